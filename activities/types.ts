@@ -1,0 +1,27 @@
+// Activity signatures, imported as types by workflow code.
+import type { ActorRef, MimeType, RejectReasonCode, VerificationFailureCode } from '../workflows/messages';
+
+export interface VerifyInput {
+  submissionId: string;
+  stagingKey: string;
+  sizeBytes: number;
+  mimeType: MimeType;
+  by: ActorRef;
+}
+export type VerifyResult = { ok: true; sha256: string } | { ok: false; code: VerificationFailureCode };
+
+export interface PromoteInput {
+  submissionId: string;
+  stagingKey: string;
+  sha256: string;
+  mimeType: MimeType;
+  by: ActorRef;
+  reviewNotes: string;
+}
+
+export interface IntakeActivities {
+  verifyStagedMedia(input: VerifyInput): Promise<VerifyResult>;
+  promoteToMediaStore(input: PromoteInput): Promise<{ mediaStoreDocumentId: string }>;
+  recordRejection(input: { submissionId: string; by: ActorRef; reasonCode: RejectReasonCode; notes: string }): Promise<void>;
+  expireSubmission(input: { submissionId: string; stagingKey: string }): Promise<void>;
+}

@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { AppDeps } from './deps';
+import { errorHandler, notFoundHandler } from './http/problem';
+import { healthRouter } from './routes/health';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(
+    pinoHttp({
+      logger: deps.log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customAttributeKeys: { reqId: 'requestId' },
+      // Signed upload URLs carry their signature in the query: log the path only.
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      // 5xx answers we chose (503 while a dependency is away) are warnings; thrown errors are errors.
+      customLogLevel: (_req, res, err) =>
+        err && !err.message.startsWith('failed with status code') ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    }),
+  );
+
+  app.use('/api/v1', healthRouter(deps));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return app;
+}

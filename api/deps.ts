@@ -1,0 +1,19 @@
+import type { Client, Connection } from '@temporalio/client';
+import type { ApiConfig } from '../lib/config';
+import type { Sql } from '../lib/db';
+import type { Logger } from '../lib/logger';
+import type { ObjectStore } from '../lib/storage/types';
+
+/** Everything the HTTP app needs, built by api/main.ts (or by a test). */
+export interface AppDeps {
+  cfg: ApiConfig;
+  sql: Sql;
+  temporal: { client: Client; connection: Connection };
+  store: ObjectStore;
+  log: Logger;
+  /** Origin clients use to reach us, e.g. http://127.0.0.1:3000 (no trailing slash). */
+  publicBaseUrl: string;
+  uploadSigningSecret: string;
+  version: string;
+  startedAt: number;
+}

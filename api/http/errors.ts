@@ -1,0 +1,66 @@
+// One error type, one table from code to status, one renderer (api/http/problem.ts).
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_json: 400,
+  unauthenticated: 401,
+  invalid_credential: 401,
+  forbidden: 403,
+  actor_not_mapped: 403,
+  permission_denied: 403,
+  out_of_scope: 403,
+  operator_required: 403,
+  upload_url_invalid: 403,
+  upload_url_expired: 403,
+  not_found: 404,
+  public_writes_blocked: 405,
+  method_not_allowed: 405,
+  invalid_transition: 409,
+  idempotency_in_flight: 409,
+  upload_sealed: 409,
+  route_retired: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  mapping_refused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  dependency_unavailable: 503,
+  identity_provider_unavailable: 503,
+  workflow_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};

@@ -1,0 +1,64 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from '../../lib/logger';
+import { AppError, TITLES, type FieldError } from './errors';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export function requestIdOf(res: Response): string {
+  return String(res.getHeader('x-request-id') ?? '');
+}
+
+/** RFC 9457 body with the house extensions: success, code, requestId, errors[]. */
+export function sendProblem(res: Response, status: number, code: string, detail: string, errors?: FieldError[]) {
+  res
+    .status(status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(
+      JSON.stringify({
+        type: `https://docs.tattoo-intake.invalid/problems/${code}`,
+        title: TITLES[status] ?? 'Error',
+        status,
+        detail,
+        instance: res.req.originalUrl.split('?')[0],
+        success: false,
+        code,
+        requestId: requestIdOf(res),
+        ...(errors ? { errors } : {}),
+      }),
+    );
+}
+
+export const notFoundHandler: RequestHandler = (_req, _res, next) => {
+  next(new AppError('not_found', 'No such route.'));
+};
+
+interface HttpishError {
+  type?: string;
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof AppError) {
+      for (const [k, v] of Object.entries(err.extra.headers ?? {})) res.setHeader(k, v);
+      sendProblem(res, err.status, err.code, err.message, err.extra.errors);
+      return;
+    }
+    const e = (err ?? {}) as HttpishError;
+    // Errors raised by body parsing are the client's: say so, never 500.
+    if (e.type === 'entity.parse.failed') return sendProblem(res, 400, 'invalid_json', 'The request body is not valid JSON.');
+    if (e.type === 'entity.too.large') return sendProblem(res, 413, 'payload_too_large', 'The request body is too large.');
+    if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
+      return sendProblem(res, 415, 'unsupported_media_type', 'Unsupported body encoding.');
+    const status = e.status ?? e.statusCode;
+    if (status && status >= 400 && status < 500 && e.expose) return sendProblem(res, status, 'validation_failed', 'The request could not be read.');
+    ((req as { log?: Logger }).log ?? log).error({ err }, 'unhandled error');
+    sendProblem(res, 500, 'internal_error', 'An unexpected error occurred; it has been logged.');
+  };
+}

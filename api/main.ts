@@ -1,0 +1,28 @@
+// The HTTP API process: parse config, serve, stop cleanly on SIGTERM/SIGINT.
+import { apiConfigSchema, loadConfigOrExit } from '../lib/config';
+import { createLogger } from '../lib/logger';
+import { startApi } from './server';
+
+const cfg = loadConfigOrExit(apiConfigSchema);
+const log = createLogger({ name: cfg.SERVICE_NAME, level: cfg.LOG_LEVEL });
+const api = await startApi(cfg, log);
+log.info({ url: api.url, publicBaseUrl: api.deps.publicBaseUrl }, 'api listening');
+
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'api stopping');
+    api.stop().then(
+      () => {
+        log.info('api stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'api stop failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,183 @@
+// Health, as the contract's 2.11 and 4.2 describe: live, ready, and the legacy report.
+// Only variable *names* appear here, never values.
+import { Router } from 'express';
+import { configuredNames } from '../../lib/config';
+import type { AppDeps } from '../deps';
+import { runProbes, type ProbeResults } from '../health/probes';
+
+type DepStatus = 'ready' | 'blocked' | 'not_configured';
+
+interface DependencyGroup {
+  id: string;
+  group: string;
+  env: readonly string[];
+  required: boolean;
+  ready: (p: ProbeResults, cfg: AppDeps['cfg']) => boolean;
+}
+
+const storageEnv = (bucket: string) => ['STORAGE_DRIVER', 'STORAGE_LOCAL_DIR', bucket] as const;
+
+export const DEPENDENCY_GROUPS: readonly DependencyGroup[] = [
+  { id: 'hosting', group: 'hosting', env: ['PORT', 'PUBLIC_BASE_URL'], required: true, ready: () => true },
+  {
+    id: 'portfolio_intake_staging',
+    group: 'media staging',
+    env: [...storageEnv('GCS_STAGING_BUCKET'), 'UPLOAD_SIGNING_SECRET'],
+    required: true,
+    ready: (p, cfg) => p.database.ok && (cfg.STORAGE_DRIVER === 'local' || cfg.GCS_STAGING_BUCKET !== undefined),
+  },
+  {
+    id: 'communications_intake',
+    group: 'communications intake',
+    env: ['COMMS_INTAKE_WEBHOOK_SECRET'],
+    required: false,
+    ready: (_p, cfg) => cfg.COMMS_INTAKE_WEBHOOK_SECRET !== undefined,
+  },
+  { id: 'identity_evidence_lookup', group: 'identity evidence', env: ['DATABASE_URL'], required: true, ready: (p) => p.database.ok },
+  {
+    id: 'private_worker',
+    group: 'private workers',
+    env: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_TASK_QUEUE'],
+    required: true,
+    ready: (p) => p.temporal.ok && p.worker.ok,
+  },
+  {
+    id: 'approved_portfolio_storage',
+    group: 'approved portfolio storage',
+    env: [...storageEnv('GCS_MEDIA_BUCKET'), 'DATABASE_URL'],
+    required: true,
+    ready: (p, cfg) => p.database.ok && (cfg.STORAGE_DRIVER === 'local' || cfg.GCS_MEDIA_BUCKET !== undefined),
+  },
+  { id: 'runtime_mapping', group: 'runtime mapping', env: ['DATABASE_URL'], required: true, ready: (p) => p.database.ok },
+  {
+    id: 'partner_auth',
+    group: 'partner auth',
+    env: ['IDP_DRIVER', 'IDP_JWKS_URL', 'IDP_ISSUER', 'IDP_AUDIENCE', 'IDP_KEY_VERIFY_URL'],
+    required: true,
+    ready: (p, cfg) =>
+      p.database.ok &&
+      (cfg.IDP_DRIVER === 'local' || (cfg.IDP_JWKS_URL !== undefined && cfg.IDP_ISSUER !== undefined && cfg.IDP_AUDIENCE !== undefined)),
+  },
+  { id: 'observability', group: 'observability', env: ['LOG_LEVEL', 'OTEL_EXPORTER_OTLP_ENDPOINT'], required: false, ready: () => true },
+];
+
+export const FLOWS: readonly { id: string; needs: readonly string[] }[] = [
+  { id: 'portfolio_intake', needs: ['partner_auth', 'portfolio_intake_staging', 'private_worker', 'identity_evidence_lookup'] },
+  { id: 'private_worker_context', needs: ['private_worker', 'identity_evidence_lookup', 'partner_auth'] },
+  { id: 'approved_portfolio_write', needs: ['approved_portfolio_storage', 'private_worker', 'partner_auth'] },
+  { id: 'artist_identity_resolution', needs: ['identity_evidence_lookup', 'private_worker', 'partner_auth'] },
+  { id: 'public_directory_read', needs: ['runtime_mapping'] },
+  { id: 'beta_directory_read', needs: ['runtime_mapping', 'partner_auth'] },
+];
+
+/** Every flag false: these are the production posture, and nothing in this build can turn one on. */
+export const SAFETY_POSTURE = Object.freeze({
+  publicWritesAllowed: false,
+  directPortfolioStorageWritesFromWorkersAllowed: false,
+  directRuntimeMutationsFromWorkersAllowed: false,
+  publicSurfaceActivationAllowedFromWorkers: false,
+  crmCanPublishDirectly: false,
+  objectBucketPublicAccessAllowed: false,
+});
+
+export function readiness(deps: AppDeps, p: ProbeResults) {
+  const cfgRecord = deps.cfg as unknown as Record<string, unknown>;
+  const dependencies = DEPENDENCY_GROUPS.map((g) => {
+    const ok = g.ready(p, deps.cfg);
+    const status: DepStatus = ok ? 'ready' : g.required ? 'blocked' : 'not_configured';
+    return { id: g.id, group: g.group, status, required: g.required, ...configuredNames(cfgRecord, g.env) };
+  });
+  const blocked = new Set(dependencies.filter((d) => d.status === 'blocked').map((d) => d.id));
+  const flows = FLOWS.map((f) => {
+    const blockedBy = f.needs.filter((n) => blocked.has(n));
+    return { id: f.id, status: blockedBy.length ? 'blocked' : 'ready', blockedBy };
+  });
+  return {
+    status: blocked.size === 0 ? 'ready' : 'blocked',
+    service: deps.cfg.SERVICE_NAME,
+    publicApiBaseUrl: `${deps.publicBaseUrl}/api/v1`,
+    timestamp: new Date().toISOString(),
+    dependencies,
+    flows,
+    safetyPosture: SAFETY_POSTURE,
+  };
+}
+
+export function healthRouter(deps: AppDeps): Router {
+  const r = Router();
+  const probe = () =>
+    runProbes({
+      sql: deps.sql,
+      temporal: deps.temporal.connection,
+      namespace: deps.cfg.TEMPORAL_NAMESPACE,
+      taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+      deadlineMs: Math.min(deps.cfg.TEMPORAL_RPC_DEADLINE_MS, 3000),
+      pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
+    });
+  const uptime = () => Math.round((Date.now() - deps.startedAt) / 10) / 100;
+
+  r.get('/health/live', (_req, res) => {
+    res.json({ status: 'ok', timestamp: new Date().toISOString(), uptime: uptime(), service: deps.cfg.SERVICE_NAME });
+  });
+
+  r.get('/health/ready', async (_req, res) => {
+    const body = readiness(deps, await probe());
+    res.status(body.status === 'ready' ? 200 : 503).json(body);
+  });
+
+  r.get('/health', async (_req, res) => {
+    const p = await probe();
+    const status = !p.database.ok ? 'unhealthy' : p.temporal.ok && p.worker.ok ? 'healthy' : 'degraded';
+    const cfg = deps.cfg;
+    const base = deps.publicBaseUrl;
+    res.status(status === 'unhealthy' ? 503 : 200).json({
+      status,
+      timestamp: new Date().toISOString(),
+      version: deps.version,
+      uptime: uptime(),
+      environment: cfg.NODE_ENV,
+      services: {
+        database: { status: p.database.ok ? 'connected' : 'disconnected', responseTime: p.database.ms },
+        api: { status: 'operational', version: deps.version },
+        temporal: { status: p.temporal.ok ? 'connected' : 'disconnected', workerPolling: p.worker.ok },
+        configuration: {
+          legacyDataUrl: cfg.LEGACY_DATA_URL !== undefined,
+          anonKey: cfg.LEGACY_ANON_KEY !== undefined,
+          serviceKey: cfg.LEGACY_SERVICE_KEY !== undefined,
+          ready: p.database.ok,
+        },
+      },
+      runtime: {
+        targetBackend: 'postgresql',
+        currentPersistence: 'postgresql',
+        apiCutoverStage: 'runtime_store_authoritative',
+        publicReadSurface: 'runtime_store',
+        notes: [
+          'PostgreSQL (the runtime store) is authoritative for directory reads, actor mappings and intake records.',
+          'Temporal holds intake workflow state; every transition is also recorded in PostgreSQL (intake_events).',
+          'The legacy backing store is not read by this build.',
+        ],
+      },
+      system: {
+        node: process.version,
+        platform: process.platform,
+        memoryRssBytes: process.memoryUsage().rss,
+        pid: process.pid,
+      },
+      endpoints: {
+        live: `${base}/api/v1/health/live`,
+        ready: `${base}/api/v1/health/ready`,
+        studios: `${base}/api/v1/studios`,
+        intake: `${base}/api/private/portfolio-intake/v1`,
+        docs: `${base}/docs`,
+      },
+      features: {
+        portfolioIntake: true,
+        publicWrites: false,
+        storageDriver: cfg.STORAGE_DRIVER,
+        identityProvider: cfg.IDP_DRIVER,
+      },
+    });
+  });
+  return r;
+}

@@ -1,0 +1,41 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'stream', 'worker_threads', 'process', 'timers', 'dns', 'zlib', 'url', 'util', 'events', 'buffer'];
+
+export default tseslint.config(
+  { ignores: ['eslint.config.js', 'node_modules/**', '.data/**', '.tools/**', 'dist/**', 'bench/results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Only lib/config.ts reads the environment.
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lib/config.ts.' }],
+    },
+  },
+  {
+    files: ['lib/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // Workflow code is replayed: no Node built-ins, no I/O libraries, no real activity imports.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodeBuiltins.flatMap((m) => [m, `node:${m}`]), 'postgres', 'pg', 'express', '@google-cloud/storage', 'jose', 'pino', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'],
+          patterns: [
+            { group: ['node:*'], message: 'No Node built-ins in workflow code.' },
+            { group: ['../activities/*', '!../activities/types'], message: 'Import activity *types* only.' },
+            { group: ['../lib/*', '../api/*', '../worker/*', '../temporal/*'], message: 'Workflow code imports only @temporalio/workflow, messages.ts and activity types.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+);

@@ -1,0 +1,185 @@
+// The only module that reads process.env. Each process parses its own schema once at start.
+import path from 'node:path';
+import { z } from 'zod';
+
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
+export const DATA_DIR_DEFAULT = path.join(PROJECT_ROOT, '.data');
+
+const nodeEnv = z.enum(['development', 'test', 'production']).default('development');
+const port = z.coerce.number().int().min(0).max(65535);
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+const optionalString = z.string().min(1).optional();
+
+/** Embedded defaults (what `npm start` launches) so a process started alone on a dev machine finds them. */
+export const EMBEDDED_DEFAULTS = {
+  apiPort: 3000,
+  postgresPort: 54329,
+  databaseUrl: 'postgres://postgres:postgres@127.0.0.1:54329/intake',
+  temporalAddress: '127.0.0.1:7233',
+  temporalUiPort: 8233,
+} as const;
+
+const shared = {
+  NODE_ENV: nodeEnv,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SERVICE_NAME: z.string().min(1).default('tattoo-portfolio-intake'),
+  DATA_DIR: z.string().min(1).default(DATA_DIR_DEFAULT),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port').optional(),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('portfolio-intake'),
+  TEMPORAL_API_KEY: optionalString,
+  TEMPORAL_TLS: bool.default(false),
+  STORAGE_DRIVER: z.enum(['local', 'gcs']).default('local'),
+  STORAGE_LOCAL_DIR: optionalString,
+  GCS_STAGING_BUCKET: optionalString,
+  GCS_MEDIA_BUCKET: optionalString,
+  GCS_PROJECT_ID: optionalString,
+  GOOGLE_APPLICATION_CREDENTIALS: optionalString,
+  STORAGE_EMULATOR_HOST: optionalString,
+  UPLOAD_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  IDP_DRIVER: z.enum(['local', 'external']).default('local'),
+  IDP_JWKS_URL: z.url().optional(),
+  IDP_ISSUER: optionalString,
+  IDP_AUDIENCE: optionalString,
+  IDP_KEY_VERIFY_URL: z.url().optional(),
+  IDP_KEY_VERIFY_TOKEN: optionalString,
+  IDP_ALGORITHMS: z.string().default('RS256,ES256,EdDSA'),
+  IDP_CLOCK_TOLERANCE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
+  LEGACY_DATA_URL: optionalString,
+  LEGACY_ANON_KEY: optionalString,
+  LEGACY_SERVICE_KEY: optionalString,
+  COMMS_INTAKE_WEBHOOK_SECRET: optionalString,
+};
+
+/** Variables a production process may not leave to embedded defaults. */
+const productionRequired = ['DATABASE_URL', 'TEMPORAL_ADDRESS'] as const;
+
+function requireInProduction<T extends { NODE_ENV: string }>(extra: readonly (keyof T & string)[] = []) {
+  return (cfg: T, ctx: z.RefinementCtx) => {
+    if (cfg.NODE_ENV !== 'production') return;
+    for (const key of [...productionRequired, ...extra] as string[]) {
+      if ((cfg as Record<string, unknown>)[key] === undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'required when NODE_ENV=production' });
+      }
+    }
+  };
+}
+
+export const apiConfigSchema = z
+  .object({
+    ...shared,
+    PORT: port.default(EMBEDDED_DEFAULTS.apiPort),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PUBLIC_BASE_URL: z.url().optional(),
+    TEMPORAL_UI_URL: z.url().optional(),
+    UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(7 * 24 * 3600).default(900),
+    MAX_MEDIA_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
+    UPLOAD_GRACE_SECONDS: z.coerce.number().int().min(0).max(86400).default(300),
+    TEMPORAL_RPC_DEADLINE_MS: z.coerce.number().int().min(100).max(60000).default(5000),
+    TRANSITION_WAIT_MS: z.coerce.number().int().min(0).max(60000).default(10000),
+    READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    DEMO_PARTNER_KEY: optionalString,
+  })
+  .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET']));
+
+export const workerConfigSchema = z
+  .object({
+    ...shared,
+    WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(50),
+    WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).max(1000).default(50),
+    WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
+    WORKFLOW_BUNDLE_PATH: optionalString,
+  })
+  .superRefine(requireInProduction());
+
+export const stackConfigSchema = z.object({
+  ...shared,
+  PORT: port.default(EMBEDDED_DEFAULTS.apiPort),
+  POSTGRES_PORT: port.default(EMBEDDED_DEFAULTS.postgresPort),
+  TEMPORAL_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(EMBEDDED_DEFAULTS.temporalUiPort),
+  TEMPORAL_CLI_PATH: optionalString,
+  TEMPORAL_SQLITE_FILE: optionalString,
+  SEED_DEMO: bool.default(true),
+});
+
+export const toolConfigSchema = z.object({ ...shared });
+
+export type ApiConfig = z.infer<typeof apiConfigSchema>;
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
+export type StackConfig = z.infer<typeof stackConfigSchema>;
+export type ToolConfig = z.infer<typeof toolConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      'Invalid configuration:\n' +
+        problems.map((p) => `  - ${p.variable}: ${p.message}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parse an env map (process.env by default). Empty strings count as unset. */
+export function parseConfig<S extends z.ZodType>(schema: S, env: Env = process.env): z.infer<S> {
+  const cleaned: Env = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') cleaned[k] = v;
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((i) => ({
+      variable: String(i.path[0] ?? '(env)'),
+      // never echo the received value: it may be a secret
+      message: i.message,
+    })),
+  );
+}
+
+/** For process entry points: parse or print the problems and exit non-zero. */
+export function loadConfigOrExit<S extends z.ZodType>(schema: S, env: Env = process.env): z.infer<S> {
+  try {
+    return parseConfig(schema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(err.message + '\n');
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+}
+
+/** A copy of the current environment for child processes, with overrides. */
+export function childEnv(overrides: Env): Env {
+  return { ...process.env, ...overrides };
+}
+
+export function databaseUrlOf(cfg: { DATABASE_URL?: string | undefined }): string {
+  return cfg.DATABASE_URL ?? EMBEDDED_DEFAULTS.databaseUrl;
+}
+
+export function temporalAddressOf(cfg: { TEMPORAL_ADDRESS?: string | undefined }): string {
+  return cfg.TEMPORAL_ADDRESS ?? EMBEDDED_DEFAULTS.temporalAddress;
+}
+
+/**
+ * Names of the variables that are set, per dependency group. Values never leave this module
+ * through here: health output shows names only.
+ */
+export function configuredNames(cfg: Record<string, unknown>, names: readonly string[]) {
+  const configuredEnv = names.filter((n) => cfg[n] !== undefined);
+  const missingEnv = names.filter((n) => cfg[n] === undefined);
+  return { configuredEnv, missingEnv };
+}
+
+/** PATH, for locating tools. */
+export function pathVariable(): string | undefined {
+  return process.env.PATH;
+}

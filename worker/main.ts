@@ -1,0 +1,49 @@
+// The Temporal worker process: parse config, build deps, run, shut down cleanly.
+import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { databaseUrlOf, loadConfigOrExit, temporalAddressOf, workerConfigSchema } from '../lib/config';
+import { createSql } from '../lib/db';
+import { createLogger } from '../lib/logger';
+import { createObjectStore } from '../lib/storage';
+import { createIntakeWorker } from './create-worker';
+
+const cfg = loadConfigOrExit(workerConfigSchema);
+const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL });
+Runtime.install({
+  logger: {
+    log: (level, message, meta) => log[level.toLowerCase() as 'info']({ ...meta }, message),
+    trace: (m, meta) => log.trace(meta ?? {}, m),
+    debug: (m, meta) => log.debug(meta ?? {}, m),
+    info: (m, meta) => log.info(meta ?? {}, m),
+    warn: (m, meta) => log.warn(meta ?? {}, m),
+    error: (m, meta) => log.error(meta ?? {}, m),
+  },
+  telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+});
+
+const address = temporalAddressOf(cfg);
+const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX });
+const connection = await NativeConnection.connect({
+  address,
+  ...(cfg.TEMPORAL_API_KEY ? { apiKey: cfg.TEMPORAL_API_KEY, tls: true } : cfg.TEMPORAL_TLS ? { tls: true } : {}),
+});
+const worker = await createIntakeWorker({
+  connection,
+  namespace: cfg.TEMPORAL_NAMESPACE,
+  taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+  deps: { sql, store: createObjectStore(cfg) },
+  workflowBundle: cfg.WORKFLOW_BUNDLE_PATH ? { codePath: cfg.WORKFLOW_BUNDLE_PATH } : undefined,
+  maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES,
+  maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+  shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS,
+});
+
+// Runtime.install registers SIGINT/SIGTERM: the worker stops polling, drains in-flight tasks,
+// and run() resolves; then the connection and the pool are closed.
+log.info({ temporalAddress: address, namespace: cfg.TEMPORAL_NAMESPACE, taskQueue: cfg.TEMPORAL_TASK_QUEUE, identity: worker.options.identity }, 'worker polling');
+try {
+  await worker.run();
+} finally {
+  await connection.close();
+  await sql.end({ timeout: 5 });
+  log.info('worker stopped');
+}

@@ -1,0 +1,1 @@
+export { portfolioIntake } from './portfolio-intake';

@@ -1,0 +1,115 @@
+// Signals, queries, payload types and the task queue name: defined once, imported by the API,
+// the worker, the workflows and the tests.
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
+export const DEFAULT_TASK_QUEUE = 'portfolio-intake';
+
+export const intakeStatuses = [
+  'staged',
+  'verifying',
+  'awaiting_review',
+  'promoting',
+  'promoted_to_media_store',
+  'rejected',
+  'verification_failed',
+  'expired',
+] as const;
+export type IntakeStatus = (typeof intakeStatuses)[number];
+
+export const reviewStatuses = ['review_required', 'approved', 'rejected', 'not_reviewed'] as const;
+export type ReviewStatus = (typeof reviewStatuses)[number];
+
+export const FINAL_STATUSES: readonly IntakeStatus[] = ['promoted_to_media_store', 'rejected', 'verification_failed', 'expired'];
+
+export const mimeTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+export type MimeType = (typeof mimeTypes)[number];
+
+export const verificationFailureCodes = [
+  'object_missing',
+  'size_mismatch',
+  'magic_bytes_mismatch',
+] as const;
+export type VerificationFailureCode = (typeof verificationFailureCodes)[number];
+
+export const rejectReasonCodes = [
+  'rights_unclear',
+  'consent_missing',
+  'quality_insufficient',
+  'content_policy',
+  'duplicate',
+  'other',
+] as const;
+export type RejectReasonCode = (typeof rejectReasonCodes)[number];
+
+export interface IntakeInput {
+  submissionId: string;
+  tenantId: string;
+  artistCanonicalId: string;
+  partnerActorId: string;
+  credentialId: string;
+  mimeType: MimeType;
+  sizeBytes: number;
+  stagingKey: string;
+  /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
+  uploadDeadlineSeconds: number;
+}
+
+/** Who caused a transition, recorded in intake_events. */
+export interface ActorRef {
+  actorId: string;
+  credentialId: string;
+}
+
+export interface UploadCompleteSignal {
+  requestId: string;
+  by: ActorRef;
+}
+export interface ApproveSignal {
+  requestId: string;
+  by: ActorRef;
+  reviewNotes: string;
+}
+export interface RejectSignal {
+  requestId: string;
+  by: ActorRef;
+  reasonCode: RejectReasonCode;
+  notes: string;
+}
+
+/** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */
+export interface IntakeState {
+  submissionId: string;
+  artistCanonicalId: string;
+  intakeStatus: IntakeStatus;
+  reviewStatus: ReviewStatus;
+  mediaStoreDocumentId: string | null;
+  failureCode: VerificationFailureCode | null;
+  rejectReasonCode: RejectReasonCode | null;
+}
+
+export const uploadCompleteSignal = defineSignal<[UploadCompleteSignal]>('uploadComplete');
+export const approveSignal = defineSignal<[ApproveSignal]>('approve');
+export const rejectSignal = defineSignal<[RejectSignal]>('reject');
+export const intakeStateQuery = defineQuery<IntakeState>('intakeState');
+
+export function intakeWorkflowId(submissionId: string): string {
+  return `intake/${submissionId}`;
+}
+
+// Custom search attributes kept current by the intake workflow, so on-call staff can filter in
+// the Temporal Web UI. Never PII, never a custom attribute named `Status`.
+export const IntakeStatusKey = defineSearchAttributeKey('IntakeStatus', SearchAttributeType.KEYWORD);
+export const ReviewStatusKey = defineSearchAttributeKey('ReviewStatus', SearchAttributeType.KEYWORD);
+export const TenantIdKey = defineSearchAttributeKey('TenantId', SearchAttributeType.KEYWORD);
+export const ArtistCanonicalIdKey = defineSearchAttributeKey('ArtistCanonicalId', SearchAttributeType.KEYWORD);
+export const PartnerActorIdKey = defineSearchAttributeKey('PartnerActorId', SearchAttributeType.KEYWORD);
+export const AwaitingSinceKey = defineSearchAttributeKey('AwaitingSince', SearchAttributeType.DATETIME);
+export const SEARCH_ATTRIBUTE_KEYS = [
+  IntakeStatusKey,
+  ReviewStatusKey,
+  TenantIdKey,
+  ArtistCanonicalIdKey,
+  PartnerActorIdKey,
+  AwaitingSinceKey,
+] as const;
