@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './deps';
 import { errorHandler, notFoundHandler } from './http/problem';
+import { directoryRouter } from './routes/directory';
 import { healthRouter } from './routes/health';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   app.use('/api/v1', healthRouter(deps));
+  app.use('/api/v1', directoryRouter(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
