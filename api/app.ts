@@ -5,6 +5,11 @@ import type { AppDeps } from './deps';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { directoryRouter } from './routes/directory';
 import { healthRouter } from './routes/health';
+import { jwksRouter, retiredRouter } from './routes/identity';
+import { submissionsRouter } from './routes/intake/submissions';
+import { uploadsRouter } from './routes/intake/uploads';
+
+export const INTAKE_BASE = '/api/private/portfolio-intake/v1';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -34,8 +39,12 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  app.use(jwksRouter(deps));
+  app.use(retiredRouter());
   app.use('/api/v1', healthRouter(deps));
   app.use('/api/v1', directoryRouter(deps));
+  app.use(INTAKE_BASE, uploadsRouter(deps));
+  app.use(INTAKE_BASE, submissionsRouter(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

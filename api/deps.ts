@@ -1,6 +1,8 @@
 import type { Client, Connection } from '@temporalio/client';
 import type { ApiConfig } from '../lib/config';
 import type { Sql } from '../lib/db';
+import type { IdentityProvider } from '../lib/identity';
+import type { LocalSigningKey } from '../lib/identity/local-keys';
 import type { Logger } from '../lib/logger';
 import type { ObjectStore } from '../lib/storage/types';
 
@@ -10,6 +12,9 @@ export interface AppDeps {
   sql: Sql;
   temporal: { client: Client; connection: Connection };
   store: ObjectStore;
+  identity: IdentityProvider;
+  /** Local driver only: the key whose public half is served as the JWKS. */
+  localSigningKey: LocalSigningKey | undefined;
   log: Logger;
   /** Origin clients use to reach us, e.g. http://127.0.0.1:3000 (no trailing slash). */
   publicBaseUrl: string;

@@ -8,6 +8,8 @@ import { createSql } from '../lib/db';
 import { migrateUp } from '../lib/db/migrate';
 import type { Logger } from '../lib/logger';
 import { loadOrCreateSecret } from '../lib/secrets';
+import { createIdentityProvider, LOCAL_JWKS_PATH } from '../lib/identity';
+import { loadOrCreateSigningKey } from '../lib/identity/local-keys';
 import { createObjectStore } from '../lib/storage';
 import { createApp } from './app';
 import type { AppDeps } from './deps';
@@ -37,6 +39,8 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
     sql,
     temporal: { client, connection },
     store: undefined as never,
+    identity: undefined as never,
+    localSigningKey: cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined,
     log,
     publicBaseUrl: '',
     uploadSigningSecret,
@@ -53,6 +57,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   const url = `http://${cfg.HOST}:${port}`;
   deps.publicBaseUrl = (cfg.PUBLIC_BASE_URL ?? url).replace(/\/$/, '');
   deps.store = createObjectStore(cfg, { baseUrl: deps.publicBaseUrl, secret: uploadSigningSecret });
+  deps.identity = createIdentityProvider(cfg, { sql, localJwksUrl: `${url}${LOCAL_JWKS_PATH}` });
   server.keepAliveTimeout = 65_000;
 
   return {

@@ -77,7 +77,7 @@ export const apiConfigSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_BASE_URL: z.url().optional(),
     TEMPORAL_UI_URL: z.url().optional(),
-    UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(7 * 24 * 3600).default(900),
+    UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
     MAX_MEDIA_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
     UPLOAD_GRACE_SECONDS: z.coerce.number().int().min(0).max(86400).default(300),
     TEMPORAL_RPC_DEADLINE_MS: z.coerce.number().int().min(100).max(60000).default(5000),

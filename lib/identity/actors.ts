@@ -1,0 +1,100 @@
+// Actor mappings: what a proven credential may do. Non-secret metadata only.
+import { z } from 'zod';
+import type { Sql } from '../db';
+import { capabilitySchema, NOT_FOR_PARTNER_KEYS, permissionSchema, type Capability, type Permission } from './permissions';
+import type { CredentialKind, ProvenIdentity } from './types';
+
+export interface Actor {
+  actorId: string;
+  role: string;
+  permissions: readonly Permission[];
+  organizationId: string;
+  studioScope: readonly string[];
+  artistScope: readonly string[];
+  capabilities: readonly Capability[];
+  isHumanOperator: boolean;
+  selfService: boolean;
+  credential: { kind: CredentialKind; id: string };
+}
+
+export const mappingInputSchema = z.object({
+  actorId: z.string().regex(/^[A-Za-z0-9:._-]{3,100}$/),
+  credentialKind: z.enum(['api_key', 'bearer']),
+  credentialSubject: z.string().min(1).max(200),
+  credentialIssuer: z.string().max(500).default(''),
+  role: z.string().min(1).max(50),
+  permissions: z.array(permissionSchema).default([]),
+  organizationId: z.string().min(1).max(200),
+  studioScope: z.array(z.string().min(1)).default([]),
+  artistScope: z.array(z.string().min(1)).default([]),
+  capabilities: z.array(capabilitySchema).default([]),
+  isHumanOperator: z.boolean().default(false),
+  selfService: z.boolean().default(true),
+  active: z.boolean().default(true),
+});
+export type MappingInput = z.input<typeof mappingInputSchema>;
+
+export class MappingRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MappingRefusedError';
+  }
+}
+
+/** The rules of the contract's section 5 that a mapping itself must obey. */
+export function checkMappingRules(m: z.infer<typeof mappingInputSchema>): void {
+  if (m.credentialKind === 'api_key') {
+    const forbidden = m.permissions.filter((p) => NOT_FOR_PARTNER_KEYS.includes(p));
+    if (forbidden.length) throw new MappingRefusedError(`not available on v1 partner keys: ${forbidden.join(', ')}`);
+    if (m.permissions.includes('portfolio_intake:review')) throw new MappingRefusedError('portfolio_intake:review is reserved for mapped human operators (bearer)');
+    if (m.isHumanOperator) throw new MappingRefusedError('an API key is never a human operator');
+  }
+  if (m.capabilities.includes('portfolio_intake:stage_cross_tenant') && m.selfService) {
+    throw new MappingRefusedError('portfolio_intake:stage_cross_tenant is only for approved service actors, never self-service keys');
+  }
+  if (m.permissions.includes('portfolio_intake:review') && !m.isHumanOperator) {
+    throw new MappingRefusedError('portfolio_intake:review requires a human operator mapping');
+  }
+}
+
+export async function upsertMapping(sql: Sql, input: MappingInput): Promise<void> {
+  const m = mappingInputSchema.parse(input);
+  checkMappingRules(m);
+  await sql.begin(async (tx) => {
+    await tx`
+      insert into actor_mappings (actor_id, credential_kind, credential_subject, credential_issuer, role, permissions,
+        organization_id, studio_scope, artist_scope, capabilities, is_human_operator, self_service, active)
+      values (${m.actorId}, ${m.credentialKind}, ${m.credentialSubject}, ${m.credentialIssuer}, ${m.role}, ${m.permissions},
+        ${m.organizationId}, ${m.studioScope}, ${m.artistScope}, ${m.capabilities}, ${m.isHumanOperator}, ${m.selfService}, ${m.active})
+      on conflict (actor_id) do update set
+        credential_kind = excluded.credential_kind, credential_subject = excluded.credential_subject,
+        credential_issuer = excluded.credential_issuer, role = excluded.role, permissions = excluded.permissions,
+        organization_id = excluded.organization_id, studio_scope = excluded.studio_scope, artist_scope = excluded.artist_scope,
+        capabilities = excluded.capabilities, is_human_operator = excluded.is_human_operator,
+        self_service = excluded.self_service, active = excluded.active, updated_at = now()`;
+    await tx`insert into access_audit (action, subject, detail) values ('mapping_upserted', ${m.actorId},
+      ${tx.json({ role: m.role, permissions: m.permissions, capabilities: m.capabilities, active: m.active })})`;
+  });
+}
+
+export async function findActiveActor(sql: Sql, id: ProvenIdentity): Promise<Actor | null> {
+  const rows = await sql<
+    {
+      actorId: string;
+      role: string;
+      permissions: Permission[];
+      organizationId: string;
+      studioScope: string[];
+      artistScope: string[];
+      capabilities: Capability[];
+      isHumanOperator: boolean;
+      selfService: boolean;
+    }[]
+  >`
+    select actor_id, role, permissions, organization_id, studio_scope, artist_scope, capabilities, is_human_operator, self_service
+    from actor_mappings
+    where credential_kind = ${id.kind} and credential_subject = ${id.subject} and credential_issuer = ${id.issuer} and active`;
+  const r = rows[0];
+  if (!r) return null;
+  return { ...r, credential: { kind: id.kind, id: id.kind === 'api_key' ? id.subject : `${id.issuer}#${id.subject}` } };
+}

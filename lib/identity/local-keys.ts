@@ -1,0 +1,54 @@
+// The local identity provider's signing key: generated on first start, kept under .data/secrets
+// (never in git). Its public half is served as a JWKS so bearer tokens go through the same
+// remote-JWKS verification as with an external provider.
+import fs from 'node:fs';
+import path from 'node:path';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+
+export const LOCAL_ALG = 'ES256';
+export const LOCAL_AUDIENCE = 'tattoo-intake-api';
+
+export interface LocalSigningKey {
+  kid: string;
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+export async function loadOrCreateSigningKey(dataDir: string): Promise<LocalSigningKey> {
+  const file = path.join(dataDir, 'secrets', 'idp-signing-key.json');
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as LocalSigningKey;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const { privateKey, publicKey } = await generateKeyPair(LOCAL_ALG, { extractable: true });
+  const kid = `local-${Date.now().toString(36)}`;
+  const key: LocalSigningKey = {
+    kid,
+    privateJwk: { ...(await exportJWK(privateKey)), kid, alg: LOCAL_ALG },
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg: LOCAL_ALG, use: 'sig' },
+  };
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    fs.writeFileSync(file, JSON.stringify(key), { mode: 0o600, flag: 'wx' });
+    return key;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return JSON.parse(fs.readFileSync(file, 'utf8')) as LocalSigningKey;
+    throw err;
+  }
+}
+
+export async function issueLocalToken(
+  key: LocalSigningKey,
+  o: { subject: string; issuer: string; audience?: string; ttlSeconds?: number },
+): Promise<string> {
+  const pk = await importJWK(key.privateJwk, LOCAL_ALG);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: LOCAL_ALG, kid: key.kid, typ: 'JWT' })
+    .setSubject(o.subject)
+    .setIssuer(o.issuer)
+    .setAudience(o.audience ?? LOCAL_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${o.ttlSeconds ?? 3600}s`)
+    .sign(pk);
+}

@@ -1,0 +1,80 @@
+// Real credentials for tests: API keys created in PostgreSQL, bearer tokens signed by the local
+// provider's key and verified by the API through its HTTP JWKS.
+import { createApiKey } from '../../lib/identity/api-keys';
+import { upsertMapping } from '../../lib/identity/actors';
+import { LOCAL_ISSUER } from '../../lib/identity';
+import { issueLocalToken } from '../../lib/identity/local-keys';
+import type { Capability, Permission } from '../../lib/identity/permissions';
+import { uid, type TestStack } from './stack';
+
+export interface ActorOptions {
+  permissions?: Permission[];
+  studioScope?: string[];
+  artistScope?: string[];
+  organizationId?: string;
+  capabilities?: Capability[];
+  selfService?: boolean;
+  operator?: boolean;
+  /** false: a valid credential with no mapping at all. */
+  mapped?: boolean;
+  active?: boolean;
+  role?: string;
+}
+
+export interface TestCredential {
+  actorId: string;
+  organizationId?: string;
+  headers: Record<string, string>;
+  keyId?: string;
+  key?: string;
+  token?: string;
+  subject?: string;
+}
+
+export async function apiKeyActor(stack: TestStack, o: ActorOptions = {}): Promise<TestCredential> {
+  const organizationId = o.organizationId ?? uid('org-');
+  const { keyId, key } = await createApiKey(stack.sql, { organizationId, label: 'test' });
+  const actorId = uid('partner-');
+  if (o.mapped ?? true) {
+    await upsertMapping(stack.sql, {
+      actorId,
+      credentialKind: 'api_key',
+      credentialSubject: keyId,
+      role: o.role ?? 'partner',
+      permissions: o.permissions ?? [],
+      organizationId,
+      studioScope: o.studioScope ?? [],
+      artistScope: o.artistScope ?? [],
+      capabilities: o.capabilities ?? [],
+      selfService: o.selfService ?? true,
+      active: o.active ?? true,
+    });
+  }
+  return { actorId, organizationId, keyId, key, headers: { 'x-api-key': key } };
+}
+
+export async function bearerActor(stack: TestStack, o: ActorOptions = {}): Promise<TestCredential> {
+  const subject = uid('user-');
+  const actorId = uid(o.operator ? 'operator-' : 'member-');
+  if (o.mapped ?? true) {
+    await upsertMapping(stack.sql, {
+      actorId,
+      credentialKind: 'bearer',
+      credentialSubject: subject,
+      credentialIssuer: LOCAL_ISSUER,
+      role: o.role ?? (o.operator ? 'operator' : 'team_member'),
+      permissions: o.permissions ?? [],
+      organizationId: o.organizationId ?? uid('org-'),
+      studioScope: o.studioScope ?? [],
+      artistScope: o.artistScope ?? [],
+      capabilities: o.capabilities ?? [],
+      isHumanOperator: o.operator ?? false,
+      selfService: o.selfService ?? !o.operator,
+      active: o.active ?? true,
+    });
+  }
+  const key = stack.api.deps.localSigningKey;
+  if (!key) throw new Error('bearerActor needs the local identity provider');
+  const token = await issueLocalToken(key, { subject, issuer: LOCAL_ISSUER });
+  return { actorId, subject, token, headers: { authorization: `Bearer ${token}` } };
+}

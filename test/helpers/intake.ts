@@ -1,0 +1,63 @@
+import { expect } from 'vitest';
+import type { TestCredential } from './auth';
+import { uid, type TestStack } from './stack';
+
+export const INTAKE = '/api/private/portfolio-intake/v1';
+
+export function jpegBytes(size: number): Buffer {
+  const b = Buffer.alloc(size, 0x42);
+  b[0] = 0xff;
+  b[1] = 0xd8;
+  b[2] = 0xff;
+  b[3] = 0xe0;
+  return b;
+}
+
+export function submissionBody(partner: TestCredential & { organizationId?: string }, over: Record<string, unknown> = {}) {
+  return {
+    idempotencyKey: uid('idem-'),
+    tenantId: partner.organizationId,
+    artistCanonicalId: 'artist-ink-001',
+    source: 'partner_api',
+    fileName: 'dragon-sleeve.jpg',
+    mimeType: 'image/jpeg',
+    sizeBytes: 2048,
+    title: 'Dragon sleeve',
+    tags: ['dragon', 'sleeve'],
+    rightsPosture: 'artist_attested',
+    consentPosture: 'client_consented',
+    ...over,
+  };
+}
+
+export async function call(stack: TestStack, method: string, path: string, o: { headers?: Record<string, string>; body?: unknown } = {}) {
+  const res = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },
+    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+  });
+  const text = await res.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+export async function putUpload(url: string, bytes: Buffer, contentType = 'image/jpeg') {
+  const res = await fetch(url, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+/** create + PUT + upload-complete; returns the submission id and the upload-complete answer. */
+export async function stageAndVerify(stack: TestStack, partner: TestCredential & { organizationId?: string }, bytes = jpegBytes(2048), over: Record<string, unknown> = {}) {
+  const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: bytes.length, ...over }) });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.data.submission.submissionId as string;
+  const put = await putUpload(created.body.data.upload.url, bytes, (over.mimeType as string) ?? 'image/jpeg');
+  expect(put.status).toBe(200);
+  const done = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers });
+  return { id, created, done };
+}
