@@ -1,6 +1,56 @@
-// Work the run command does once the stack is ready (demo credentials, demo directory).
+// Work the run command does once the stack is ready: demo credentials on the embedded default,
+// so a newcomer can call the API at once. The demo partner key is kept in .data/secrets (never in
+// git) because only its hash is in the database.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { StackConfig } from '../lib/config';
+import { createSql } from '../lib/db';
+import { upsertMapping } from '../lib/identity/actors';
+import { createApiKey } from '../lib/identity/api-keys';
+import { LOCAL_ISSUER } from '../lib/identity';
+import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-keys';
 
-export async function afterStackReady(_o: { databaseUrl: string; apiUrl: string; cfg: StackConfig }): Promise<string[]> {
-  return [];
+export const DEMO_ORG = 'demo-tenant';
+
+export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; cfg: StackConfig }): Promise<string[]> {
+  if (o.cfg.IDP_DRIVER !== 'local') return [];
+  const sql = createSql(o.databaseUrl, { max: 1 });
+  try {
+    const keyFile = path.join(o.cfg.DATA_DIR, 'secrets', 'demo-partner-key');
+    let key = fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '';
+    const [mapped] = await sql`select 1 from actor_mappings where actor_id = 'demo-partner' and active`;
+    if (!key || !mapped) {
+      const created = await createApiKey(sql, { organizationId: DEMO_ORG, label: 'demo partner' });
+      await upsertMapping(sql, {
+        actorId: 'demo-partner',
+        credentialKind: 'api_key',
+        credentialSubject: created.keyId,
+        role: 'partner',
+        permissions: ['portfolio_intake:stage', 'studios:read', 'artists:read', 'search:read', 'portfolios:read', 'designs:read'],
+        organizationId: DEMO_ORG,
+      });
+      fs.mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(keyFile, created.key, { mode: 0o600 });
+      key = created.key;
+    }
+    await upsertMapping(sql, {
+      actorId: 'demo-operator',
+      credentialKind: 'bearer',
+      credentialSubject: 'demo-operator',
+      credentialIssuer: LOCAL_ISSUER,
+      role: 'operator',
+      permissions: ['portfolio_intake:review', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'],
+      organizationId: 'platform',
+      isHumanOperator: true,
+      selfService: false,
+    });
+    const token = await issueLocalToken(await loadOrCreateSigningKey(o.cfg.DATA_DIR), { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 12 * 3600 });
+    return [
+      `Demo partner key (tenant ${DEMO_ORG}): ${key}`,
+      `Demo operator token (12 h):     ${token}`,
+      `  (also: npm run iam -- token --subject demo-operator)`,
+    ];
+  } finally {
+    await sql.end({ timeout: 2 });
+  }
 }
