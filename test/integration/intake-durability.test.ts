@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveSignal, intakeWorkflowId } from '../../workflows/messages';
+import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { call, INTAKE, stageAndVerify } from '../helpers/intake';
+import { eventually, startTestStack, type TestStack } from '../helpers/stack';
+
+describe('durability: the worker goes away while submissions are in flight', () => {
+  let stack: TestStack;
+  let partner: TestCredential;
+  let operator: TestCredential;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { TEMPORAL_RPC_DEADLINE_MS: '1500' } });
+    partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
+  });
+  afterAll(async () => stack?.stop());
+
+  it('answers 503 with Retry-After while no worker polls, then every submission reaches its final state once with no duplicates', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await stageAndVerify(stack, partner)).id);
+    await stack.stopWorker();
+
+    const started = Date.now();
+    const blocked = await call(stack, 'POST', `${INTAKE}/submissions/${ids[0]}/approve`, { headers: operator.headers, body: { reviewNotes: 'while the worker is away' } });
+    expect(blocked.status).toBe(503);
+    expect(blocked.body.code).toBe('workflow_unavailable');
+    expect(blocked.headers.get('retry-after')).toBeTruthy();
+    expect(Date.now() - started).toBeLessThan(10_000); // bounded, not a hang
+
+    // Decisions recorded by Temporal while no worker runs; they must not be lost.
+    for (const id of ids) {
+      await stack.api.deps.temporal.client.workflow
+        .getHandle(intakeWorkflowId(id))
+        .signal(approveSignal, { requestId: `r-${id}`, by: { actorId: operator.actorId, credentialId: 'test' }, reviewNotes: 'approved offline' });
+    }
+    await stack.startWorker();
+    await eventually(async () => {
+      const rows = await stack.sql`select count(*)::int as n from submissions where submission_id = any(${ids}) and intake_status = 'promoted_to_media_store'`;
+      return rows[0]!.n === ids.length;
+    }, 40_000);
+
+    const docs = await stack.sql`select count(*)::int as n, count(distinct submission_id)::int as d from media_documents where submission_id = any(${ids})`;
+    expect(docs[0]).toEqual({ n: ids.length, d: ids.length });
+    const dupEvents = await stack.sql`select count(*)::int as n from (select submission_id, to_status from intake_events where submission_id = any(${ids}) group by 1, 2 having count(*) > 1) x`;
+    expect(dupEvents[0]!.n).toBe(0);
+    const mediaDir = path.join(stack.dataDir, 'objects', 'media', 'drafts');
+    expect(fs.readdirSync(mediaDir).filter((f) => ids.includes(f))).toHaveLength(ids.length);
+  });
+});
