@@ -3,6 +3,7 @@ import type { ObjectStore } from '../lib/storage/types';
 import type { IntakeActivities } from './types';
 import { recordEvent, setSubmissionStatus, SYSTEM_ACTOR } from './intake-records';
 import { promoteToMediaStore, type PromotionHooks } from './promote-to-media-store';
+import { resolveArtist } from './resolve-artist';
 import { verifyStagedMedia } from './verify-staged-media';
 
 export interface ActivityDeps {
@@ -15,6 +16,7 @@ export function createActivities(deps: ActivityDeps): IntakeActivities {
   return {
     verifyStagedMedia: verifyStagedMedia(deps),
     promoteToMediaStore: promoteToMediaStore(deps),
+    resolveArtist: resolveArtist(deps),
     async recordRejection(i) {
       await deps.sql.begin(async (tx) => {
         await setSubmissionStatus(tx, i.submissionId, { intakeStatus: 'rejected', reviewStatus: 'rejected' });

@@ -1,5 +1,5 @@
 // Activity signatures, imported as types by workflow code.
-import type { ActorRef, MimeType, RejectReasonCode, VerificationFailureCode } from '../workflows/messages';
+import type { ActorRef, ArtistResolutionInput, ArtistResolutionResult, MimeType, RejectReasonCode, VerificationFailureCode } from '../workflows/messages';
 
 export interface VerifyInput {
   submissionId: string;
@@ -24,4 +24,5 @@ export interface IntakeActivities {
   promoteToMediaStore(input: PromoteInput): Promise<{ mediaStoreDocumentId: string }>;
   recordRejection(input: { submissionId: string; by: ActorRef; reasonCode: RejectReasonCode; notes: string }): Promise<void>;
   expireSubmission(input: { submissionId: string; stagingKey: string }): Promise<void>;
+  resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;
 }

@@ -6,6 +6,7 @@ import { errorHandler, notFoundHandler } from './http/problem';
 import { directoryRouter } from './routes/directory';
 import { healthRouter } from './routes/health';
 import { jwksRouter, retiredRouter } from './routes/identity';
+import { artistResolutionRouter } from './routes/intake/artist-resolution';
 import { submissionsRouter } from './routes/intake/submissions';
 import { uploadsRouter } from './routes/intake/uploads';
 
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/v1', directoryRouter(deps));
   app.use(INTAKE_BASE, uploadsRouter(deps));
   app.use(INTAKE_BASE, submissionsRouter(deps));
+  app.use(INTAKE_BASE, artistResolutionRouter(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

@@ -1,1 +1,2 @@
 export { portfolioIntake } from './portfolio-intake';
+export { artistResolution } from './artist-resolution';

@@ -24,3 +24,4 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'POST', path: `${INTAKE}/submissions/sub_unknown/reject`, permission: 'portfolio_intake:review', operator: true, body: { reasonCode: 'other', reviewNotes: 'fine' } },
   { method: 'GET', path: `${INTAKE}/review-queue`, permission: 'portfolio_intake:review', operator: true },
 ];
+PROTECTED_ROUTES.push({ method: 'POST', path: `${INTAKE}/artist-resolution-requests`, permission: 'portfolio_intake:stage', body: {} });
