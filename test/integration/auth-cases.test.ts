@@ -14,9 +14,10 @@ afterAll(async () => stack?.stop());
 const otherPermission = (p: Permission): Permission => (p === 'search:read' ? 'studios:read' : 'search:read');
 
 async function rightCredential(route: ProtectedRoute): Promise<TestCredential> {
-  if (route.operator) return bearerActor(stack, { permissions: [route.permission], operator: true });
-  if (route.credentials?.length === 1 && route.credentials[0] === 'bearer') return bearerActor(stack, { permissions: [route.permission] });
-  return apiKeyActor(stack, { permissions: [route.permission] });
+  const permissions = route.permission ? [route.permission] : [];
+  if (route.operator) return bearerActor(stack, { permissions, operator: true });
+  if (route.credentials?.length === 1 && route.credentials[0] === 'bearer') return bearerActor(stack, { permissions });
+  return apiKeyActor(stack, { permissions });
 }
 
 describe.each(PROTECTED_ROUTES)('$method $path', (route) => {
@@ -41,10 +42,10 @@ describe.each(PROTECTED_ROUTES)('$method $path', (route) => {
     expect(r.body.code).toBe('actor_not_mapped');
   });
 
-  it('with a mapped credential lacking the permission answers 403', async () => {
+  it.runIf(route.permission)('with a mapped credential lacking the permission answers 403', async () => {
     const cred = route.operator
       ? await bearerActor(stack, { permissions: [], operator: true })
-      : await apiKeyActor(stack, { permissions: [otherPermission(route.permission)] });
+      : await apiKeyActor(stack, { permissions: [otherPermission(route.permission!)] });
     const r = await send(cred.headers);
     expect(r.status).toBe(403);
   });
@@ -63,6 +64,6 @@ describe.each(PROTECTED_ROUTES)('$method $path', (route) => {
 
 describe('the permission list', () => {
   it('covers every permission a route asks for', () => {
-    for (const r of PROTECTED_ROUTES) expect(PERMISSIONS).toContain(r.permission);
+    for (const r of PROTECTED_ROUTES) if (r.permission) expect(PERMISSIONS).toContain(r.permission);
   });
 });
