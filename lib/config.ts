@@ -83,8 +83,6 @@ export const apiConfigSchema = z
     TEMPORAL_RPC_DEADLINE_MS: z.coerce.number().int().min(100).max(60000).default(5000),
     TRANSITION_WAIT_MS: z.coerce.number().int().min(0).max(60000).default(10000),
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
-    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-    DEMO_PARTNER_KEY: optionalString,
   })
   .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET']));
 
