@@ -11,7 +11,7 @@ import { migrateUp } from '../lib/db/migrate';
 import { findTemporalCli } from '../temporal/cli-path';
 import { startDevServer } from '../temporal/dev-server';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
-import { freePort } from './helpers/ports';
+import { freePort } from '../lib/net/free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {

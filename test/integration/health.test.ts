@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPg } from '../../lib/db/embedded';
 import { migrateUp } from '../../lib/db/migrate';
-import { freePort } from '../helpers/ports';
+import { freePort } from '../../lib/net/free-port';
 import { eventually, startTestStack, uid, type TestStack } from '../helpers/stack';
 
 const SECRET_ENV = {

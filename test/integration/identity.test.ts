@@ -10,7 +10,7 @@ import { createIdentityProvider } from '../../lib/identity';
 import { InvalidCredentialError, ProviderUnavailableError } from '../../lib/identity/types';
 import { apiKeyActor } from '../helpers/auth';
 import { call, INTAKE, submissionBody } from '../helpers/intake';
-import { freePort } from '../helpers/ports';
+import { freePort } from '../../lib/net/free-port';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
 
 const ISSUER = 'https://idp.example.test/';

@@ -1,0 +1,75 @@
+// GET /search (search:read): ranked results over studios, artists and public designs.
+// Defaults chosen here (the contract leaves them open): page 1, limit 20, maximum limit 50,
+// type all; sort_by relevance when q is given, distance when only a point is, rating otherwise.
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { requireAuth } from '../../auth/middleware';
+import { parseInput } from '../../http/validate';
+import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
+import { search, SEARCH_SORTS, SEARCH_TYPES, type SearchSort } from '../../../lib/directory/search';
+import { searchPagination } from './envelopes';
+
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 50;
+
+export const searchQuery = z
+  .object({
+    q: textParam(200).optional().describe('words (full text) or a name (similarity)'),
+    type: z.enum(SEARCH_TYPES).default('all'),
+    city: textParam().optional(),
+    state: textParam().optional(),
+    country: textParam().optional(),
+    ...geoParams,
+    styles: slugListParam().optional().describe('comma-separated style ids; any of them'),
+    specialties: slugListParam().optional().describe('comma-separated; any of them'),
+    min_rating: numParam(0, 5).optional(),
+    verified_only: boolParam.default(false),
+    page: pageParam,
+    limit: limitParam(SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX),
+    sort_by: z.enum(SEARCH_SORTS).optional(),
+    sort_order: z.enum(['asc', 'desc']).optional(),
+    include_facets: boolParam.default(false),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    checkGeo(v, ctx);
+    if (v.sort_by === 'distance' && v.latitude === undefined) ctx.addIssue({ code: 'custom', path: ['sort_by'], message: 'distance needs latitude and longitude' });
+  });
+export type SearchQuery = z.infer<typeof searchQuery>;
+
+export function searchRouter(deps: AppDeps): Router {
+  const r = Router();
+  r.get('/search', requireAuth(deps, { permission: 'search:read' }), async (req, res) => {
+    const q = parseInput(searchQuery, req.query, 'query');
+    const geo = geoOf(q);
+    const sortBy: SearchSort = q.sort_by ?? (q.q ? 'relevance' : geo ? 'distance' : 'rating');
+    const result = await search(deps.sql, {
+      page: q.page,
+      limit: q.limit,
+      q: q.q,
+      type: q.type,
+      city: q.city,
+      state: q.state,
+      country: q.country,
+      geo,
+      styles: q.styles,
+      specialties: q.specialties,
+      minRating: q.min_rating,
+      verifiedOnly: q.verified_only,
+      sortBy,
+      sortOrder: q.sort_order ?? (sortBy === 'name' || sortBy === 'distance' ? 'asc' : 'desc'),
+      includeFacets: q.include_facets,
+    });
+    res.json({
+      success: true,
+      data: {
+        results: result.results,
+        total: result.total,
+        pagination: searchPagination(q, result.total),
+        ...(result.facets ? { facets: result.facets } : {}),
+      },
+    });
+  });
+  return r;
+}

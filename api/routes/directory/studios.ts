@@ -1,0 +1,58 @@
+// GET /studios (public): studio discovery in the legacy wrapper {data, pagination, error: null}.
+import { Router } from 'express';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { parseInput } from '../../http/validate';
+import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, textParam } from '../../../lib/directory/params';
+import { listStudios, PRICE_RANGES, STUDIO_SORTS } from '../../../lib/directory/studios';
+import { legacyPagination } from './envelopes';
+
+export const studiosQuery = z
+  .object({
+    page: pageParam,
+    limit: limitParam(20, 50),
+    search: textParam().optional().describe('substring of name, description or city'),
+    city: textParam().optional().describe('exact city'),
+    state: textParam().optional().describe('exact state'),
+    price_range: z
+      .string()
+      .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))])
+      .pipe(z.array(z.enum(PRICE_RANGES)).min(1, 'must name at least one of $, $$, $$$, $$$$'))
+      .optional()
+      .describe('comma-separated: $, $$, $$$, $$$$'),
+    rating: numParam(0, 5).optional().describe('minimum rating'),
+    verified: boolParam.optional(),
+    featured: boolParam.optional(),
+    ...geoParams,
+    sort: z.enum(STUDIO_SORTS).default('rating').describe('distance needs latitude and longitude'),
+    order: z.enum(['asc', 'desc']).optional().describe('default: asc for name and distance, desc otherwise'),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    checkGeo(v, ctx);
+    if (v.sort === 'distance' && v.latitude === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'distance needs latitude and longitude' });
+  });
+export type StudiosQuery = z.infer<typeof studiosQuery>;
+
+export function studiosRouter(deps: AppDeps): Router {
+  const r = Router();
+  r.get('/studios', async (req, res) => {
+    const q = parseInput(studiosQuery, req.query, 'query');
+    const { rows, total } = await listStudios(deps.sql, {
+      page: q.page,
+      limit: q.limit,
+      search: q.search,
+      city: q.city,
+      state: q.state,
+      priceRange: q.price_range,
+      rating: q.rating,
+      verified: q.verified,
+      featured: q.featured,
+      geo: geoOf(q),
+      sort: q.sort,
+      order: q.order ?? (q.sort === 'name' || q.sort === 'distance' ? 'asc' : 'desc'),
+    });
+    res.json({ data: rows, pagination: legacyPagination(q, total), error: null });
+  });
+  return r;
+}

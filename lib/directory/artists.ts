@@ -1,0 +1,86 @@
+// Artist profiles (contract 2.9, GET /artists and /artists/{id}).
+import type { Sql } from '../db';
+import { offsetOf, type Page } from './params';
+import { direction, matchesWords, publicDirectoryWhere, type Direction } from './records';
+
+export const ARTIST_SORTS = ['name', 'years_experience', 'hourly_rate', 'created_at'] as const;
+export type ArtistSort = (typeof ARTIST_SORTS)[number];
+
+export interface ArtistFilters extends Page {
+  studioId?: string | undefined;
+  specialty?: string | undefined;
+  minExperience?: number | undefined;
+  maxHourlyRate?: number | undefined;
+  isActive?: boolean | undefined;
+  search?: string | undefined;
+  sortBy: ArtistSort;
+  sortOrder: Direction;
+}
+
+interface ArtistRow {
+  id: string;
+  name: string;
+  studioId: string | null;
+  bio: string;
+  specialties: string[];
+  yearsExperience: number;
+  hourlyRate: number | null;
+  isActive: boolean;
+  createdAt: Date;
+}
+
+const COLUMNS = 'a.id, a.name, a.studio_id, a.bio, a.specialties, a.years_experience, a.hourly_rate::float8 as hourly_rate, a.is_active, a.created_at';
+
+function where(sql: Sql, f: ArtistFilters) {
+  const none = sql``;
+  return sql`
+    where ${publicDirectoryWhere(sql, 'a')}
+    ${f.studioId ? sql`and a.studio_id = ${f.studioId}` : none}
+    ${f.specialty ? sql`and a.specialties @> ${[f.specialty]}::text[]` : none}
+    ${f.minExperience !== undefined ? sql`and a.years_experience >= ${f.minExperience}` : none}
+    ${f.maxHourlyRate !== undefined ? sql`and a.hourly_rate is not null and a.hourly_rate <= ${f.maxHourlyRate}` : none}
+    ${f.isActive !== undefined ? sql`and a.is_active = ${f.isActive}` : none}
+    ${f.search ? sql`and ${matchesWords(sql, 'a', f.search)}` : none}`;
+}
+
+export async function listArtists(sql: Sql, f: ArtistFilters) {
+  const sorts = {
+    name: sql`a.name`,
+    years_experience: sql`a.years_experience`,
+    hourly_rate: sql`a.hourly_rate`,
+    created_at: sql`a.created_at`,
+  };
+  const [rows, [count]] = await Promise.all([
+    sql<ArtistRow[]>`
+      select ${sql.unsafe(COLUMNS)} from artists a
+      ${where(sql, f)}
+      order by ${sorts[f.sortBy]} ${direction(sql, f.sortOrder)} nulls last, a.id asc
+      limit ${f.limit} offset ${offsetOf(f)}`,
+    sql<{ total: number }[]>`select count(*)::int as total from artists a ${where(sql, f)}`,
+  ]);
+  return { rows: rows.map(artistListItem), total: count?.total ?? 0 };
+}
+
+export async function findArtist(sql: Sql, id: string) {
+  const [row] = await sql<ArtistRow[]>`select ${sql.unsafe(COLUMNS)} from artists a where a.id = ${id} and ${publicDirectoryWhere(sql, 'a')}`;
+  return row ? artistDetail(row) : null;
+}
+
+/** List item (2.9) plus the two values the list sorts by. */
+export function artistListItem(r: ArtistRow) {
+  return { ...artistDetail(r), created_at: r.createdAt.toISOString() };
+}
+
+/** Detail (2.9) plus bio, years of experience and hourly rate. */
+export function artistDetail(r: ArtistRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    studio_id: r.studioId,
+    specialties: r.specialties,
+    is_active: r.isActive,
+    bio: r.bio,
+    years_experience: r.yearsExperience,
+    hourly_rate: r.hourlyRate,
+  };
+}

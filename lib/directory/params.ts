@@ -1,0 +1,76 @@
+// Query-string primitives for the directory reads. Query values arrive as strings; these parse them
+// strictly, so `limit=`, `limit=1e3`, `verified=maybe` or a repeated parameter fail with a 400 that
+// names the parameter instead of being coerced into something the client did not send.
+import { z } from 'zod';
+
+const INT = /^[0-9]{1,9}$/;
+const NUM = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+
+export const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(INT, 'expected a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const numParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(NUM, 'expected a number')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+
+export const boolParam = z.enum(['true', 'false'], { message: 'expected true or false' }).transform((v) => v === 'true');
+
+export const textParam = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max);
+
+/** Comma-separated list of slugs (styles, specialties, tags), lower-cased, empties dropped. */
+export const slugListParam = (maxItems = 20) =>
+  z
+    .string()
+    .max(1000)
+    .transform((v) => [...new Set(v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))])
+    .pipe(z.array(z.string().max(100)).min(1, 'must name at least one value').max(maxItems));
+
+/** The deepest page any list answers: bounds OFFSET cost; narrower filters reach everything. */
+export const MAX_PAGE = 10_000;
+
+export const pageParam = intParam(1, MAX_PAGE).default(1);
+export const limitParam = (def: number, max: number) => intParam(1, max).default(def);
+
+/** Geographic radius in kilometres. */
+export const RADIUS_DEFAULT_KM = 25;
+export const RADIUS_MAX_KM = 500;
+
+export const geoParams = {
+  latitude: numParam(-90, 90).optional(),
+  longitude: numParam(-180, 180).optional(),
+  radius: numParam(0.01, RADIUS_MAX_KM).optional(),
+};
+
+/** latitude and longitude come together; radius needs both. */
+export function checkGeo(v: { latitude?: number | undefined; longitude?: number | undefined; radius?: number | undefined }, ctx: z.RefinementCtx) {
+  if (v.latitude !== undefined && v.longitude === undefined) ctx.addIssue({ code: 'custom', path: ['longitude'], message: 'required with latitude' });
+  if (v.longitude !== undefined && v.latitude === undefined) ctx.addIssue({ code: 'custom', path: ['latitude'], message: 'required with longitude' });
+  if (v.radius !== undefined && (v.latitude === undefined || v.longitude === undefined))
+    ctx.addIssue({ code: 'custom', path: ['radius'], message: 'needs latitude and longitude' });
+}
+
+export interface GeoFilter {
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+}
+
+export function geoOf(v: { latitude?: number | undefined; longitude?: number | undefined; radius?: number | undefined }): GeoFilter | undefined {
+  if (v.latitude === undefined || v.longitude === undefined) return undefined;
+  return { latitude: v.latitude, longitude: v.longitude, radiusKm: v.radius ?? RADIUS_DEFAULT_KM };
+}
+
+export interface Page {
+  page: number;
+  limit: number;
+}
+
+export const offsetOf = (p: Page) => (p.page - 1) * p.limit;
+export const totalPagesOf = (total: number, limit: number) => Math.ceil(total / limit);

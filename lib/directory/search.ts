@@ -1,0 +1,198 @@
+// GET /search (contract 2.10): one ranked list over studios, artists and public designs.
+// Each type is a branch of a UNION ALL with the same columns; the filters apply to the union and
+// PostgreSQL pushes them into every branch, where the per-table indexes answer them.
+import type { Sql } from '../db';
+import { offsetOf, type GeoFilter, type Page } from './params';
+import { direction, provenanceColumns, provenanceOf, publicDirectoryWhere, publicMediaWhere, trustOf, type Direction, type ProvenanceRow } from './records';
+import { distanceKmExpr, withinRadius } from './studios';
+
+export const SEARCH_TYPES = ['artist', 'studio', 'design', 'all'] as const;
+export type SearchType = (typeof SEARCH_TYPES)[number];
+export const SEARCH_SORTS = ['relevance', 'rating', 'review_count', 'name', 'created_at', 'distance'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+/** Facet lists longer than this keep their most frequent values. */
+export const FACET_TOP = 20;
+
+export interface SearchFilters extends Page {
+  q?: string | undefined;
+  type: SearchType;
+  city?: string | undefined;
+  state?: string | undefined;
+  country?: string | undefined;
+  geo?: GeoFilter | undefined;
+  styles?: string[] | undefined;
+  specialties?: string[] | undefined;
+  minRating?: number | undefined;
+  verifiedOnly: boolean;
+  sortBy: SearchSort;
+  sortOrder: Direction;
+  includeFacets: boolean;
+}
+
+interface ResultRow extends ProvenanceRow {
+  type: 'studio' | 'artist' | 'design';
+  id: string;
+  name: string;
+  description: string;
+  rating: number | null;
+  reviewCount: number;
+  verified: boolean;
+  styles: string[];
+  specialties: string[];
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  relevanceScore: number;
+  distanceKm: number | null;
+}
+
+export interface FacetCount {
+  value: string | boolean;
+  count: number;
+}
+
+export interface SearchFacets {
+  types: FacetCount[];
+  cities: FacetCount[];
+  states: FacetCount[];
+  countries: FacetCount[];
+  styles: FacetCount[];
+  specialties: FacetCount[];
+  verified: FacetCount[];
+}
+
+const wants = (f: SearchFilters, t: 'studio' | 'artist' | 'design') => f.type === 'all' || f.type === t;
+
+/** The union of the requested types, one uniform row shape, visibility rules inside each branch. */
+function candidates(sql: Sql, f: SearchFilters) {
+  const branches = [];
+  if (wants(f, 'studio'))
+    branches.push(sql`
+      select 'studio'::text as type, s.id, s.name, s.description, s.rating, s.review_count, s.verified, s.styles, s.specialties,
+        s.city, s.state, s.country, s.latitude, s.longitude, s.search_tsv, s.created_at, ${provenanceColumns(sql, 's')}
+      from studios s
+      where ${publicDirectoryWhere(sql, 's')} and s.is_active`);
+  if (wants(f, 'artist'))
+    branches.push(sql`
+      select 'artist'::text as type, a.id, a.name, a.bio as description, a.rating, a.review_count, a.verified, a.styles, a.specialties,
+        st.city, st.state, st.country, st.latitude, st.longitude, a.search_tsv, a.created_at, ${provenanceColumns(sql, 'a')}
+      from artists a
+      left join studios st on st.id = a.studio_id and ${publicDirectoryWhere(sql, 'st')}
+      where ${publicDirectoryWhere(sql, 'a')} and a.is_active`);
+  if (wants(f, 'design'))
+    // Designs carry no ratings of their own; `verified` is their own verification status.
+    branches.push(sql`
+      select 'design'::text as type, d.id, d.title as name, d.description, null::float8 as rating, 0 as review_count,
+        d.verification_status = 'verified' as verified, d.style_ids as styles, '{}'::text[] as specialties, st.city, st.state, st.country, st.latitude, st.longitude, d.search_tsv, d.created_at, ${provenanceColumns(sql, 'd')}
+      from designs d
+      left join studios st on st.id = d.studio_id and ${publicDirectoryWhere(sql, 'st')}
+      where ${publicMediaWhere(sql, 'd')}`);
+  return branches.reduce((acc, b) => sql`${acc} union all ${b}`);
+}
+
+function filters(sql: Sql, f: SearchFilters) {
+  const none = sql``;
+  return sql`
+    where true
+    ${f.q ? sql`and (u.search_tsv @@ websearch_to_tsquery('simple', ${f.q}) or u.name % ${f.q})` : none}
+    ${f.city ? sql`and u.city = ${f.city}` : none}
+    ${f.state ? sql`and u.state = ${f.state}` : none}
+    ${f.country ? sql`and u.country = ${f.country}` : none}
+    ${f.geo ? sql`and ${withinRadius(sql, f.geo, 'u')}` : none}
+    ${f.styles ? sql`and u.styles && ${f.styles}::text[]` : none}
+    ${f.specialties ? sql`and u.specialties && ${f.specialties}::text[]` : none}
+    ${f.minRating !== undefined ? sql`and u.rating >= ${f.minRating}` : none}
+    ${f.verifiedOnly ? sql`and u.verified` : none}`;
+}
+
+/** 0..1: full-text rank (normalised rank/(rank+1)) blended with name similarity; 0 without q. */
+function relevance(sql: Sql, f: SearchFilters) {
+  if (!f.q) return sql`0::float8`;
+  return sql`round((0.6 * ts_rank_cd(u.search_tsv, websearch_to_tsquery('simple', ${f.q}), 32) + 0.4 * similarity(u.name, ${f.q}))::numeric, 4)::float8`;
+}
+
+function orderBy(sql: Sql, f: SearchFilters) {
+  const dir = direction(sql, f.sortOrder);
+  const keys = {
+    relevance: sql`relevance_score ${dir}, u.rating desc nulls last`,
+    rating: sql`u.rating ${dir} nulls last`,
+    review_count: sql`u.review_count ${dir}`,
+    name: sql`u.name ${dir}`,
+    created_at: sql`u.created_at ${dir}`,
+    distance: sql`distance_km ${dir} nulls last`,
+  };
+  return sql`order by ${keys[f.sortBy]}, u.type asc, u.id asc`;
+}
+
+export async function search(sql: Sql, f: SearchFilters) {
+  const page = sql<ResultRow[]>`
+    select u.type, u.id, u.name, u.description, u.rating, u.review_count, u.verified, u.styles, u.specialties,
+      u.city, u.state, u.country, ${sql.unsafe(PROVENANCE_SELECT)},
+      ${relevance(sql, f)} as relevance_score,
+      ${f.geo ? distanceKmExpr(sql, f.geo, 'u') : sql`null::float8`} as distance_km
+    from (${candidates(sql, f)}) u
+    ${filters(sql, f)}
+    ${orderBy(sql, f)}
+    limit ${f.limit} offset ${offsetOf(f)}`;
+  const [rows, agg] = await Promise.all([page, f.includeFacets ? facets(sql, f) : count(sql, f)]);
+  return {
+    results: rows.map((r) => searchResult(r, f.geo !== undefined)),
+    total: agg.total,
+    ...('facets' in agg ? { facets: agg.facets } : {}),
+  };
+}
+
+const PROVENANCE_SELECT = [
+  'record_state', 'source_type', 'origin_authority', 'source_url', 'source_collected_at', 'license_status', 'consent_level',
+  'source_notes', 'verification_status', 'approval_status', 'visibility', 'cultural_sensitivity_level', 'trust_notes',
+].map((c) => `u.${c}`).join(', ');
+
+async function count(sql: Sql, f: SearchFilters): Promise<{ total: number }> {
+  const [r] = await sql<{ total: number }[]>`select count(*)::int as total from (${candidates(sql, f)}) u ${filters(sql, f)}`;
+  return { total: r?.total ?? 0 };
+}
+
+/** Total and facet counts over the whole filtered set (not just the page), in one round trip. */
+async function facets(sql: Sql, f: SearchFilters): Promise<{ total: number; facets: SearchFacets }> {
+  const top = (col: string) => sql`
+    (select coalesce(json_agg(json_build_object('value', value, 'count', n) order by n desc, value), '[]'::json)
+     from (select ${sql.unsafe(col)} as value, count(*)::int as n from m where ${sql.unsafe(col)} is not null and ${sql.unsafe(col)} <> ''
+           group by 1 order by n desc, value limit ${FACET_TOP}) x)`;
+  const topArray = (col: string) => sql`
+    (select coalesce(json_agg(json_build_object('value', value, 'count', n) order by n desc, value), '[]'::json)
+     from (select v as value, count(*)::int as n from m, unnest(m.${sql.unsafe(col)}) v
+           group by 1 order by n desc, value limit ${FACET_TOP}) x)`;
+  const [r] = await sql<({ total: number } & SearchFacets)[]>`
+    with m as materialized (
+      select u.type, u.city, u.state, u.country, u.styles, u.specialties, u.verified
+      from (${candidates(sql, f)}) u ${filters(sql, f)}
+    )
+    select (select count(*)::int from m) as total,
+      ${top('type')} as types, ${top('city')} as cities, ${top('state')} as states, ${top('country')} as countries,
+      ${topArray('styles')} as styles, ${topArray('specialties')} as specialties,
+      (select coalesce(json_agg(json_build_object('value', verified, 'count', n) order by verified desc), '[]'::json)
+       from (select verified, count(*)::int as n from m group by verified) x) as verified`;
+  const { total, ...rest } = r!;
+  return { total, facets: rest };
+}
+
+/** The search result (2.10). */
+export function searchResult(r: ResultRow, withDistance: boolean) {
+  return {
+    type: r.type,
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    rating: r.rating,
+    review_count: r.reviewCount,
+    verified: r.verified,
+    styles: r.styles,
+    specialties: r.specialties,
+    location: { city: r.city, state: r.state, country: r.country },
+    relevance_score: r.relevanceScore,
+    ...(withDistance ? { distance_km: r.distanceKm === null ? null : Math.round(r.distanceKm * 1000) / 1000 } : {}),
+    provenance: provenanceOf(r),
+    trust: trustOf(r),
+  };
+}

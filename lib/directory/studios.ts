@@ -1,0 +1,122 @@
+// Studio discovery (contract 2.6, GET /studios): small named queries, optional filters as fragments.
+import type { Sql } from '../db';
+import { offsetOf, type GeoFilter, type Page } from './params';
+import { direction, likeContains, provenanceColumns, provenanceOf, publicDirectoryWhere, trustOf, type Direction, type ProvenanceRow } from './records';
+
+export const STUDIO_SORTS = ['rating', 'name', 'review_count', 'created_at', 'distance'] as const;
+export type StudioSort = (typeof STUDIO_SORTS)[number];
+export const PRICE_RANGES = ['$', '$$', '$$$', '$$$$'] as const;
+export type PriceRange = (typeof PRICE_RANGES)[number];
+
+export interface StudioFilters extends Page {
+  search?: string | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
+  priceRange?: PriceRange[] | undefined;
+  rating?: number | undefined;
+  verified?: boolean | undefined;
+  featured?: boolean | undefined;
+  geo?: GeoFilter | undefined;
+  sort: StudioSort;
+  order: Direction;
+}
+
+interface StudioRow extends ProvenanceRow {
+  id: string;
+  name: string;
+  description: string;
+  address: string;
+  city: string;
+  state: string;
+  country: string;
+  latitude: number;
+  longitude: number;
+  priceRange: string;
+  rating: number;
+  reviewCount: number;
+  styles: string[];
+  specialties: string[];
+  verified: boolean;
+  featured: boolean;
+  distanceKm: number | null;
+}
+
+/** Great-circle distance in km from the geo point to the studio (earthdistance, metres / 1000). */
+export function distanceKmExpr(sql: Sql, g: GeoFilter, alias = 's') {
+  const a = sql.unsafe(alias);
+  return sql`(earth_distance(ll_to_earth(${g.latitude}, ${g.longitude}), ll_to_earth(${a}.latitude, ${a}.longitude)) / 1000.0)`;
+}
+
+/** Inside the radius: the GiST index answers the bounding cube, the distance check trims its corners. */
+export function withinRadius(sql: Sql, g: GeoFilter, alias = 's') {
+  const a = sql.unsafe(alias);
+  const metres = g.radiusKm * 1000;
+  return sql`earth_box(ll_to_earth(${g.latitude}, ${g.longitude}), ${metres}) @> ll_to_earth(${a}.latitude, ${a}.longitude)
+    and earth_distance(ll_to_earth(${g.latitude}, ${g.longitude}), ll_to_earth(${a}.latitude, ${a}.longitude)) <= ${metres}`;
+}
+
+function where(sql: Sql, f: StudioFilters) {
+  const none = sql``;
+  return sql`
+    where ${publicDirectoryWhere(sql, 's')} and s.is_active
+    ${f.search ? sql`and s.search_text like ${likeContains(f.search)}` : none}
+    ${f.city ? sql`and s.city = ${f.city}` : none}
+    ${f.state ? sql`and s.state = ${f.state}` : none}
+    ${f.priceRange ? sql`and s.price_range = any(${f.priceRange}::text[])` : none}
+    ${f.rating !== undefined ? sql`and s.rating >= ${f.rating}` : none}
+    ${f.verified !== undefined ? sql`and s.verified = ${f.verified}` : none}
+    ${f.featured !== undefined ? sql`and s.featured = ${f.featured}` : none}
+    ${f.geo ? sql`and ${withinRadius(sql, f.geo)}` : none}`;
+}
+
+function orderBy(sql: Sql, f: StudioFilters) {
+  const sorts = {
+    rating: sql`s.rating`,
+    name: sql`s.name`,
+    review_count: sql`s.review_count`,
+    created_at: sql`s.created_at`,
+    // the schema refuses sort=distance without a point; fall back to rating defensively
+    distance: f.geo ? distanceKmExpr(sql, f.geo) : sql`s.rating`,
+  };
+  return sql`order by ${sorts[f.sort]} ${direction(sql, f.order)}, s.id asc`;
+}
+
+export async function listStudios(sql: Sql, f: StudioFilters) {
+  const [rows, [count]] = await Promise.all([
+    sql<StudioRow[]>`
+      select s.id, s.name, s.description, s.address, s.city, s.state, s.country, s.latitude, s.longitude, s.price_range,
+        s.rating, s.review_count, s.styles, s.specialties, s.verified, s.featured, ${provenanceColumns(sql, 's')},
+        ${f.geo ? distanceKmExpr(sql, f.geo) : sql`null::float8`} as distance_km
+      from studios s
+      ${where(sql, f)}
+      ${orderBy(sql, f)}
+      limit ${f.limit} offset ${offsetOf(f)}`,
+    sql<{ total: number }[]>`select count(*)::int as total from studios s ${where(sql, f)}`,
+  ]);
+  return { rows: rows.map((r) => studioRecord(r, f.geo !== undefined)), total: count?.total ?? 0 };
+}
+
+/** The public studio record (2.6), snake_case; distance_km only when a point was given. */
+export function studioRecord(r: StudioRow, withDistance: boolean) {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    address: r.address,
+    city: r.city,
+    state: r.state,
+    country: r.country,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    price_range: r.priceRange,
+    rating: r.rating,
+    review_count: r.reviewCount,
+    styles: r.styles,
+    specialties: r.specialties,
+    verified: r.verified,
+    featured: r.featured,
+    ...(withDistance ? { distance_km: r.distanceKm === null ? null : Math.round(r.distanceKm * 1000) / 1000 } : {}),
+    provenance: provenanceOf(r),
+    trust: trustOf(r),
+  };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { artistsQuery } from '../../api/routes/directory/artists';
+import { designsQuery } from '../../api/routes/directory/designs';
+import { legacyPagination, searchPagination } from '../../api/routes/directory/envelopes';
+import { searchQuery } from '../../api/routes/directory/search';
+import { studiosQuery } from '../../api/routes/directory/studios';
+import { geoOf } from '../../lib/directory/params';
+import { likeContains, prefixQuery } from '../../lib/directory/records';
+import { mulberry32, plannedCounts } from '../../lib/directory/seed';
+
+describe('directory query schemas', () => {
+  it('give /studios page 1, limit 20 and sort rating when nothing is sent', () => {
+    expect(studiosQuery.parse({})).toMatchObject({ page: 1, limit: 20, sort: 'rating' });
+  });
+
+  it('give /search page 1, limit 20, type all, no facets, not verified-only', () => {
+    expect(searchQuery.parse({})).toMatchObject({ page: 1, limit: 20, type: 'all', include_facets: false, verified_only: false });
+  });
+
+  it('give /artists sort by name ascending and allow a limit of 100', () => {
+    expect(artistsQuery.parse({ limit: '100' })).toMatchObject({ limit: 100, sort_by: 'name', sort_order: 'asc' });
+  });
+
+  it('read numbers strictly: no empty strings, exponents, hex or spaces', () => {
+    for (const limit of ['', ' ', '1e1', '0x10', ' 5', '5 ', '2.0']) expect(studiosQuery.safeParse({ limit }).success).toBe(false);
+    expect(studiosQuery.parse({ rating: '4.25' }).rating).toBe(4.25);
+    expect(studiosQuery.parse({ rating: '.5' }).rating).toBe(0.5);
+  });
+
+  it('read booleans only as true or false', () => {
+    expect(designsQuery.parse({ public: 'false' }).public).toBe(false);
+    for (const v of ['1', 'yes', 'TRUE', 'maybe']) expect(designsQuery.safeParse({ public: v }).success).toBe(false);
+  });
+
+  it('split comma lists, trim and lower-case them, and drop duplicates', () => {
+    expect(searchQuery.parse({ styles: ' Japanese, realism,japanese,' }).styles).toEqual(['japanese', 'realism']);
+    expect(studiosQuery.parse({ price_range: '$$,$,$$' }).price_range).toEqual(['$$', '$']);
+  });
+
+  it('refuse unknown parameters, naming them', () => {
+    const r = studiosQuery.safeParse({ colour: 'red' });
+    expect(r.success).toBe(false);
+  });
+
+  it('default the radius to 25 km once a point is given', () => {
+    expect(geoOf({ latitude: 1, longitude: 2 })).toEqual({ latitude: 1, longitude: 2, radiusKm: 25 });
+    expect(geoOf({})).toBeUndefined();
+  });
+});
+
+describe('pagination blocks', () => {
+  it('tell hasNext / has_next from the total', () => {
+    expect(legacyPagination({ page: 2, limit: 10 }, 25)).toEqual({ page: 2, limit: 10, total: 25, totalPages: 3, hasNext: true, hasPrev: true });
+    expect(searchPagination({ page: 3, limit: 10 }, 25)).toEqual({ page: 3, limit: 10, total_pages: 3, has_next: false, has_prev: true });
+    expect(legacyPagination({ page: 1, limit: 20 }, 0)).toMatchObject({ totalPages: 0, hasNext: false, hasPrev: false });
+  });
+});
+
+describe('text helpers', () => {
+  it('turn user text into a prefix tsquery of letters and digits only', () => {
+    expect(prefixQuery('Real  Tig!')).toBe('real:* & tig:*');
+    expect(prefixQuery("a'b | !c & (d)")).toBe('a:* & b:* & c:* & d:*');
+    expect(prefixQuery('%%')).toBeNull();
+  });
+
+  it('escape LIKE wildcards', () => {
+    expect(likeContains('50%_off\\')).toBe('%50\\%\\_off\\\\%');
+  });
+});
+
+describe('the seed plan', () => {
+  it('is deterministic: the same seed gives the same sequence and counts', () => {
+    const a = mulberry32(42);
+    const b = mulberry32(42);
+    expect([a(), a(), a()]).toEqual([b(), b(), b()]);
+    expect(plannedCounts(3, 500)).toEqual(plannedCounts(3, 500));
+    expect(plannedCounts(3, 500)).not.toEqual(plannedCounts(4, 500));
+  });
+
+  it('keeps artists, assets and designs in proportion to studios', () => {
+    const c = plannedCounts(1, 10_000);
+    expect(c.artists / c.studios).toBeGreaterThan(2.3);
+    expect(c.artists / c.studios).toBeLessThan(2.7);
+    expect(c.portfolio_assets / c.artists).toBeGreaterThan(1.3);
+    expect(c.designs / c.artists).toBeGreaterThan(0.85);
+  });
+});
