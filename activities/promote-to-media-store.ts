@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Sql } from '../lib/db';
-import type { ObjectStore } from '../lib/storage/types';
-import type { PromoteInput } from './types';
+import { ObjectChangedError, type ObjectStore } from '../lib/storage/types';
+import type { PromoteInput, PromoteResult } from './types';
 import { recordEvent, setSubmissionStatus } from './intake-records';
 
 /** Deterministic ids: a retry after a crash targets the same object and the same row. */
@@ -18,10 +18,19 @@ export interface PromotionHooks {
 }
 
 export function promoteToMediaStore(deps: { sql: Sql; store: ObjectStore; hooks?: PromotionHooks | undefined }) {
-  return async (i: PromoteInput): Promise<{ mediaStoreDocumentId: string }> => {
+  return async (i: PromoteInput): Promise<PromoteResult> => {
     const documentId = mediaDocumentId(i.submissionId);
     const objectKey = mediaObjectKey(i.submissionId);
-    await deps.store.copyToMedia(i.stagingKey, objectKey, i.sha256);
+    try {
+      await deps.store.copyToMedia(i.stagingKey, objectKey, i.sha256);
+    } catch (err) {
+      if (!(err instanceof ObjectChangedError)) throw err; // transient: the activity retries
+      await deps.sql.begin(async (tx) => {
+        await recordEvent(tx, { submissionId: i.submissionId, by: i.by, from: 'awaiting_review', to: 'verification_failed', note: 'object_changed' });
+        await setSubmissionStatus(tx, i.submissionId, { intakeStatus: 'verification_failed', reviewStatus: 'approved', failureCode: 'object_changed' });
+      });
+      return { ok: false, code: 'object_changed' };
+    }
     await deps.hooks?.afterMediaCopy?.(i.submissionId);
     await deps.sql.begin(async (tx) => {
       await recordEvent(tx, { submissionId: i.submissionId, by: i.by, from: 'awaiting_review', to: 'promoting', note: i.reviewNotes });
@@ -38,6 +47,6 @@ export function promoteToMediaStore(deps: { sql: Sql; store: ObjectStore; hooks?
       await setSubmissionStatus(tx, i.submissionId, { intakeStatus: 'promoted_to_media_store', reviewStatus: 'approved', documentId });
       await recordEvent(tx, { submissionId: i.submissionId, by: i.by, from: 'promoting', to: 'promoted_to_media_store' });
     });
-    return { mediaStoreDocumentId: documentId };
+    return { ok: true, mediaStoreDocumentId: documentId };
   };
 }

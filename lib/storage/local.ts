@@ -29,7 +29,7 @@ export class LocalObjectStore implements ObjectStore {
     if (!this.signing) throw new Error('this store was opened without signing configuration');
     const expires = Math.floor(Date.now() / 1000) + o.expiresInSeconds;
     const url = uploadUrl(this.signing.baseUrl, this.signing.secret, { key, contentType: o.contentType, sizeBytes: o.sizeBytes, expires });
-    return { url, expiresInSeconds: o.expiresInSeconds };
+    return { url, expiresInSeconds: o.expiresInSeconds, headers: { 'Content-Type': o.contentType } };
   }
 
   /** Write an upload atomically (temp file + rename). Returns the number of bytes written. */

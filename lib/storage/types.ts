@@ -1,6 +1,8 @@
 export interface SignedUpload {
   url: string;
   expiresInSeconds: number;
+  /** Headers the PUT must carry exactly as given (they are part of what was signed). */
+  headers: Record<string, string>;
 }
 
 /** Object storage for staged uploads and the private media store. Both drivers are idempotent. */

@@ -108,6 +108,19 @@ describe('portfolio intake over HTTP, on a real Temporal dev server and PostgreS
     expect(approve.status).toBe(409);
   });
 
+  it('when the staged bytes change behind the seal before approval, promotion stops at verification_failed (object_changed), with no draft', async () => {
+    const { id } = await stageAndVerify(stack, partner);
+    fs.writeFileSync(path.join(stack.dataDir, 'objects', 'staging', 'staging', id), jpegBytes(2048).fill(7, 100));
+    const approved = await call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Looks fine to me.' } });
+    expect(approved.status).toBe(200);
+    expect(approved.body.data).toMatchObject({ intakeStatus: 'verification_failed', failureReason: 'object_changed', mediaStoreDocumentId: null });
+    const docs = await stack.sql`select count(*)::int as n from media_documents where submission_id = ${id}`;
+    expect(docs[0]!.n).toBe(0);
+    expect(fs.existsSync(path.join(stack.dataDir, 'objects', 'media', 'drafts', id))).toBe(false);
+    const [row] = await stack.sql`select intake_status, failure_code from submissions where submission_id = ${id}`;
+    expect(row).toEqual({ intakeStatus: 'verification_failed', failureCode: 'object_changed' });
+  });
+
   it('an expired or tampered upload URL is refused with 403, and a verified upload cannot be replaced', async () => {
     const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner) });
     const url = new URL(created.body.data.upload.url);

@@ -141,7 +141,7 @@ export function submissionsRouter(deps: AppDeps): Router {
       success: true,
       data: {
         submission: { submissionId: row.submissionId, intakeStatus: row.intakeStatus, reviewStatus: row.reviewStatus },
-        upload: upload && { method: 'PUT', url: upload.url, expiresInSeconds: upload.expiresInSeconds, headers: { 'Content-Type': row.mimeType } },
+        upload: upload && { method: 'PUT', url: upload.url, expiresInSeconds: upload.expiresInSeconds, headers: upload.headers },
       },
     });
   });
@@ -182,7 +182,9 @@ export function submissionsRouter(deps: AppDeps): Router {
 
   r.post('/submissions/:submissionId/approve', json, operator, async (req, res) => {
     const { state, settled } = await decide(req, actorOf(res), 'approve');
-    if (settled && state.intakeStatus !== 'promoted_to_media_store') throw new AppError('invalid_transition', `The submission was decided otherwise (status ${state.intakeStatus}).`);
+    // verification_failed here is this approval's own outcome: the bytes changed behind the seal.
+    const outcomes: IntakeStatus[] = ['promoted_to_media_store', 'verification_failed'];
+    if (settled && !outcomes.includes(state.intakeStatus)) throw new AppError('invalid_transition', `The submission was decided otherwise (status ${state.intakeStatus}).`);
     res.status(settled ? 200 : 202).json({ success: true, data: statusView(state) });
   });
 
