@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StackConfig } from '../lib/config';
-import { createSql } from '../lib/db';
+import { createSql, type Sql } from '../lib/db';
+import { seedDirectory } from '../lib/directory/seed';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../lib/identity';
@@ -12,10 +13,19 @@ import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-k
 
 export const DEMO_ORG = 'demo-tenant';
 
+/** A small synthetic directory (200 studios, fixed seed) so the read API answers with data at once. */
+async function seedDemoDirectory(sql: Sql): Promise<string[]> {
+  const r = await seedDirectory(sql, { studios: 200, seed: 1, ifEmpty: true });
+  if (r.skipped) return [];
+  return [`Demo directory seeded: ${r.counts.studios} studios, ${r.counts.artists} artists (more: npm run seed -- --studios 100000 --reset)`];
+}
+
 export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; cfg: StackConfig }): Promise<string[]> {
-  if (o.cfg.IDP_DRIVER !== 'local') return [];
-  const sql = createSql(o.databaseUrl, { max: 1 });
+  if (!o.cfg.SEED_DEMO) return [];
+  const sql = createSql(o.databaseUrl, { max: 4 }); // the seed runs three COPY streams at once
   try {
+    const seeded = await seedDemoDirectory(sql);
+    if (o.cfg.IDP_DRIVER !== 'local') return seeded;
     const keyFile = path.join(o.cfg.DATA_DIR, 'secrets', 'demo-partner-key');
     let key = fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '';
     const [mapped] = await sql`select 1 from actor_mappings where actor_id = 'demo-partner' and active`;
@@ -46,6 +56,7 @@ export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; 
     });
     const token = await issueLocalToken(await loadOrCreateSigningKey(o.cfg.DATA_DIR), { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 12 * 3600 });
     return [
+      ...seeded,
       `Demo partner key (tenant ${DEMO_ORG}): ${key}`,
       `Demo operator token (12 h):     ${token}`,
       `  (also: npm run iam -- token --subject demo-operator)`,

@@ -26,3 +26,17 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { method: 'GET', path: `${INTAKE}/review-queue`, permission: 'portfolio_intake:review', operator: true },
 ];
 PROTECTED_ROUTES.push({ method: 'POST', path: `${INTAKE}/artist-resolution-requests`, body: {} });
+
+// Directory reads (public/beta API): studios is public; these need a mapped actor's read permission.
+const V1 = '/api/v1';
+PROTECTED_ROUTES.push(
+  { method: 'GET', path: `${V1}/search?q=koi`, permission: 'search:read' },
+  { method: 'GET', path: `${V1}/artists`, permission: 'artists:read' },
+  { method: 'GET', path: `${V1}/artists/art_unknown`, permission: 'artists:read' },
+  { method: 'GET', path: `${V1}/portfolios`, permission: 'portfolios:read' },
+  { method: 'GET', path: `${V1}/designs`, permission: 'designs:read' },
+  { method: 'GET', path: `${V1}/me/portfolio-assets`, permission: 'owner_portfolio_assets:read' },
+  { method: 'GET', path: `${V1}/me/portfolio-assets/pa_unknown`, permission: 'owner_portfolio_assets:read' },
+  { method: 'GET', path: `${V1}/me/designs`, permission: 'owner_portfolio_assets:read' },
+  { method: 'GET', path: `${V1}/me/designs/dsn_unknown`, permission: 'owner_portfolio_assets:read' },
+);
