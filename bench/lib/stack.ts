@@ -1,0 +1,172 @@
+// Shared bench plumbing: the embedded stack as `npm start` runs it (embedded PostgreSQL, Temporal
+// dev server with a WAL SQLite file, the worker and the API as their own processes), on free
+// loopback ports in a throwaway folder, plus real credentials. stop() ends every process it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { childEnv, pathVariable, PROJECT_ROOT } from '../../lib/config';
+import { createSql, type Sql } from '../../lib/db';
+import { startEmbeddedPostgres, type EmbeddedPg } from '../../lib/db/embedded';
+import { migrateUp } from '../../lib/db/migrate';
+import { LOCAL_ISSUER } from '../../lib/identity';
+import { upsertMapping } from '../../lib/identity/actors';
+import { createApiKey } from '../../lib/identity/api-keys';
+import { issueLocalToken, loadOrCreateSigningKey } from '../../lib/identity/local-keys';
+import type { Permission } from '../../lib/identity/permissions';
+import { freePort } from '../../lib/net/free-port';
+import { findTemporalCli } from '../../temporal/cli-path';
+import { startDevServer, type DevServer } from '../../temporal/dev-server';
+
+export interface BenchStack {
+  dir: string;
+  dataDir: string;
+  apiUrl: string;
+  databaseUrl: string;
+  temporalAddress: string;
+  taskQueue: string;
+  sql: Sql;
+  partner: { key: string; headers: Record<string, string>; organizationId: string };
+  operator: { token: string; headers: Record<string, string> };
+  apiPid: () => number | undefined;
+  workerPid: () => number | undefined;
+  startWorker(extraEnv?: Record<string, string>): Promise<void>;
+  stopWorker(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface BenchStackOptions {
+  /** Extra environment for the API and the worker (e.g. WORKER_* tuning). */
+  env?: Record<string, string>;
+  /** `taskset -c <cpus>` for the API and worker processes, when taskset exists. */
+  serverCpus?: string;
+  partnerPermissions?: Permission[];
+}
+
+const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
+
+function hasTaskset(): boolean {
+  return (pathVariable() ?? '').split(':').some((d) => fs.existsSync(path.join(d, 'taskset')));
+}
+
+function spawnNode(script: string, env: Record<string, string>, cpus?: string): ChildProcess {
+  const args = ['--import', 'tsx', path.join(PROJECT_ROOT, script)];
+  const [cmd, argv] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function stopChild(c: ChildProcess | undefined, graceMs = 15_000): Promise<void> {
+  if (!c || c.exitCode !== null || c.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  c.kill('SIGTERM');
+  const timer = setTimeout(() => c.kill('SIGKILL'), graceMs);
+  await done;
+  clearTimeout(timer);
+}
+
+async function waitReady(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/api/v1/health/ready`, { signal: AbortSignal.timeout(3000) });
+      if (res.status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`bench stack not ready at ${url} within ${timeoutMs} ms`);
+}
+
+export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchStack> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-stack-'));
+  fs.chmodSync(dir, 0o755); // the unprivileged postgres user must reach its data folder
+  const dataDir = path.join(dir, 'data');
+  let pg: EmbeddedPg | undefined;
+  let temporal: DevServer | undefined;
+  let api: ChildProcess | undefined;
+  let worker: ChildProcess | undefined;
+  let sql: Sql | undefined;
+  const cleanup = async () => {
+    await stopChild(api);
+    await stopChild(worker);
+    await sql?.end({ timeout: 5 });
+    await temporal?.stop().catch(() => {});
+    await pg?.stop().catch(() => {});
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
+    await migrateUp(pg.url);
+    const cli = findTemporalCli({ pathVar: pathVariable() });
+    if (!cli) throw new Error('Temporal CLI not found: run `npm run setup`');
+    temporal = await startDevServer({ cliPath: cli, port: await freePort(), dbFile: path.join(dir, 'temporal.db') });
+    const port = await freePort();
+    const apiUrl = `http://127.0.0.1:${port}`;
+    const taskQueue = 'portfolio-intake-bench';
+    const env = {
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      DATABASE_URL: pg.url,
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      PORT: String(port),
+      ...o.env,
+    };
+    sql = createSql(pg.url, { max: 4 });
+    const startWorker = async (extraEnv: Record<string, string> = {}) => {
+      if (worker && worker.exitCode === null && worker.signalCode === null) return;
+      worker = spawnNode('worker/main.ts', { ...env, ...extraEnv }, o.serverCpus);
+    };
+    await startWorker();
+    api = spawnNode('api/main.ts', env, o.serverCpus);
+    await waitReady(apiUrl, 120_000);
+
+    const organizationId = 'bench-tenant';
+    const created = await createApiKey(sql, { organizationId, label: 'bench partner' });
+    await upsertMapping(sql, {
+      actorId: 'bench-partner',
+      credentialKind: 'api_key',
+      credentialSubject: created.keyId,
+      role: 'partner',
+      permissions: o.partnerPermissions ?? ['portfolio_intake:stage', ...READ_PERMISSIONS],
+      organizationId,
+    });
+    await upsertMapping(sql, {
+      actorId: 'bench-operator',
+      credentialKind: 'bearer',
+      credentialSubject: 'bench-operator',
+      credentialIssuer: LOCAL_ISSUER,
+      role: 'operator',
+      permissions: ['portfolio_intake:review'],
+      organizationId: 'platform',
+      isHumanOperator: true,
+      selfService: false,
+    });
+    const token = await issueLocalToken(await loadOrCreateSigningKey(dataDir), { subject: 'bench-operator', issuer: LOCAL_ISSUER, ttlSeconds: 4 * 3600 });
+    const db = sql;
+    return {
+      dir,
+      dataDir,
+      apiUrl,
+      databaseUrl: pg.url,
+      temporalAddress: temporal.address,
+      taskQueue,
+      sql: db,
+      partner: { key: created.key, headers: { 'x-api-key': created.key }, organizationId },
+      operator: { token, headers: { authorization: `Bearer ${token}` } },
+      apiPid: () => api?.pid,
+      workerPid: () => worker?.pid,
+      startWorker,
+      stopWorker: async () => {
+        await stopChild(worker);
+        worker = undefined;
+      },
+      stop: cleanup,
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
