@@ -3,6 +3,9 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './deps';
 import { errorHandler, notFoundHandler } from './http/problem';
+import { methodNotAllowed } from './http/routes-of';
+import { INTAKE_BASE } from './openapi/operations';
+import { openApiRouter } from './openapi/router';
 import { directoryRouter } from './routes/directory';
 import { healthRouter } from './routes/health';
 import { jwksRouter, retiredRouter } from './routes/identity';
@@ -10,7 +13,6 @@ import { artistResolutionRouter } from './routes/intake/artist-resolution';
 import { submissionsRouter } from './routes/intake/submissions';
 import { uploadsRouter } from './routes/intake/uploads';
 
-export const INTAKE_BASE = '/api/private/portfolio-intake/v1';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -47,7 +49,9 @@ export function createApp(deps: AppDeps): Express {
   app.use(INTAKE_BASE, uploadsRouter(deps));
   app.use(INTAKE_BASE, submissionsRouter(deps));
   app.use(INTAKE_BASE, artistResolutionRouter(deps));
+  app.use(openApiRouter(deps));
 
+  app.use(methodNotAllowed(app, (p) => p.startsWith('/docs')));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

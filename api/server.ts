@@ -11,6 +11,7 @@ import { loadOrCreateSecret } from '../lib/secrets';
 import { createIdentityProvider, LOCAL_JWKS_PATH } from '../lib/identity';
 import { loadOrCreateSigningKey } from '../lib/identity/local-keys';
 import { createObjectStore } from '../lib/storage';
+import type { Express } from 'express';
 import { createApp } from './app';
 import type { AppDeps } from './deps';
 
@@ -19,6 +20,7 @@ export const VERSION: string = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT
 export interface RunningApi {
   url: string;
   deps: AppDeps;
+  app: Express;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   return {
     url,
     deps,
+    app,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

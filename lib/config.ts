@@ -83,6 +83,8 @@ export const apiConfigSchema = z
     TEMPORAL_RPC_DEADLINE_MS: z.coerce.number().int().min(100).max(60000).default(5000),
     TRANSITION_WAIT_MS: z.coerce.number().int().min(0).max(60000).default(10000),
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
+    /** The docs page offers the embedded stack's demo partner key (never in production). */
+    DOCS_PREFILL_DEMO_KEY: bool.default(true),
   })
   .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET']));
 

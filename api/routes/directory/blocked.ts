@@ -9,11 +9,13 @@ export const WRITE_METHODS: readonly WriteMethod[] = ['post', 'put', 'patch', 'd
 
 /** `allow` is the Allow header; '' says the resource answers no method at all (RFC 9110 10.2.1). */
 export function blocked(allow: string): RequestHandler {
-  return (req) => {
+  // The name marks these routes for the route listing (api/http/routes-of.ts): 405 by design.
+  const publicWritesBlocked: RequestHandler = (req) => {
     throw new AppError('public_writes_blocked', `${req.method} is not available on this resource: public writes are blocked.`, {
       headers: { Allow: allow },
     });
   };
+  return publicWritesBlocked;
 }
 
 export function blockWrites(r: Router, path: string, allow: string, methods: readonly WriteMethod[] = WRITE_METHODS): void {

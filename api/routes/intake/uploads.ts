@@ -8,7 +8,9 @@ import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
 import { parseInput } from '../../http/validate';
 
-const uploadQuery = z.object({
+export const uploadKeyParams = z.object({ key: z.string().min(1).max(300) });
+
+export const uploadQuery = z.object({
   ct: z.string().min(1).max(100),
   len: z.coerce.number().int().min(1),
   exp: z.coerce.number().int().min(0),
@@ -21,7 +23,7 @@ export function uploadsRouter(deps: AppDeps): Router {
     const store = deps.store;
     if (!(store instanceof LocalObjectStore)) throw new AppError('not_found', 'Uploads go to the object store directly.');
     const q = parseInput(uploadQuery, req.query, 'query');
-    const key = String(req.params.key);
+    const { key } = parseInput(uploadKeyParams, req.params, 'path');
     const grant = { key, contentType: q.ct, sizeBytes: q.len, expires: q.exp };
     const check = checkGrant(deps.uploadSigningSecret, grant, q.sig, Math.floor(Date.now() / 1000));
     if (!check.ok) {

@@ -1,0 +1,61 @@
+// Serves the two OpenAPI documents and the docs page (/docs: Swagger UI from the swagger-ui-dist
+// npm package, served from this origin; no CDN).
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { Router } from 'express';
+import { createRequire } from 'node:module';
+import { PROJECT_ROOT } from '../../lib/config';
+import type { AppDeps } from '../deps';
+import { buildDocument } from './documents';
+import { INTAKE_BASE, PUBLIC_BASE, type DocumentId } from './operations';
+
+const DOCS_DIR = path.join(PROJECT_ROOT, 'api', 'docs');
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'", // Swagger UI sets inline styles
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** The demo partner key of the embedded stack, only outside production with the local IdP. */
+function demoApiKey(deps: AppDeps): string | undefined {
+  const cfg = deps.cfg;
+  if (cfg.NODE_ENV === 'production' || cfg.IDP_DRIVER !== 'local' || !cfg.DOCS_PREFILL_DEMO_KEY) return undefined;
+  try {
+    return fs.readFileSync(path.join(cfg.DATA_DIR, 'secrets', 'demo-partner-key'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function openApiRouter(deps: AppDeps): Router {
+  const r = Router();
+  const docs = new Map<DocumentId, unknown>();
+  const documentOf = (id: DocumentId) => {
+    if (!docs.has(id)) docs.set(id, buildDocument(id, { maxMediaBytes: deps.cfg.MAX_MEDIA_BYTES, serverUrl: '/' }));
+    return docs.get(id);
+  };
+  r.get(`${INTAKE_BASE}/openapi.json`, (_req, res) => void res.json(documentOf('intake')));
+  r.get(`${PUBLIC_BASE}/openapi.json`, (_req, res) => void res.json(documentOf('public')));
+
+  const page = (res: express.Response) => res.set('content-security-policy', CSP).set('x-content-type-options', 'nosniff');
+  r.get('/docs', (_req, res) => void page(res).type('html').sendFile(path.join(DOCS_DIR, 'index.html')));
+  r.get('/docs/init.js', (_req, res) => void page(res).type('js').sendFile(path.join(DOCS_DIR, 'init.js')));
+  r.get('/docs/config.json', (_req, res) => {
+    const key = demoApiKey(deps);
+    res.set('cache-control', 'no-store').json({
+      urls: [
+        { name: 'Portfolio intake (private) 1.0.0', url: `${INTAKE_BASE}/openapi.json` },
+        { name: 'Directory (public and beta)', url: `${PUBLIC_BASE}/openapi.json` },
+      ],
+      ...(key ? { demoApiKey: key } : {}),
+    });
+  });
+  r.use('/docs/assets', express.static(SWAGGER_UI_DIR, { index: false }));
+  return r;
+}

@@ -1,0 +1,173 @@
+// The OpenAPI documents: served, valid OpenAPI 3.1, in step with the routes Express really has,
+// their security and response schemas true to what the API answers; and the docs page.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as C from '../../api/openapi/components';
+import { compareRoutes } from '../../api/openapi/coverage';
+import { securityOf } from '../../api/openapi/documents';
+import { operations, type Operation } from '../../api/openapi/operations';
+import { routesOf } from '../../api/http/routes-of';
+import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { seedTestDirectory } from '../helpers/directory-seed';
+import { call, INTAKE } from '../helpers/intake';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+let stack: TestStack;
+let reader: TestCredential;
+let ops: Operation[];
+beforeAll(async () => {
+  stack = await startTestStack({ worker: false });
+  await seedTestDirectory(stack);
+  reader = await apiKeyActor(stack, { permissions: ['search:read', 'artists:read', 'portfolios:read', 'designs:read', 'portfolio_intake:stage'] });
+  ops = operations({ maxMediaBytes: stack.cfg.MAX_MEDIA_BYTES });
+});
+afterAll(async () => stack?.stop());
+
+/** A concrete URL for an operation: path parameters filled with harmless values. */
+const urlOf = (op: Operation) => op.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'key' ? 'staging%2Fnone' : `x_${name}`));
+
+describe('the documents', () => {
+  it.each([
+    [`${INTAKE}/openapi.json`, 'intake'],
+    ['/api/v1/openapi.json', 'public'],
+  ] as const)('%s is served without a credential and is a valid OpenAPI 3.1.0 document', async (url, doc) => {
+    const res = await call(stack, 'GET', url);
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(res.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
+    expect(documented.sort()).toEqual(ops.filter((o) => o.doc === doc).map((o) => `${o.method} ${o.path}`).sort());
+    if (doc === 'intake') expect(res.body.info.version).toBe('1.0.0');
+    expect(res.body.components.securitySchemes).toEqual({
+      ApiKeyAuth: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+      BearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+    });
+  });
+
+  it('every error answer is problem+json and every operation has one security requirement per accepted credential', async () => {
+    const { body } = await call(stack, 'GET', `${INTAKE}/openapi.json`);
+    const approve = body.paths['/api/private/portfolio-intake/v1/submissions/{submissionId}/approve'].post;
+    expect(approve.security).toEqual([{ BearerAuth: [] }]);
+    expect(Object.keys(approve.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '503']);
+    expect(Object.keys(approve.responses['409'].content)).toEqual(['application/problem+json']);
+    expect(approve.responses['503'].headers).toHaveProperty('Retry-After');
+    expect(body.paths['/api/private/portfolio-intake/v1/submissions/{submissionId}/upload-complete'].post.security).toEqual([{ ApiKeyAuth: [] }]);
+    expect(body.paths['/api/private/portfolio-intake/v1/submissions'].post.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }]);
+  });
+});
+
+describe('documents and routes stay in step', () => {
+  it('every route Express answers is a documented operation, and every documented operation is routed', () => {
+    const diff = compareRoutes(routesOf(stack.api.app), ops);
+    expect(diff).toEqual({ undocumented: [], unrouted: [] });
+  });
+
+  it('the comparison notices a route added without documentation, and an operation without a route', () => {
+    const routes = routesOf(stack.api.app);
+    const extra = compareRoutes([...routes, { method: 'get', path: '/api/v1/tattoos', blocked: false }], ops);
+    expect(extra.undocumented).toEqual(['GET /api/v1/tattoos']);
+    const missing = compareRoutes(routes.filter((r) => r.path !== '/api/v1/designs' || r.method !== 'get'), ops);
+    expect(missing.unrouted).toEqual(['GET /api/v1/designs']);
+  });
+
+  it('the documented security is what the routes enforce: no credential is 401, the wrong kind is 403', async () => {
+    const operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
+    for (const op of ops.filter((o) => o.auth !== 'public')) {
+      const bare = await call(stack, op.method.toUpperCase(), urlOf(op), op.body ? { body: {} } : {});
+      expect(bare.status, `${op.method} ${op.path}`).toBe(401);
+      const schemes = securityOf(op).map((s) => Object.keys(s)[0]);
+      if (!schemes.includes('ApiKeyAuth')) {
+        const r = await call(stack, op.method.toUpperCase(), urlOf(op), { headers: reader.headers, ...(op.body ? { body: {} } : {}) });
+        expect(r.status, `${op.method} ${op.path} with an API key`).toBe(403);
+      }
+      if (!schemes.includes('BearerAuth')) {
+        const r = await call(stack, op.method.toUpperCase(), urlOf(op), { headers: operator.headers, ...(op.body ? { body: {} } : {}) });
+        expect(r.status, `${op.method} ${op.path} with a bearer token`).toBe(403);
+      }
+    }
+  });
+
+  it('a known path answers 405 with Allow for a method it does not serve', async () => {
+    const res = await call(stack, 'DELETE', `${INTAKE}/submissions`, { headers: reader.headers });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.body.code).toBe('method_not_allowed');
+    const get = await call(stack, 'PATCH', '/api/v1/health/live');
+    expect(get.headers.get('allow')).toBe('GET, HEAD');
+    const blocked = await call(stack, 'POST', '/api/v1/designs', { headers: reader.headers, body: {} });
+    expect(blocked.status).toBe(405);
+    expect(blocked.body.code).toBe('public_writes_blocked');
+    expect((await call(stack, 'GET', '/api/v1/no-such-thing')).status).toBe(404);
+  });
+});
+
+describe('the response schemas match real answers', () => {
+  const cases: [string, string, { parse: (x: unknown) => unknown }, boolean][] = [
+    ['studios', '/api/v1/studios?limit=50', C.StudiosPage, false],
+    ['studios near a point', '/api/v1/studios?latitude=10&longitude=20&radius=50&sort=distance', C.StudiosPage, false],
+    ['search with facets', '/api/v1/search?q=studio&include_facets=true&limit=50', C.SearchPage, true],
+    ['search near a point', '/api/v1/search?latitude=10&longitude=20&radius=100', C.SearchPage, true],
+    ['artists', '/api/v1/artists?limit=100', C.ArtistsPage, true],
+    ['portfolios', '/api/v1/portfolios?limit=100', C.PortfoliosPage, true],
+    ['designs', '/api/v1/designs?limit=100', C.DesignsPage, true],
+    ['live', '/api/v1/health/live', C.Live, false],
+    ['ready', '/api/v1/health/ready', C.Readiness, false],
+    ['legacy health', '/api/v1/health', C.LegacyHealth, false],
+  ];
+  it.each(cases)('%s', async (_name, url, schema, auth) => {
+    const res = await call(stack, 'GET', url, auth ? { headers: reader.headers } : {});
+    expect([200, 503]).toContain(res.status);
+    expect(() => schema.parse(res.body)).not.toThrow();
+    if (res.body.data && Array.isArray(res.body.data)) expect(res.body.data.length).toBeGreaterThan(0);
+  });
+
+  it('an artist found by id matches Artist; a problem answer matches Problem', async () => {
+    const list = await call(stack, 'GET', '/api/v1/artists?limit=1', { headers: reader.headers });
+    const one = await call(stack, 'GET', `/api/v1/artists/${list.body.data[0].id}`, { headers: reader.headers });
+    expect(() => C.ArtistEnvelope.parse(one.body)).not.toThrow();
+    const missing = await call(stack, 'GET', '/api/v1/artists/nope', { headers: reader.headers });
+    expect(() => C.Problem.parse(missing.body)).not.toThrow();
+  });
+});
+
+describe('the docs page', () => {
+  it('serves Swagger UI from this origin under a strict Content-Security-Policy', async () => {
+    const res = await fetch(`${stack.url}/docs`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    const html = await res.text();
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThanOrEqual(4);
+    for (const ref of refs) {
+      expect(ref.startsWith('/docs/'), ref).toBe(true);
+      expect((await fetch(`${stack.url}${ref}`)).status, ref).toBe(200);
+    }
+  });
+
+  it('offers the demo partner key only when the embedded stack wrote one, and never when switched off', async () => {
+    const keyFile = path.join(stack.cfg.DATA_DIR, 'secrets', 'demo-partner-key');
+    const before = await call(stack, 'GET', '/docs/config.json');
+    expect(before.body.demoApiKey).toBeUndefined();
+    expect(before.body.urls.map((u: { url: string }) => u.url)).toEqual([`${INTAKE}/openapi.json`, '/api/v1/openapi.json']);
+    fs.mkdirSync(path.dirname(keyFile), { recursive: true });
+    fs.writeFileSync(keyFile, 'tpk_demo_key_for_docs_test');
+    try {
+      expect((await call(stack, 'GET', '/docs/config.json')).body.demoApiKey).toBe('tpk_demo_key_for_docs_test');
+      const off = await startTestStack({ worker: false, env: { DOCS_PREFILL_DEMO_KEY: 'false', DATA_DIR: stack.cfg.DATA_DIR } });
+      try {
+        expect((await call(off, 'GET', '/docs/config.json')).body.demoApiKey).toBeUndefined();
+      } finally {
+        await off.stop();
+      }
+    } finally {
+      fs.rmSync(keyFile);
+    }
+  });
+});
