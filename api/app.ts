@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './deps';
 import { errorHandler, notFoundHandler } from './http/problem';
-import { methodNotAllowed } from './http/routes-of';
+import { methodGuards } from './http/routes-of';
 import { INTAKE_BASE } from './openapi/operations';
 import { openApiRouter } from './openapi/router';
 import { directoryRouter } from './routes/directory';
@@ -42,6 +42,8 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  const methods = methodGuards(app, (p) => p.startsWith('/docs'));
+  app.use(methods.options);
   app.use(jwksRouter(deps));
   app.use(retiredRouter());
   app.use('/api/v1', healthRouter(deps));
@@ -51,7 +53,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(INTAKE_BASE, artistResolutionRouter(deps));
   app.use(openApiRouter(deps));
 
-  app.use(methodNotAllowed(app, (p) => p.startsWith('/docs')));
+  app.use(methods.notAllowed);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

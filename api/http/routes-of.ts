@@ -42,34 +42,58 @@ export function routesOf(app: Express): ExpressRoute[] {
   return out;
 }
 
+type Table = { matches: (p: string) => boolean; methods: Set<string> }[];
+
+/** Known paths with the methods really served there (public-writes-blocked ones left out). */
+function routeTable(app: Express, exclude: (path: string) => boolean): Table {
+  const byPath = new Map<string, Set<string>>();
+  for (const r of routesOf(app)) {
+    if (exclude(r.path)) continue;
+    const set = byPath.get(r.path) ?? new Set<string>();
+    if (!r.blocked) set.add(r.method.toUpperCase());
+    byPath.set(r.path, set);
+  }
+  return [...byPath].map(([p, methods]) => {
+    const fn = match(p.replace(/\{(\w+)\}/g, ':$1'), { decode: false });
+    return { matches: (x: string) => fn(x) !== false, methods };
+  });
+}
+
+/** The methods served at a path, with HEAD beside GET; undefined for an unknown path. */
+function allowedAt(table: Table, path: string): Set<string> | undefined {
+  const allowed = new Set(table.filter((t) => t.matches(path)).flatMap((t) => [...t.methods]));
+  if (allowed.size === 0) return undefined;
+  if (allowed.has('GET')) allowed.add('HEAD');
+  return allowed;
+}
+
+export interface MethodGuards {
+  /** Before the routers: OPTIONS answers 204 with Allow naming only the methods really served. */
+  options: RequestHandler;
+  /** After the routers: a known path asked with a method it does not serve answers 405 with Allow. */
+  notAllowed: RequestHandler;
+}
+
 /**
- * After the routers: a request whose path is a known route but whose method is not answered there
- * gets 405 with Allow (HEAD with GET), instead of 404. The table is read once, on first use.
+ * Express would answer OPTIONS itself, listing the 405-only (blocked) methods too, and answer an
+ * unserved method on a known path with 404. The table is read from the app once, on first use.
  */
-export function methodNotAllowed(app: Express, exclude: (path: string) => boolean = () => false): RequestHandler {
-  let table: { matches: (p: string) => boolean; methods: Set<string> }[] | undefined;
-  const build = () => {
-    const byPath = new Map<string, Set<string>>();
-    for (const r of routesOf(app)) {
-      if (exclude(r.path)) continue;
-      const set = byPath.get(r.path) ?? new Set<string>();
-      if (!r.blocked) set.add(r.method.toUpperCase());
-      byPath.set(r.path, set);
-    }
-    return [...byPath].map(([p, methods]) => {
-      const fn = match(p.replace(/\{(\w+)\}/g, ':$1'), { decode: false });
-      return { matches: (x: string) => fn(x) !== false, methods };
-    });
-  };
-  return (req, _res, next) => {
-    table ??= build();
-    const hit = table.filter((t) => t.matches(req.path));
-    const allowed = new Set(hit.flatMap((t) => [...t.methods]));
-    // No match, or a path only the public-writes-blocked handlers know (no item route): 404.
-    if (allowed.size === 0) return next();
-    if (allowed.has('ALL') || allowed.has(req.method)) return next();
-    if (allowed.has('GET')) allowed.add('HEAD');
-    const allow = [...allowed].sort().join(', ');
-    next(new AppError('method_not_allowed', `${req.method} is not answered here; allowed: ${allow || 'none'}.`, { headers: { Allow: allow } }));
+export function methodGuards(app: Express, exclude: (path: string) => boolean = () => false): MethodGuards {
+  let table: Table | undefined;
+  const tableOf = () => (table ??= routeTable(app, exclude));
+  return {
+    options: (req, res, next) => {
+      if (req.method !== 'OPTIONS') return next();
+      const allowed = allowedAt(tableOf(), req.path);
+      if (!allowed || allowed.has('ALL')) return next();
+      res.set('Allow', [...allowed].sort().join(', ')).status(204).end();
+    },
+    notAllowed: (req, _res, next) => {
+      const allowed = allowedAt(tableOf(), req.path);
+      // No match, or a path only the public-writes-blocked handlers know (no item route): 404.
+      if (!allowed || allowed.has('ALL') || allowed.has(req.method)) return next();
+      const allow = [...allowed].sort().join(', ');
+      next(new AppError('method_not_allowed', `${req.method} is not answered here; allowed: ${allow}.`, { headers: { Allow: allow } }));
+    },
   };
 }

@@ -16,12 +16,15 @@ export function jwksRouter(deps: AppDeps): Router {
 /** Local API-key management moved to the identity provider's partner portal: these answer 410. */
 export const RETIRED_KEY_ROUTES = ['/api/v1/api-keys', '/api/v1/api-keys/:keyId', '/api/v1/auth/api-keys', '/api/v1/auth/api-keys/:keyId'] as const;
 
+const retired = () => {
+  throw new AppError('route_retired', 'Local API-key management is retired; keys are created, rotated and revoked in the partner portal.');
+};
+
 export function retiredRouter(): Router {
   const r = Router();
   for (const path of RETIRED_KEY_ROUTES) {
-    r.all(path, () => {
-      throw new AppError('route_retired', 'Local API-key management is retired; keys are created, rotated and revoked in the partner portal.');
-    });
+    // The methods key management once answered; any other method is 405 like everywhere else.
+    r.route(path).get(retired).post(retired).put(retired).patch(retired).delete(retired);
   }
   return r;
 }

@@ -37,7 +37,7 @@ function where(sql: Sql, f: ArtistFilters) {
     where ${publicDirectoryWhere(sql, 'a')}
     ${f.studioId ? sql`and a.studio_id = ${f.studioId}` : none}
     ${f.specialty ? sql`and a.specialties @> ${[f.specialty]}::text[]` : none}
-    ${f.minExperience !== undefined ? sql`and a.years_experience >= ${f.minExperience}` : none}
+    ${f.minExperience !== undefined ? sql`and a.years_experience >= ${f.minExperience}::numeric` : none}
     ${f.maxHourlyRate !== undefined ? sql`and a.hourly_rate is not null and a.hourly_rate <= ${f.maxHourlyRate}` : none}
     ${f.isActive !== undefined ? sql`and a.is_active = ${f.isActive}` : none}
     ${f.search ? sql`and ${matchesWords(sql, 'a', f.search)}` : none}`;

@@ -2,35 +2,45 @@
 // strictly, so `limit=`, `limit=1e3`, `verified=maybe` or a repeated parameter fail with a 400 that
 // names the parameter instead of being coerced into something the client did not send.
 import { z } from 'zod';
+import { trimmedText } from '../validation/text';
 
 const INT = /^[0-9]{1,9}$/;
-const NUM = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+// Decimal, optionally with an exponent (1e-05 is how many clients print small numbers).
+const NUM = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?$/;
 
 export const intParam = (min: number, max: number) =>
   z
     .string()
     .regex(INT, 'expected a whole number')
     .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
+    .pipe(z.number().int().min(min).max(max))
+    // The OpenAPI documents describe the value the parser accepts, not its string carrier.
+    .meta({ type: 'integer', minimum: min, maximum: max });
 
 export const numParam = (min: number, max: number) =>
   z
     .string()
     .regex(NUM, 'expected a number')
     .transform(Number)
-    .pipe(z.number().min(min).max(max));
+    .pipe(z.number().min(min).max(max))
+    .meta({ type: 'number', minimum: min, maximum: max });
 
 export const boolParam = z.enum(['true', 'false'], { message: 'expected true or false' }).transform((v) => v === 'true');
 
-export const textParam = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max);
+/** Free text: 1..max characters as sent, not blank; spaces at the ends are dropped. */
+export const textParam = (max = 200) => trimmedText(max);
 
-/** Comma-separated list of slugs (styles, specialties, tags), lower-cased, empties dropped. */
+/**
+ * Comma-separated list of slugs (styles, specialties, tags), lower-cased; 1 to maxItems items of up
+ * to 100 characters, none empty (one trailing comma is fine). The pattern is the whole rule, so the
+ * documents state it exactly.
+ */
 export const slugListParam = (maxItems = 20) =>
   z
     .string()
     .max(1000)
-    .transform((v) => [...new Set(v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))])
-    .pipe(z.array(z.string().max(100)).min(1, 'must name at least one value').max(maxItems));
+    .regex(new RegExp(`^ *[^, \\u0000][^,\\u0000]{0,99}(?:, *[^, \\u0000][^,\\u0000]{0,99}){0,${maxItems - 1}}(?:, *)?$`), `1 to ${maxItems} comma-separated values of up to 100 characters`)
+    .transform((v) => [...new Set(v.split(',').map((s) => s.replace(/^ +| +$/g, '').toLowerCase()))].filter(Boolean));
 
 /** The deepest page any list answers: bounds OFFSET cost; narrower filters reach everything. */
 export const MAX_PAGE = 10_000;

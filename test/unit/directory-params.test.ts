@@ -37,6 +37,14 @@ describe('directory query schemas', () => {
     expect(studiosQuery.parse({ price_range: '$$,$,$$' }).price_range).toEqual(['$$', '$']);
   });
 
+  it('refuse blank list items, NUL characters and blank text, as the OpenAPI patterns say', () => {
+    expect(searchQuery.safeParse({ styles: 'koi,,dragon' }).success).toBe(false);
+    expect(searchQuery.safeParse({ styles: 'koi\u0000' }).success).toBe(false);
+    expect(searchQuery.safeParse({ q: ' \t ' }).success).toBe(false);
+    expect(searchQuery.parse({ q: '  koi  ' }).q).toBe('koi');
+    expect(studiosQuery.safeParse({ price_range: '$,,$$' }).success).toBe(false);
+  });
+
   it('refuse unknown parameters, naming them', () => {
     const r = studiosQuery.safeParse({ colour: 'red' });
     expect(r.success).toBe(false);

@@ -1,6 +1,7 @@
 // GET /artists and GET /artists/{id} (artists:read). POST /artists, PUT/PATCH/DELETE /artists/{id}: 405.
 import { Router } from 'express';
 import { z } from 'zod';
+import { plainText } from '../../../lib/validation/text';
 import type { AppDeps } from '../../deps';
 import { requireAuth } from '../../auth/middleware';
 import { AppError } from '../../http/errors';
@@ -15,7 +16,7 @@ export const artistsQuery = z
     page: pageParam,
     limit: limitParam(20, 100),
     studio_id: textParam().optional(),
-    specialty: textParam(100).toLowerCase().optional().describe('one specialty (style id)'),
+    specialty: textParam(100).transform((v) => v.toLowerCase()).optional().describe('one specialty (style id)'),
     min_experience: numParam(0, 100).optional().describe('minimum years'),
     max_hourly_rate: numParam(0, 100_000).optional().describe('only artists with a rate'),
     is_active: boolParam.optional(),
@@ -26,7 +27,7 @@ export const artistsQuery = z
   .strict();
 export type ArtistsQuery = z.infer<typeof artistsQuery>;
 
-export const artistParams = z.object({ id: z.string().min(1).max(200) });
+export const artistParams = z.object({ id: plainText(200, 1) });
 
 export function artistsRouter(deps: AppDeps): Router {
   const r = Router();

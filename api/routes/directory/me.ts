@@ -3,6 +3,7 @@
 // the SQL WHERE; another owner's record is 404, exactly like a missing one. Writes: 405.
 import { Router } from 'express';
 import { z } from 'zod';
+import { plainText } from '../../../lib/validation/text';
 import type { AppDeps } from '../../deps';
 import { actorOf, requireAuth } from '../../auth/middleware';
 import { AppError } from '../../http/errors';
@@ -13,7 +14,7 @@ import { blockWrites } from './blocked';
 import { mediaPagination } from './envelopes';
 
 export const ownerListQuery = z.object({ page: pageParam, limit: limitParam(20, 100) }).strict();
-export const ownerItemParams = z.object({ id: z.string().min(1).max(200) });
+export const ownerItemParams = z.object({ id: plainText(200, 1) });
 
 export function meRouter(deps: AppDeps): Router {
   const r = Router();

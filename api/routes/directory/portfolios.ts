@@ -14,7 +14,7 @@ export const mediaQueryShape = {
   page: pageParam,
   limit: limitParam(20, 100),
   artist_id: textParam().optional(),
-  style_id: textParam(100).toLowerCase().optional(),
+  style_id: textParam(100).transform((v) => v.toLowerCase()).optional(),
   featured: boolParam.optional(),
   tags: slugListParam().optional().describe('comma-separated; any of them'),
 };

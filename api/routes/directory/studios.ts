@@ -16,8 +16,9 @@ export const studiosQuery = z
     state: textParam().optional().describe('exact state'),
     price_range: z
       .string()
-      .transform((v) => [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))])
-      .pipe(z.array(z.enum(PRICE_RANGES)).min(1, 'must name at least one of $, $$, $$$, $$$$'))
+      .max(100)
+      .regex(/^ *\${1,4} *(?:, *\${1,4} *)*$/, 'comma-separated values of $, $$, $$$, $$$$')
+      .transform((v) => [...new Set(v.split(',').map((s) => s.trim()))] as (typeof PRICE_RANGES)[number][])
       .optional()
       .describe('comma-separated: $, $$, $$$, $$$$'),
     rating: numParam(0, 5).optional().describe('minimum rating'),

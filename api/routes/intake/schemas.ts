@@ -1,27 +1,28 @@
 // Request schemas of the private intake API (contract 2.1, 2.4, 2.5). They validate requests and
 // describe them in the OpenAPI document: one source of truth.
 import { z } from 'zod';
+import { plainText, trimmedText } from '../../../lib/validation/text';
 import { mimeTypes, rejectReasonCodes } from '../../../workflows/messages';
 
-const id = z.string().trim().min(1).max(200);
+const id = trimmedText(200);
 
 export function createSubmissionSchema(maxMediaBytes: number) {
   return z
     .object({
-      idempotencyKey: z.string().min(8).max(200),
+      idempotencyKey: plainText(200, 8),
       tenantId: id,
       studioCanonicalId: id.optional(),
       artistCanonicalId: id,
       source: z.enum(['permanent_messaging', 'partner_api', 'operator_upload']),
       sourceMessageId: id.optional(),
-      fileName: z.string().trim().min(1).max(255),
+      fileName: trimmedText(255),
       mimeType: z.enum(mimeTypes),
       sizeBytes: z.number().int().min(1).max(maxMediaBytes),
-      title: z.string().max(300).optional(),
-      description: z.string().max(5000).optional(),
+      title: plainText(300).optional(),
+      description: plainText(5000).optional(),
       styleIds: z.array(id).max(50).optional(),
-      placement: z.string().max(100).optional(),
-      tags: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
+      placement: plainText(100).optional(),
+      tags: z.array(trimmedText(100)).max(50).optional(),
       rightsPosture: z.enum(['owner_attested', 'artist_attested', 'review_required']),
       consentPosture: z.enum(['client_consented', 'not_required', 'review_required']),
     })
@@ -31,10 +32,10 @@ export type CreateSubmissionBody = z.infer<ReturnType<typeof createSubmissionSch
 
 export const submissionIdParams = z.object({ submissionId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a submission id') });
 
-export const approveSchema = z.object({ reviewNotes: z.string().min(3).max(2000) }).strict();
+export const approveSchema = z.object({ reviewNotes: plainText(2000, 3) }).strict();
 
 export const rejectSchema = z
-  .object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: z.string().min(3).max(2000) })
+  .object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: plainText(2000, 3) })
   .strict();
 
 export const reviewQueueQuery = z
@@ -46,14 +47,14 @@ export const reviewQueueQuery = z
 
 export const artistResolutionSchema = z
   .object({
-    idempotencyKey: z.string().min(8).max(200),
+    idempotencyKey: plainText(200, 8),
     tenantId: id,
     studioCanonicalId: id.optional(),
     sourceMessageId: id.optional(),
     source: z.enum(['permanent_messaging', 'partner_api']),
-    displayName: z.string().trim().min(1).max(200).optional(),
+    displayName: trimmedText(200).optional(),
     phoneHash: z.string().regex(/^sha256:[a-f0-9]{64}$/).optional(),
-    instagramHandle: z.string().trim().regex(/^@?[A-Za-z0-9._]{1,30}$/).optional(),
+    instagramHandle: z.string().regex(/^@?[A-Za-z0-9._]{1,30}$/).optional(),
     marketplaceProfileUrl: z.url({ protocol: /^https$/ }).max(500).optional(),
   })
   .strict();
