@@ -5,7 +5,7 @@
 // - Debian's chromium (apt-get, when missing and root), for the docs page's browser test.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { loadConfigOrExit, stackConfigSchema, pathVariable } from '../lib/config';
+import { childEnv, loadConfigOrExit, stackConfigSchema, pathVariable } from '../lib/config';
 import { CHROMIUM_PATH } from '../lib/tools/chromium';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from '../lib/tools/schemathesis';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
@@ -84,7 +84,7 @@ function setupChromium(): void {
     return;
   }
   console.log('installing chromium from Debian packages (apt-get) ...');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const env = childEnv({ DEBIAN_FRONTEND: 'noninteractive' });
   try {
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
     execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
