@@ -1,0 +1,234 @@
+// `npm run record:histories`: re-records the workflow histories that test/replay replays.
+// Starts a throwaway embedded stack (PostgreSQL, Temporal dev server, worker and API as `npm start`
+// runs them, on free loopback ports in a temporary folder), drives one workflow per scenario over
+// HTTP until it completes, fetches its history and writes it to test/fixtures/histories/ with a
+// manifest of what each one must end in. Before writing, every history is replayed against the
+// current workflow code and checked for the credentials used to make it. Stops everything it starts.
+//
+// Run it after a deliberate, versioned change to a workflow (patched() or a new workflow type), so
+// the fixtures describe what running workflows look like, then keep the old fixtures too if
+// workflows of the old shape may still be open.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { startApi, type RunningApi } from '../api/server';
+import { startBenchStack, type BenchStack } from '../bench/lib/stack';
+import { versions } from '../bench/lib/results';
+import { apiConfigSchema, parseConfig, PROJECT_ROOT } from '../lib/config';
+import { createLogger } from '../lib/logger';
+import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { artistResolutionWorkflowId, intakeWorkflowId } from '../workflows/messages';
+
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories') },
+    // The whole recording is bounded; one scenario normally takes well under a second.
+    seconds: { type: 'string', default: '180' },
+  },
+});
+const OUT = path.resolve(values.out);
+const DEADLINE = Date.now() + Number(values.seconds) * 1000;
+const INTAKE = '/api/private/portfolio-intake/v1';
+/** Worker and client identities (and the sticky queue's name) carry pid and host name: not secret,
+ * but no business of git's. */
+const IDENTITY = 'recorded-by-scripts/record-histories';
+
+export interface FixtureEntry {
+  scenario: string;
+  file: string;
+  workflowType: 'portfolioIntake' | 'artistResolution';
+  workflowId: string;
+  /** Fields the workflow's result must have (checked by the replay test against the history). */
+  expectResult: Record<string, unknown>;
+  events: number;
+}
+
+const say = (msg: string) => console.log(`[record] ${msg}`);
+
+function remainingMs(): number {
+  const ms = DEADLINE - Date.now();
+  if (ms <= 0) throw new Error('recording ran out of time');
+  return ms;
+}
+
+async function call(base: string, method: string, p: string, headers: Record<string, string>, body?: unknown): Promise<any> {
+  const res = await fetch(`${base}${p}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(Math.min(30_000, remainingMs())),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+function jpeg(size: number): Buffer {
+  const b = Buffer.alloc(size, 0x42);
+  b.set([0xff, 0xd8, 0xff, 0xe0], 0);
+  return b;
+}
+
+function png(size: number): Buffer {
+  const b = Buffer.alloc(size, 0);
+  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 0);
+  return b;
+}
+
+async function create(s: BenchStack, base: string, name: string, sizeBytes: number): Promise<{ id: string; upload: { url: string; headers: Record<string, string> } }> {
+  const created = await call(base, 'POST', `${INTAKE}/submissions`, s.partner.headers, {
+    idempotencyKey: `fixture-${name}-${crypto.randomBytes(4).toString('hex')}`,
+    tenantId: s.partner.organizationId,
+    artistCanonicalId: 'artist-fixture-001',
+    source: 'partner_api',
+    fileName: `${name}.jpg`,
+    mimeType: 'image/jpeg',
+    sizeBytes,
+    title: 'Fixture piece',
+    tags: ['fixture'],
+    rightsPosture: 'artist_attested',
+    consentPosture: 'client_consented',
+  });
+  return { id: created.data.submission.submissionId, upload: created.data.upload };
+}
+
+async function stage(s: BenchStack, name: string, bytes: Buffer): Promise<{ id: string; status: any }> {
+  const { id, upload } = await create(s, s.apiUrl, name, bytes.length);
+  const put = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: bytes, signal: AbortSignal.timeout(30_000) });
+  if (put.status !== 200) throw new Error(`PUT ${name}: ${put.status}`);
+  const done = await call(s.apiUrl, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, s.partner.headers);
+  return { id, status: done.data };
+}
+
+/** Scrub identities and sticky queue names; keep everything else as the server recorded it. */
+function scrub(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(scrub);
+  if (value && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    const sticky = o.kind === 'TASK_QUEUE_KIND_STICKY';
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, (k === 'identity' || (sticky && k === 'name')) && typeof v === 'string' ? IDENTITY : scrub(v)]));
+  }
+  return value;
+}
+
+async function main() {
+  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' } } } });
+  const logger = new DefaultLogger('WARN');
+  // The current workflow code, bundled once, as the worker bundles it.
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger });
+  const stack = await startBenchStack();
+  let shortApi: RunningApi | undefined;
+  let connection: Connection | undefined;
+  try {
+    // A second API on the same database, task queue and data folder, with an upload window of
+    // two seconds, for the expiry scenario only.
+    const cfg = parseConfig(apiConfigSchema, {
+      NODE_ENV: 'development',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: stack.databaseUrl,
+      TEMPORAL_ADDRESS: stack.temporalAddress,
+      TEMPORAL_TASK_QUEUE: stack.taskQueue,
+      DATA_DIR: stack.dataDir,
+      UPLOAD_URL_TTL_SECONDS: '1',
+      UPLOAD_GRACE_SECONDS: '1',
+    });
+    shortApi = await startApi(cfg, createLogger({ name: 'record-short-window', level: 'silent' }), { migrate: false });
+    connection = await Connection.connect({ address: stack.temporalAddress });
+    const client = new Client({ connection });
+    const secrets = [stack.partner.key, stack.partner.key.split('_').pop()!, stack.operator.token];
+
+    const scenarios: { scenario: string; workflowType: FixtureEntry['workflowType']; expectResult: Record<string, unknown>; /** Drives the scenario over HTTP; returns the workflow id. */ run: () => Promise<string> }[] = [
+      {
+        scenario: 'promoted',
+        workflowType: 'portfolioIntake',
+        expectResult: { intakeStatus: 'promoted_to_media_store', reviewStatus: 'approved', failureCode: null },
+        run: async () => {
+          const { id, status } = await stage(stack, 'promoted', jpeg(4096));
+          if (status.intakeStatus !== 'awaiting_review') throw new Error(`promoted: ${status.intakeStatus}`);
+          await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/approve`, stack.operator.headers, { reviewNotes: 'Rights attested, approved.' });
+          return intakeWorkflowId(id);
+        },
+      },
+      {
+        scenario: 'verification-failed',
+        workflowType: 'portfolioIntake',
+        expectResult: { intakeStatus: 'verification_failed', reviewStatus: 'not_reviewed', failureCode: 'magic_bytes_mismatch' },
+        run: async () => intakeWorkflowId((await stage(stack, 'verification-failed', png(4096))).id),
+      },
+      {
+        scenario: 'rejected',
+        workflowType: 'portfolioIntake',
+        expectResult: { intakeStatus: 'rejected', reviewStatus: 'rejected', rejectReasonCode: 'rights_unclear' },
+        run: async () => {
+          const { id } = await stage(stack, 'rejected', jpeg(4096));
+          await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/reject`, stack.operator.headers, { reasonCode: 'rights_unclear', reviewNotes: 'No attestation from the artist.' });
+          return intakeWorkflowId(id);
+        },
+      },
+      {
+        scenario: 'expired',
+        workflowType: 'portfolioIntake',
+        expectResult: { intakeStatus: 'expired', reviewStatus: 'not_reviewed' },
+        // Created through the short-window API; nothing is uploaded, the workflow's timer fires.
+        run: async () => intakeWorkflowId((await create(stack, shortApi!.url, 'expired', 2048)).id),
+      },
+      {
+        scenario: 'phone-matched',
+        workflowType: 'artistResolution',
+        expectResult: { status: 'phone_matched', artistCanonicalId: 'artist-fixture-001', reviewRequired: true, legalKycVerified: false },
+        run: async () => {
+          const phoneHash = 'sha256:' + 'c'.repeat(64);
+          const tenantId = stack.partner.organizationId;
+          await stack.sql`insert into artist_identity_evidence (tenant_id, kind, value, artist_canonical_id, verified_by_operator)
+            values (${tenantId}, 'phone_hash', ${phoneHash}, 'artist-fixture-001', false)`;
+          const idempotencyKey = `fixture-resolution-${crypto.randomBytes(4).toString('hex')}`;
+          await call(stack.apiUrl, 'POST', `${INTAKE}/artist-resolution-requests`, stack.partner.headers, { idempotencyKey, tenantId, source: 'partner_api', phoneHash });
+          return artistResolutionWorkflowId(tenantId, crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32));
+        },
+      },
+    ];
+
+    const recorded: { entry: FixtureEntry; json: string }[] = [];
+    for (const sc of scenarios) {
+      const workflowId = await sc.run();
+      const handle = client.workflow.getHandle(workflowId);
+      const result = await Promise.race([
+        handle.result(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`${sc.scenario}: no result in time`)), Math.min(60_000, remainingMs())).unref()),
+      ]);
+      for (const [k, v] of Object.entries(sc.expectResult)) {
+        if ((result as Record<string, unknown>)[k] !== v) throw new Error(`${sc.scenario}: result.${k} is ${JSON.stringify((result as Record<string, unknown>)[k])}, expected ${JSON.stringify(v)}`);
+      }
+      const history = await handle.fetchHistory();
+      const json = JSON.stringify(scrub(JSON.parse(historyToJSON(history))), null, 2) + '\n';
+      for (const secret of secrets) if (json.includes(secret)) throw new Error(`${sc.scenario}: a credential ended up in the history; not writing it`);
+      // The scrubbed history must still replay against the current code.
+      await Worker.runReplayHistory({ workflowBundle: { code }, replayName: `record-${sc.scenario}` }, JSON.parse(json), workflowId);
+      const file = `${sc.workflowType === 'portfolioIntake' ? 'portfolio-intake' : 'artist-resolution'}.${sc.scenario}.json`;
+      recorded.push({ entry: { scenario: sc.scenario, file, workflowType: sc.workflowType, workflowId, expectResult: sc.expectResult, events: history.events?.length ?? 0 }, json });
+      say(`${sc.scenario}: ${workflowId}, ${history.events?.length ?? 0} events, replays cleanly`);
+    }
+
+    fs.mkdirSync(OUT, { recursive: true });
+    for (const { entry, json } of recorded) fs.writeFileSync(path.join(OUT, entry.file), json);
+    const v = versions();
+    const manifest = {
+      recordedAt: new Date().toISOString(),
+      recordedWith: { temporalCli: v.temporalCli, temporalSdk: v.temporalSdk, node: v.node },
+      fixtures: recorded.map((r) => r.entry),
+    };
+    fs.writeFileSync(path.join(OUT, 'index.json'), JSON.stringify(manifest, null, 2) + '\n');
+    say(`wrote ${recorded.length} histories and index.json to ${path.relative(PROJECT_ROOT, OUT)}`);
+  } finally {
+    await connection?.close().catch(() => {});
+    await shortApi?.stop().catch(() => {});
+    await stack.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,52 @@
+// Test-only: the intake workflow (same type name, portfolioIntake) with one change that is NOT
+// replay-safe: a timer inserted between the upload signal and the verification activity, as a
+// careless edit might add a "settle" pause. Everything before that point matches the real
+// workflow, so an expired history (which never gets there) still replays, and every history that
+// reached verification must fail with a DeterminismViolationError.
+import { condition, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import type { IntakeActivities } from '../../activities/types';
+import {
+  approveSignal,
+  IntakeStatusKey,
+  rejectSignal,
+  ReviewStatusKey,
+  uploadCompleteSignal,
+  type ApproveSignal,
+  type IntakeInput,
+  type RejectSignal,
+  type UploadCompleteSignal,
+} from '../../workflows/messages';
+
+const acts = proxyActivities<IntakeActivities>({ startToCloseTimeout: '2 minutes' });
+
+export async function portfolioIntake(input: IntakeInput): Promise<string> {
+  let upload: UploadCompleteSignal | undefined;
+  let decision: ApproveSignal | RejectSignal | undefined;
+  setHandler(uploadCompleteSignal, (s) => void (upload ??= s));
+  setHandler(approveSignal, (s) => void (decision ??= s));
+  setHandler(rejectSignal, (s) => void (decision ??= s));
+  const moveTo = (intake: string, review: string) =>
+    upsertSearchAttributes([
+      { key: IntakeStatusKey, value: intake },
+      { key: ReviewStatusKey, value: review },
+    ]);
+
+  const uploaded = await condition(() => upload !== undefined, input.uploadDeadlineSeconds * 1000);
+  if (!uploaded || !upload) {
+    await acts.expireSubmission({ submissionId: input.submissionId, stagingKey: input.stagingKey });
+    moveTo('expired', 'not_reviewed');
+    return 'expired';
+  }
+  moveTo('verifying', 'review_required');
+  await sleep('1 second'); // the change under test
+  const verified = await acts.verifyStagedMedia({
+    submissionId: input.submissionId,
+    stagingKey: input.stagingKey,
+    sizeBytes: input.sizeBytes,
+    mimeType: input.mimeType,
+    by: upload.by,
+  });
+  if (!verified.ok) return 'verification_failed';
+  await condition(() => decision !== undefined);
+  return 'decided';
+}

@@ -1,0 +1,112 @@
+// Replay guard: histories of completed workflows (recorded by `npm run record:histories` on the real
+// embedded stack) must replay against the current workflow code, exactly as a worker picking up a
+// running workflow after a deploy would. A change that alters the sequence of commands (activities,
+// timers, search attribute updates) for an existing history fails here, not in production.
+import fs from 'node:fs';
+import path from 'node:path';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
+import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config';
+
+const DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
+const EventType = temporal.api.enums.v1.EventType;
+
+interface FixtureEntry {
+  scenario: string;
+  file: string;
+  workflowType: 'portfolioIntake' | 'artistResolution';
+  workflowId: string;
+  expectResult: Record<string, unknown>;
+}
+const manifest = JSON.parse(fs.readFileSync(path.join(DIR, 'index.json'), 'utf8')) as { fixtures: FixtureEntry[] };
+const fixtures = manifest.fixtures.map((f) => {
+  const text = fs.readFileSync(path.join(DIR, f.file), 'utf8');
+  return { ...f, text, history: historyFromJSON(JSON.parse(text)) };
+});
+const byScenario = (s: string) => {
+  const f = fixtures.find((x) => x.scenario === s && x.workflowType === 'portfolioIntake');
+  if (!f) throw new Error(`no portfolioIntake fixture for ${s}`);
+  return f;
+};
+
+// Core reports each expected determinism violation as a WARN line; the guard tests assert them.
+Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [], telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
+const logger = new DefaultLogger('WARN');
+// The real workflow code: global setup bundles worker/create-worker.ts WORKFLOWS_PATH once per run.
+const current = (): ReplayWorkerOptions => ({ workflowBundle: { codePath: inject('workflowBundlePath') } });
+
+describe('recorded workflow histories (test/fixtures/histories)', () => {
+  it('cover every way an intake ends, plus an artist resolution', () => {
+    const intake = fixtures.filter((f) => f.workflowType === 'portfolioIntake').map((f) => f.expectResult.intakeStatus);
+    expect(new Set(intake)).toEqual(new Set(['promoted_to_media_store', 'verification_failed', 'rejected', 'expired']));
+    expect(fixtures.some((f) => f.workflowType === 'artistResolution')).toBe(true);
+  });
+
+  it.each(fixtures.map((f) => [f.file, f] as const))('%s is a completed %s run whose result is what the manifest says', (_file, f) => {
+    const events = f.history.events ?? [];
+    const first = events[0]!;
+    const last = events[events.length - 1]!;
+    expect(first.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED);
+    expect(first.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(f.workflowType);
+    expect(last.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED);
+    const payload = last.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+    expect(payload).toBeDefined();
+    expect(defaultPayloadConverter.fromPayload(payload!)).toMatchObject(f.expectResult);
+  });
+
+  it('hold no credentials, tokens or host identities, in the JSON or inside its payloads', () => {
+    for (const f of fixtures) {
+      const decoded: string[] = [];
+      const walk = (v: unknown): void => {
+        if (Array.isArray(v)) return v.forEach(walk);
+        if (v && typeof v === 'object') {
+          for (const [k, x] of Object.entries(v)) {
+            if (k === 'data' && typeof x === 'string') decoded.push(Buffer.from(x, 'base64').toString('utf8'));
+            else walk(x);
+          }
+        }
+      };
+      walk(JSON.parse(f.text));
+      const all = [f.text, ...decoded].join('\n');
+      expect(all, f.file).not.toMatch(/\b[a-z]{2,8}_[A-Za-z0-9]{12,32}_[A-Za-z0-9_-]{32,128}\b/); // API key shape
+      expect(all, f.file).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/); // JWT
+      expect(all, f.file).not.toMatch(/bearer |x-api-key|authorization|PRIVATE KEY|intake-worker-/i);
+    }
+  });
+});
+
+describe('replay against the current workflow code', () => {
+  it('replays every recorded history without a determinism violation', async () => {
+    const results: { workflowId: string; error?: Error }[] = [];
+    for await (const r of Worker.runReplayHistories(
+      current(),
+      fixtures.map((f) => ({ workflowId: f.workflowId, history: f.history })),
+    )) {
+      results.push(r);
+    }
+    expect(results.map((r) => r.workflowId).sort()).toEqual(fixtures.map((f) => f.workflowId).sort());
+    expect(results.filter((r) => r.error).map((r) => `${r.workflowId}: ${r.error!.message}`)).toEqual([]);
+  });
+});
+
+describe('the guard itself: a workflow changed in a replay-unsafe way', () => {
+  let altered: ReplayWorkerOptions;
+  beforeAll(async () => {
+    const { code } = await bundleWorkflowCode({ workflowsPath: path.join(PROJECT_ROOT, 'test', 'replay', 'altered-intake-workflow.ts'), logger });
+    altered = { workflowBundle: { code } };
+  });
+
+  it.each(['promoted', 'rejected', 'verification-failed'])('fails the %s history with a DeterminismViolationError', async (scenario) => {
+    const f = byScenario(scenario);
+    await expect(Worker.runReplayHistory(altered, f.history, f.workflowId)).rejects.toBeInstanceOf(DeterminismViolationError);
+  });
+
+  it('still replays the expired history, which never reaches the changed step (the guard is specific)', async () => {
+    const f = byScenario('expired');
+    await expect(Worker.runReplayHistory(altered, f.history, f.workflowId)).resolves.toBeUndefined();
+  });
+});
