@@ -70,6 +70,14 @@ function requireInProduction<T extends { NODE_ENV: string }>(extra: readonly (ke
   };
 }
 
+/** Fault-injection switches exist for the fault suite; a production process refuses to start with one on. */
+function noFaultsInProduction(keys: readonly string[]) {
+  return (cfg: { NODE_ENV: string }, ctx: z.RefinementCtx) => {
+    if (cfg.NODE_ENV !== 'production') return;
+    for (const key of keys) if ((cfg as Record<string, unknown>)[key] === true) ctx.addIssue({ code: 'custom', path: [key], message: 'fault injection is refused when NODE_ENV=production' });
+  };
+}
+
 export const apiConfigSchema = z
   .object({
     ...shared,
@@ -85,8 +93,11 @@ export const apiConfigSchema = z
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
     /** The docs page offers the embedded stack's demo partner key (never in production). */
     DOCS_PREFILL_DEMO_KEY: bool.default(true),
+    /** Fault suite only (F4): the API kills itself after committing a new submission row. */
+    FAULT_KILL_AFTER_SUBMISSION_COMMIT: bool.default(false),
   })
-  .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET']));
+  .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET']))
+  .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']));
 
 export const workerConfigSchema = z
   .object({
@@ -95,8 +106,11 @@ export const workerConfigSchema = z
     WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).max(1000).default(50),
     WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
     WORKFLOW_BUNDLE_PATH: optionalString,
+    /** Fault suite only (F2): the worker kills itself once per submission between copy and row insert. */
+    FAULT_KILL_AFTER_MEDIA_COPY: bool.default(false),
   })
-  .superRefine(requireInProduction());
+  .superRefine(requireInProduction())
+  .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']));
 
 export const stackConfigSchema = z.object({
   ...shared,

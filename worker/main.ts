@@ -5,6 +5,7 @@ import { createSql } from '../lib/db';
 import { createLogger } from '../lib/logger';
 import { createObjectStore } from '../lib/storage';
 import { createIntakeWorker } from './create-worker';
+import { killOncePerSubmission } from './fault-hooks';
 
 const cfg = loadConfigOrExit(workerConfigSchema);
 const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL });
@@ -30,7 +31,7 @@ const worker = await createIntakeWorker({
   connection,
   namespace: cfg.TEMPORAL_NAMESPACE,
   taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-  deps: { sql, store: createObjectStore(cfg) },
+  deps: { sql, store: createObjectStore(cfg), ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
   workflowBundle: cfg.WORKFLOW_BUNDLE_PATH ? { codePath: cfg.WORKFLOW_BUNDLE_PATH } : undefined,
   maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES,
   maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,

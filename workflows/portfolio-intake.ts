@@ -26,7 +26,10 @@ import {
 } from './messages';
 
 const acts = proxyActivities<IntakeActivities>({
-  startToCloseTimeout: '2 minutes',
+  // Each activity is seconds of work at most (hash and copy of up to 50 MiB, a few rows). The
+  // timeout is also how long a task held by a crashed worker waits before its retry (fault suite
+  // F1, F2), so it is kept short.
+  startToCloseTimeout: '30 seconds',
   // Transient faults (storage or database briefly away) are retried; permanent ones come back as
   // results (verification) or non-retryable failures.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },

@@ -1,6 +1,7 @@
-// Shared bench plumbing: the embedded stack as `npm start` runs it (embedded PostgreSQL, Temporal
-// dev server with a WAL SQLite file, the worker and the API as their own processes), on free
-// loopback ports in a throwaway folder, plus real credentials. stop() ends every process it started.
+// Shared bench and fault-suite plumbing: the embedded stack as `npm start` runs it (embedded
+// PostgreSQL, Temporal dev server with a WAL SQLite file, the worker and the API as their own
+// processes), on free loopback ports in a throwaway folder, plus real credentials. Each piece can
+// be killed and started again by pid (the fault suite's faults). stop() ends everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,16 @@ export interface BenchStack {
   workerPid: () => number | undefined;
   startWorker(extraEnv?: Record<string, string>): Promise<void>;
   stopWorker(): Promise<void>;
+  /** SIGKILL the worker process and wait until it is gone. */
+  killWorker(): Promise<void>;
+  /** Resolves when the worker process exits on its own (e.g. a fault hook killed it). */
+  workerExited(): Promise<void>;
+  startApi(extraEnv?: Record<string, string>): Promise<void>;
+  killApi(): Promise<void>;
+  stopTemporal(): Promise<void>;
+  startTemporal(): Promise<void>;
+  stopPostgres(): Promise<void>;
+  startPostgres(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +73,26 @@ async function stopChild(c: ChildProcess | undefined, graceMs = 15_000): Promise
   const timer = setTimeout(() => c.kill('SIGKILL'), graceMs);
   await done;
   clearTimeout(timer);
+}
+
+async function killChild(c: ChildProcess | undefined): Promise<void> {
+  if (!c || c.exitCode !== null || c.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  c.kill('SIGKILL');
+  await done;
+}
+
+async function waitLive(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/v1/health/live`, { signal: AbortSignal.timeout(2000) })).status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`API at ${url} not live within ${timeoutMs} ms`);
 }
 
 async function waitReady(url: string, timeoutMs: number): Promise<void> {
@@ -96,11 +127,13 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
+    const pgPort = await freePort();
+    pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: pgPort });
     await migrateUp(pg.url);
     const cli = findTemporalCli({ pathVar: pathVariable() });
     if (!cli) throw new Error('Temporal CLI not found: run `npm run setup`');
-    temporal = await startDevServer({ cliPath: cli, port: await freePort(), dbFile: path.join(dir, 'temporal.db') });
+    const temporalOpts = { cliPath: cli, port: await freePort(), dbFile: path.join(dir, 'temporal.db') };
+    temporal = await startDevServer(temporalOpts);
     const port = await freePort();
     const apiUrl = `http://127.0.0.1:${port}`;
     const taskQueue = 'portfolio-intake-bench';
@@ -120,7 +153,12 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       worker = spawnNode('worker/main.ts', { ...env, ...extraEnv }, o.serverCpus);
     };
     await startWorker();
-    api = spawnNode('api/main.ts', env, o.serverCpus);
+    const startApiProcess = async (extraEnv: Record<string, string> = {}) => {
+      if (api && api.exitCode === null && api.signalCode === null) return;
+      api = spawnNode('api/main.ts', { ...env, ...extraEnv }, o.serverCpus);
+      await waitLive(apiUrl, 60_000);
+    };
+    await startApiProcess();
     await waitReady(apiUrl, 120_000);
 
     const organizationId = 'bench-tenant';
@@ -162,6 +200,34 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       stopWorker: async () => {
         await stopChild(worker);
         worker = undefined;
+      },
+      killWorker: async () => {
+        await killChild(worker);
+        worker = undefined;
+      },
+      workerExited: () => {
+        const w = worker;
+        if (!w || w.exitCode !== null || w.signalCode !== null) return Promise.resolve();
+        return new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      },
+      startApi: startApiProcess,
+      killApi: async () => {
+        await killChild(api);
+        api = undefined;
+      },
+      stopTemporal: async () => {
+        await temporal?.stop();
+        temporal = undefined;
+      },
+      startTemporal: async () => {
+        temporal ??= await startDevServer(temporalOpts);
+      },
+      stopPostgres: async () => {
+        await pg?.stop();
+        pg = undefined;
+      },
+      startPostgres: async () => {
+        pg ??= await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: pgPort });
       },
       stop: cleanup,
     };

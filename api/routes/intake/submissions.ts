@@ -131,6 +131,8 @@ export function submissionsRouter(deps: AppDeps): Router {
     const result = await insertSubmission(deps.sql, { actorId: actor.actorId, credentialId: actor.credential.id, body, fingerprint: fingerprint(body) });
     if (result.kind === 'key_reused') throw new AppError('idempotency_key_reused', 'This idempotencyKey was used with a different body.');
     const row = result.row;
+    // Fault suite only (F4; refused in production): die between the committed row and the start.
+    if (cfg.FAULT_KILL_AFTER_SUBMISSION_COMMIT && result.kind === 'created') process.kill(process.pid, 'SIGKILL');
     await startWorkflow(row);
     const upload =
       row.intakeStatus === 'staged'

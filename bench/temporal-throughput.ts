@@ -1,0 +1,168 @@
+// R5, R6, R7 (issue 7) on one embedded stack (API and worker as processes, as `npm start` runs
+// them), each beside its baseline in the same run: a bare workflow of the same shape on the same
+// dev server, run by a worker with the same concurrency options.
+//  R5  intakes/s end to end over HTTP (create, PUT, upload-complete, approve -> promoted), fixed in-flight cap
+//      / bare workflows/s (start, signal, activity, signal, activity)                      target >= 0.7
+//  R6  history events per completed intake / events of the bare workflow of the same shape  target = 1.0
+//  R7  p50 upload-complete -> awaiting_review visible over HTTP / p50 signal -> activity done (bare)  target <= 1.3
+// Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180]
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../lib/config';
+import { intakeWorkflowId } from '../workflows/messages';
+import * as bareActivities from './bare/activities';
+import { firstSignal, secondSignal, stageQuery } from './bare/workflows';
+import { intakeBody } from './lib/intake';
+import { startBenchStack, type BenchStack } from './lib/stack';
+import { boundedLoad, round, summarize } from './lib/stats';
+import { printTable, writeResults } from './lib/results';
+
+const { values } = parseArgs({
+  options: {
+    intakes: { type: 'string', default: '200' },
+    inflight: { type: 'string', default: '8' },
+    bytes: { type: 'string', default: String(200 * 1024) },
+    seconds: { type: 'string', default: '180' },
+  },
+});
+const N = Number(values.intakes);
+const INFLIGHT = Number(values.inflight);
+const BYTES = Number(values.bytes);
+const MAX_MS = Number(values.seconds) * 1000;
+const INTAKE = '/api/private/portfolio-intake/v1';
+const POLL_MS = 50; // how often both sides look for the next state
+
+async function call(s: BenchStack, method: string, url: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(url.startsWith('http') ? url : `${s.apiUrl}${url}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as any;
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
+  return json;
+}
+
+/** One intake; returns ms from upload-complete sent to awaiting_review seen over HTTP. */
+async function intake(s: BenchStack, bytes: Buffer, key: string): Promise<{ id: string; toReviewMs: number }> {
+  const created = await call(s, 'POST', `${INTAKE}/submissions`, s.partner.headers, intakeBody(s, { key, sizeBytes: bytes.length }));
+  const id = created.data.submission.submissionId as string;
+  const up = created.data.upload;
+  const put = await fetch(up.url, { method: 'PUT', headers: up.headers, body: bytes });
+  await put.arrayBuffer();
+  const t = performance.now();
+  let state = (await call(s, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, s.partner.headers)).data.intakeStatus;
+  while (state !== 'awaiting_review') {
+    if (state === 'verification_failed') throw new Error(`${id} failed verification`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    state = (await call(s, 'GET', `${INTAKE}/submissions/${id}`, s.partner.headers)).data.intakeStatus;
+  }
+  const toReviewMs = performance.now() - t;
+  const approved = await call(s, 'POST', `${INTAKE}/submissions/${id}/approve`, s.operator.headers, { reviewNotes: 'Bench approval.' });
+  if (approved.data.intakeStatus !== 'promoted_to_media_store') throw new Error(`${id}: ${approved.data.intakeStatus}`);
+  return { id, toReviewMs };
+}
+
+/** One bare workflow; returns ms from the first signal to its activity completed (seen by query). */
+async function bare(client: Client, taskQueue: string, id: string): Promise<number> {
+  const h = await client.workflow.start('bareIntake', { taskQueue, workflowId: id });
+  const t = performance.now();
+  await h.signal(firstSignal);
+  while ((await h.query(stageQuery)) < 1) await new Promise((r) => setTimeout(r, POLL_MS));
+  const ms = performance.now() - t;
+  await h.signal(secondSignal);
+  await h.result();
+  return ms;
+}
+
+const stack = await startBenchStack();
+const connection = await Connection.connect({ address: stack.temporalAddress });
+const client = new Client({ connection });
+const nativeConnection = await NativeConnection.connect({ address: stack.temporalAddress });
+const bareQueue = 'bare-bench';
+// Same concurrency options as worker/create-worker.ts's defaults.
+const worker = await Worker.create({
+  connection: nativeConnection,
+  taskQueue: bareQueue,
+  workflowsPath: path.join(PROJECT_ROOT, 'bench', 'bare', 'workflows.ts'),
+  activities: bareActivities,
+  maxConcurrentActivityTaskExecutions: 50,
+  maxConcurrentWorkflowTaskExecutions: 50,
+});
+const running = worker.run();
+try {
+  const bytes = crypto.randomBytes(BYTES);
+  bytes.set([0xff, 0xd8, 0xff, 0xe0], 0);
+  const run = crypto.randomBytes(3).toString('hex');
+  // warm-up both sides
+  await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
+  await boundedLoad(async (i) => void (await bare(client, bareQueue, `bare-warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
+
+  const ids: string[] = [];
+  const toReview: number[] = [];
+  let t = performance.now();
+  await boundedLoad(
+    async (i) => {
+      const r = await intake(stack, bytes, `bench-${run}-${i}`);
+      ids.push(r.id);
+      toReview.push(r.toReviewMs);
+    },
+    { count: N, concurrency: INFLIGHT, maxMs: MAX_MS },
+  );
+  const intakeSeconds = (performance.now() - t) / 1000;
+  const bareIds: string[] = [];
+  const signalToActivity: number[] = [];
+  t = performance.now();
+  await boundedLoad(
+    async (i) => {
+      const id = `bare-${run}-${i}`;
+      signalToActivity.push(await bare(client, bareQueue, id));
+      bareIds.push(id);
+    },
+    { count: N, concurrency: INFLIGHT, maxMs: MAX_MS },
+  );
+  const bareSeconds = (performance.now() - t) / 1000;
+
+  const intakeEvents = await Promise.all(ids.slice(0, 20).map(async (id) => (await client.workflow.getHandle(intakeWorkflowId(id)).fetchHistory()).events ?? []));
+  const bareEvents = await Promise.all(bareIds.slice(0, 20).map(async (id) => (await client.workflow.getHandle(id).fetchHistory()).events ?? []));
+  const typeCounts = (events: { eventType?: unknown }[]) => {
+    const c: Record<string, number> = {};
+    for (const e of events) c[String(e.eventType)] = (c[String(e.eventType)] ?? 0) + 1;
+    return c;
+  };
+  const ie = summarize(intakeEvents.map((e) => e.length));
+  const be = summarize(bareEvents.map((e) => e.length));
+  const intakeRate = ids.length / intakeSeconds;
+  const bareRate = bareIds.length / bareSeconds;
+  const r7 = summarize(toReview);
+  const b7 = summarize(signalToActivity);
+  const rows = [
+    { id: 'R5', figure: 'intakes/s end to end / bare workflows/s', ours: round(intakeRate), baseline: round(bareRate), ratio: round(intakeRate / bareRate), target: '>= 0.7' },
+    { id: 'R6', figure: 'history events per completed intake / bare shape', ours: ie.p50, baseline: be.p50, ratio: round(ie.p50 / be.p50), target: '= 1.0' },
+    { id: 'R7', figure: 'p50 upload-complete -> awaiting_review (HTTP) / p50 signal -> activity done (bare)', ours: r7.p50, baseline: b7.p50, ratio: round(r7.p50 / b7.p50), target: '<= 1.3' },
+  ];
+  printTable(`R5-R7: ${ids.length} intakes (${BYTES} B) and ${bareIds.length} bare workflows, ${INFLIGHT} in flight`, rows);
+  const ic = typeCounts(intakeEvents[0] ?? []);
+  const bc = typeCounts(bareEvents[0] ?? []);
+  const types = [...new Set([...Object.keys(ic), ...Object.keys(bc)])].sort();
+  printTable('R6 breakdown: event types of one completed intake vs one bare workflow', types.map((ty) => ({ eventType: ty, intake: ic[ty] ?? 0, bare: bc[ty] ?? 0 })));
+  const file = writeResults('temporal-throughput', {
+    intakes: ids.length,
+    bare: bareIds.length,
+    inflight: INFLIGHT,
+    bytes: BYTES,
+    rows,
+    r7: { intakeToReviewMs: r7, bareSignalToActivityMs: b7 },
+    historyEvents: { intake: ie, bare: be, intakeTypes: ic, bareTypes: bc },
+  });
+  console.log(`\nwritten: ${file}`);
+} finally {
+  worker.shutdown();
+  await running;
+  await nativeConnection.close();
+  await connection.close();
+  await stack.stop();
+}

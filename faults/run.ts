@@ -1,0 +1,19 @@
+// `npm run faults [-- --short] [-- --only F1,F4]`: every fault scenario, one row each; exit 1 if any fails.
+import { parseArgs } from 'node:util';
+import { writeResults } from '../bench/lib/results';
+import { runScenario, SCENARIOS, type Row } from './scenarios';
+
+const { values } = parseArgs({ options: { short: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const size = values.short ? 'short' : 'long';
+const only = values.only?.split(',');
+const rows: Row[] = [];
+for (const sc of SCENARIOS.filter((x) => !only || only.includes(x.id))) {
+  process.stderr.write(`${sc.id} ${sc.fault} ...\n`);
+  const row = await runScenario(sc, size);
+  rows.push(row);
+  process.stderr.write(`${sc.id} ${row.pass ? 'PASS' : 'FAIL'} ${JSON.stringify(row.measured)}\n`);
+}
+console.log(`\nfault suite (${size})`);
+console.table(rows.map((r) => ({ id: r.id, fault: r.fault, holds: r.holds, measured: Object.entries(r.measured).map(([k, v]) => `${k}=${v}`).join(' '), result: r.pass ? 'PASS' : 'FAIL' })));
+writeResults(`faults-${size}`, { rows });
+process.exit(rows.every((r) => r.pass) ? 0 : 1);

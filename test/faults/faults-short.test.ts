@@ -1,0 +1,12 @@
+// The short form of the fault suite (faults/scenarios.ts) in every test run: fewer intakes and
+// kills than `npm run faults`, the same scenarios, real processes killed by pid, books checked.
+import { describe, expect, it } from 'vitest';
+import { runScenario, SCENARIOS } from '../../faults/scenarios';
+
+describe.each(SCENARIOS)('$id: $fault', (sc) => {
+  it(`holds: ${sc.holds}`, async () => {
+    const row = await runScenario(sc, 'short');
+    console.log(`${row.id} ${row.pass ? 'PASS' : 'FAIL'} ${JSON.stringify(row.measured)}`);
+    expect(row.pass, JSON.stringify(row.measured)).toBe(true);
+  }, 300_000);
+});
