@@ -34,6 +34,22 @@ const BYTES = Number(values.bytes);
 const MAX_MS = Number(values.seconds) * 1000;
 const INTAKE = '/api/private/portfolio-intake/v1';
 const POLL_MS = 50; // how often both sides look for the next state
+/** temporal.api.enums.v1.EventType numbers of the events these workflows produce. */
+const EVENT_TYPES: Record<number, string> = {
+  1: 'WorkflowExecutionStarted',
+  2: 'WorkflowExecutionCompleted',
+  5: 'WorkflowTaskScheduled',
+  6: 'WorkflowTaskStarted',
+  7: 'WorkflowTaskCompleted',
+  10: 'ActivityTaskScheduled',
+  11: 'ActivityTaskStarted',
+  12: 'ActivityTaskCompleted',
+  17: 'TimerStarted',
+  18: 'TimerFired',
+  19: 'TimerCanceled',
+  26: 'WorkflowExecutionSignaled',
+  40: 'UpsertWorkflowSearchAttributes',
+};
 
 async function call(s: BenchStack, method: string, url: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(url.startsWith('http') ? url : `${s.apiUrl}${url}`, {
@@ -130,7 +146,10 @@ try {
   const bareEvents = await Promise.all(bareIds.slice(0, 20).map(async (id) => (await client.workflow.getHandle(id).fetchHistory()).events ?? []));
   const typeCounts = (events: { eventType?: unknown }[]) => {
     const c: Record<string, number> = {};
-    for (const e of events) c[String(e.eventType)] = (c[String(e.eventType)] ?? 0) + 1;
+    for (const e of events) {
+      const name = EVENT_TYPES[Number(e.eventType)] ?? String(e.eventType);
+      c[name] = (c[name] ?? 0) + 1;
+    }
     return c;
   };
   const ie = summarize(intakeEvents.map((e) => e.length));
