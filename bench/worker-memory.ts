@@ -1,6 +1,6 @@
 // R8 (issue 7): resident memory of the worker process with N intakes open (awaiting review) / with
 // none open, on one embedded stack (worker as its own process; RSS from /proc/<pid>/status).
-// Run: npm run bench:memory [-- --open 5000 --concurrency 16 --seconds 600]
+// Run: npm run bench:memory [-- --open 5000 --concurrency 16 --seconds 600 --cache 500]
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     seconds: { type: 'string', default: '600' },
     bytes: { type: 'string', default: '2048' },
+    cache: { type: 'string', default: '500' },
   },
 });
 const OPEN = Number(values.open);
@@ -22,6 +23,7 @@ const CONCURRENCY = Number(values.concurrency);
 const MAX_MS = Number(values.seconds) * 1000;
 const BYTES = Number(values.bytes);
 const INTAKE = '/api/private/portfolio-intake/v1';
+const CACHE = Number(values.cache);
 
 function rssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -56,7 +58,7 @@ async function openIntake(s: BenchStack, bytes: Buffer, key: string): Promise<st
   return id;
 }
 
-const stack = await startBenchStack();
+const stack = await startBenchStack({ env: { WORKER_MAX_CACHED_WORKFLOWS: String(CACHE) } });
 try {
   const pid = stack.workerPid()!;
   const bytes = crypto.randomBytes(BYTES);
@@ -80,8 +82,8 @@ try {
   const rows = [
     { id: 'R8', figure: `worker RSS with ${waiting!.n} intakes awaiting review / with 0 open`, ours: loaded, baseline: idle, ratio: round(loaded / idle), target: 'report; <= 2' },
   ];
-  printTable(`R8: ${opened} intakes opened in ${round((performance.now() - t) / 1000, 1)} s (${CONCURRENCY} in flight); RSS in MiB`, rows);
-  const file = writeResults('worker-memory', { requestedOpen: OPEN, opened, awaitingReview: waiting!.n, rssMiB: { idle, loaded }, rows, note: 'idle = after 20 warm-up intakes, all approved (none open); SDK default sticky cache size' });
+  printTable(`R8 (sticky cache ${CACHE}): ${opened} intakes opened in ${round((performance.now() - t) / 1000, 1)} s (${CONCURRENCY} in flight); RSS in MiB`, rows);
+  const file = writeResults('worker-memory', { requestedOpen: OPEN, opened, awaitingReview: waiting!.n, rssMiB: { idle, loaded }, rows, maxCachedWorkflows: CACHE, note: 'idle = after 20 warm-up intakes, all approved (none open)' });
   console.log(`\nwritten: ${file}`);
 } finally {
   await stack.stop();

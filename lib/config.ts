@@ -105,6 +105,8 @@ export const workerConfigSchema = z
     WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(50),
     WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).max(1000).default(50),
     WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
+    /** Sticky cache: open workflows kept in memory; beyond it they are replayed from history. */
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100000).default(500),
     WORKFLOW_BUNDLE_PATH: optionalString,
     /** Fault suite only (F2): the worker kills itself once per submission between copy and row insert. */
     FAULT_KILL_AFTER_MEDIA_COPY: bool.default(false),

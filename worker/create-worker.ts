@@ -17,6 +17,7 @@ export interface CreateWorkerOptions {
   maxConcurrentActivities?: number;
   maxConcurrentWorkflowTasks?: number;
   shutdownGraceMs?: number;
+  maxCachedWorkflows?: number;
   logger?: WorkerOptions['debugMode'];
 }
 
@@ -36,5 +37,7 @@ export async function createIntakeWorker(o: CreateWorkerOptions): Promise<Worker
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 50,
     maxConcurrentWorkflowTaskExecutions: o.maxConcurrentWorkflowTasks ?? 50,
     shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
+    // Bounded so memory does not grow with the number of intakes waiting for review (bench R8).
+    maxCachedWorkflows: o.maxCachedWorkflows ?? 500,
   });
 }

@@ -36,6 +36,7 @@ const worker = await createIntakeWorker({
   maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES,
   maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS,
+  maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS,
 });
 
 // Runtime.install registers SIGINT/SIGTERM: the worker stops polling, drains in-flight tasks,

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { isDatabaseUnavailable } from '../../lib/db/unavailable';
 import type { Logger } from '../../lib/logger';
 import { AppError, TITLES, type FieldError } from './errors';
 
@@ -56,6 +57,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (e.type === 'entity.too.large') return sendProblem(res, 413, 'payload_too_large', 'The request body is too large.');
     if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
       return sendProblem(res, 415, 'unsupported_media_type', 'Unsupported body encoding.');
+    if (isDatabaseUnavailable(err)) {
+      ((req as { log?: Logger }).log ?? log).warn({ err }, 'database unavailable');
+      res.setHeader('Retry-After', '5');
+      return sendProblem(res, 503, 'dependency_unavailable', 'The database is unavailable; retry shortly.');
+    }
     const status = e.status ?? e.statusCode;
     if (status && status >= 400 && status < 500 && e.expose) return sendProblem(res, status, 'validation_failed', 'The request could not be read.');
     ((req as { log?: Logger }).log ?? log).error({ err }, 'unhandled error');
