@@ -1,0 +1,102 @@
+// R1 (issue 7): requests/s of GET /api/v1/health/live through our whole API process (pino-http
+// logging, request ids, the method guards, every router, the problem handler) / a bare Express 5
+// app answering the same JSON, same load generator (autocannon), same connections and duration.
+// Servers are pinned to CPU 0 and the load generator to CPU 1 when taskset exists.
+// Run: npm run bench:r1 [-- --seconds 10 --connections 32 --rounds 2 --log-level info]
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { childEnv, pathVariable, PROJECT_ROOT } from '../lib/config';
+import { startEmbeddedPostgres } from '../lib/db/embedded';
+import { freePort } from '../lib/net/free-port';
+import { printTable, writeResults } from './lib/results';
+import { round } from './lib/stats';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    rounds: { type: 'string', default: '2' },
+    // `warn` takes the per-request log line out: shows what request logging costs
+    'log-level': { type: 'string', default: 'info' },
+  },
+});
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const ROUNDS = Number(values.rounds);
+const taskset = (pathVariable() ?? '').split(':').some((d) => fs.existsSync(path.join(d, 'taskset')));
+
+function spawnPinned(args: string[], env: Record<string, string>): ChildProcess {
+  const node = [process.execPath, '--import', 'tsx', ...args];
+  const [cmd, argv] = taskset ? ['taskset', ['-c', '0', ...node]] : [node[0]!, node.slice(1)];
+  return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitLive(url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} not live`);
+}
+
+async function load(url: string, seconds: number): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+async function stop(c: ChildProcess): Promise<void> {
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  c.kill('SIGTERM');
+  const t = setTimeout(() => c.kill('SIGKILL'), 10_000);
+  await done;
+  clearTimeout(t);
+}
+
+if (taskset) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-r1-'));
+fs.chmodSync(dir, 0o755);
+const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
+const ourPort = await freePort();
+const barePort = await freePort();
+const ours = spawnPinned(['api/main.ts'], {
+  NODE_ENV: 'development',
+  LOG_LEVEL: values['log-level'], // info as deployed: one JSON line per request
+  DATA_DIR: path.join(dir, 'data'),
+  DATABASE_URL: pg.url,
+  TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, // live does not touch Temporal
+  PORT: String(ourPort),
+});
+const bare = spawnPinned(['bench/bare/express-hello.ts', String(barePort)], {});
+try {
+  const ourUrl = `http://127.0.0.1:${ourPort}/api/v1/health/live`;
+  const bareUrl = `http://127.0.0.1:${barePort}/api/v1/health/live`;
+  await Promise.all([waitLive(ourUrl), waitLive(bareUrl)]);
+  await load(ourUrl, 3); // warm-up
+  await load(bareUrl, 3);
+  const rows = [];
+  // Alternate the two, so drift on a shared machine hits both alike.
+  for (let i = 0; i < ROUNDS; i++) {
+    const b = await load(bareUrl, SECONDS);
+    const o = await load(ourUrl, SECONDS);
+    rows.push({ round: i + 1, ours_rps: round(o.rps), bare_rps: round(b.rps), ratio: round(o.rps / b.rps), ours_p99_ms: o.p99, bare_p99_ms: b.p99, errors: o.errors + b.errors + o.non2xx + b.non2xx });
+  }
+  const ratio = round(rows.reduce((a, r) => a + r.ratio, 0) / rows.length);
+  printTable(`R1: GET /api/v1/health/live, LOG_LEVEL=${values['log-level']}, ${CONNECTIONS} connections, ${SECONDS} s per run, pinned: ${taskset}`, rows);
+  console.log(`R1 ratio (ours / bare Express) = ${ratio}; target >= 0.8`);
+  console.log(`\nwritten: ${writeResults(`http-overhead-${values['log-level']}`, { logLevel: values['log-level'], connections: CONNECTIONS, seconds: SECONDS, pinned: taskset, rows, ratio, target: '>= 0.8' })}`);
+} finally {
+  await stop(ours);
+  await stop(bare);
+  await pg.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
