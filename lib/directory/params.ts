@@ -72,9 +72,15 @@ export interface GeoFilter {
   radiusKm: number;
 }
 
+/**
+ * Coordinates to 1e-7 degrees (about a centimetre): more is noise, and subnormal values such as
+ * 1e-320 would underflow in PostgreSQL's earthdistance functions (found by schemathesis).
+ */
+const coord = (x: number) => Math.round(x * 1e7) / 1e7 + 0; // + 0 turns -0 into 0
+
 export function geoOf(v: { latitude?: number | undefined; longitude?: number | undefined; radius?: number | undefined }): GeoFilter | undefined {
   if (v.latitude === undefined || v.longitude === undefined) return undefined;
-  return { latitude: v.latitude, longitude: v.longitude, radiusKm: v.radius ?? RADIUS_DEFAULT_KM };
+  return { latitude: coord(v.latitude), longitude: coord(v.longitude), radiusKm: v.radius ?? RADIUS_DEFAULT_KM };
 }
 
 export interface Page {

@@ -53,6 +53,8 @@ describe('directory query schemas', () => {
   it('default the radius to 25 km once a point is given', () => {
     expect(geoOf({ latitude: 1, longitude: 2 })).toEqual({ latitude: 1, longitude: 2, radiusKm: 25 });
     expect(geoOf({})).toBeUndefined();
+    // subnormal coordinates would underflow in earthdistance: they round to 0
+    expect(geoOf({ latitude: 1e-320, longitude: -1e-310 })).toEqual({ latitude: 0, longitude: 0, radiusKm: 25 });
   });
 });
 
