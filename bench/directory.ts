@@ -4,7 +4,6 @@
 // straight on postgres.js (what the database costs), in the same run. Prints the API / raw ratio.
 // Run: npm run bench:directory [-- --sizes 10000,100000 --requests 300 --concurrency 8 --seconds 20]
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +20,7 @@ import { listStudios, type StudioFilters } from '../lib/directory/studios';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 import { createLogger } from '../lib/logger';
+import { freePort } from '../lib/net/free-port';
 
 const { values } = parseArgs({
   options: {
@@ -37,16 +37,6 @@ const CONCURRENCY = Number(values.concurrency);
 const MAX_MS = Number(values.seconds) * 1000;
 const WARMUP = Number(values.warmup);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A query as the API sees it (URL) and as the database sees it (the same query function). */
 interface BenchQuery {
