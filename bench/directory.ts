@@ -154,6 +154,7 @@ try {
         n_api: apiTimes.length,
         n_raw: rawTimes.length,
         api_p50_ms: r2(pct(apiTimes, 50)),
+        api_p95_ms: r2(pct(apiTimes, 95)),
         api_p99_ms: r2(pct(apiTimes, 99)),
         raw_p50_ms: r2(pct(rawTimes, 50)),
         raw_p99_ms: r2(pct(rawTimes, 99)),
