@@ -13,6 +13,7 @@ import { childEnv, pathVariable, PROJECT_ROOT } from '../lib/config';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { freePort } from '../lib/net/free-port';
 import { printTable, writeResults } from './lib/results';
+import { stopChild, waitLive } from './lib/stack';
 import { round } from './lib/stats';
 
 const { values } = parseArgs({
@@ -35,31 +36,9 @@ function spawnPinned(args: string[], env: Record<string, string>): ChildProcess 
   return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-async function waitLive(url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} not live`);
-}
-
 async function load(url: string, seconds: number): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
   const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
-}
-
-async function stop(c: ChildProcess): Promise<void> {
-  if (c.exitCode !== null || c.signalCode !== null) return;
-  const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
-  c.kill('SIGTERM');
-  const t = setTimeout(() => c.kill('SIGKILL'), 10_000);
-  await done;
-  clearTimeout(t);
 }
 
 if (taskset) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
@@ -80,7 +59,7 @@ const bare = spawnPinned(['bench/bare/express-hello.ts', String(barePort)], {});
 try {
   const ourUrl = `http://127.0.0.1:${ourPort}/api/v1/health/live`;
   const bareUrl = `http://127.0.0.1:${barePort}/api/v1/health/live`;
-  await Promise.all([waitLive(ourUrl), waitLive(bareUrl)]);
+  await Promise.all([waitLive(`http://127.0.0.1:${ourPort}`, 60_000), waitLive(`http://127.0.0.1:${barePort}`, 60_000)]);
   await load(ourUrl, 3); // warm-up
   await load(bareUrl, 3);
   const rows = [];
@@ -95,8 +74,8 @@ try {
   console.log(`R1 ratio (ours / bare Express) = ${ratio}; target >= 0.8`);
   console.log(`\nwritten: ${writeResults(`http-overhead-${values['log-level']}`, { logLevel: values['log-level'], connections: CONNECTIONS, seconds: SECONDS, pinned: taskset, rows, ratio, target: '>= 0.8' })}`);
 } finally {
-  await stop(ours);
-  await stop(bare);
+  await stopChild(ours);
+  await stopChild(bare);
   await pg.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -66,7 +66,7 @@ function spawnNode(script: string, env: Record<string, string>, cpus?: string): 
   return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-async function stopChild(c: ChildProcess | undefined, graceMs = 15_000): Promise<void> {
+export async function stopChild(c: ChildProcess | undefined, graceMs = 15_000): Promise<void> {
   if (!c || c.exitCode !== null || c.signalCode !== null) return;
   const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
   c.kill('SIGTERM');
@@ -82,7 +82,7 @@ async function killChild(c: ChildProcess | undefined): Promise<void> {
   await done;
 }
 
-async function waitLive(url: string, timeoutMs: number): Promise<void> {
+export async function waitLive(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
