@@ -1,45 +1,61 @@
-// Directory read benchmark: seeds 10k and 100k studios into a throwaway embedded PostgreSQL, starts
-// the API in-process, and measures p50 / p99 of /studios (filters, geo) and /search (text + facets)
-// under bounded concurrent load on loopback; then the same queries through the same query functions
-// straight on postgres.js (what the database costs), in the same run. Prints the API / raw ratio.
-// Run: npm run bench:directory [-- --sizes 10000,100000 --requests 300 --concurrency 8 --seconds 20]
+// Directory read benchmarks R2, R3 and R4 (issue 7), one run:
+// - seeds each size into a bench PostgreSQL (kept and reused with --data-dir), starts the API
+//   in-process and measures p50 / p95 / p99 of /studios (filters, geo) and /search (text, text +
+//   facets) under bounded concurrent load on loopback; then the same query functions straight on
+//   postgres.js, in the same run (R2 = API p50 / raw p50 of the filtered list at 100k);
+// - R3 = p95 at the largest size / p95 at the smallest, per endpoint;
+// - R4 at the largest size: GET /search?q= (one in flight) against SQLite FTS5 bm25 top 20 over
+//   the same corpus and terms (better-sqlite3), one in flight;
+// - with --explain (default on), EXPLAIN (ANALYZE, BUFFERS) of every statement each query sends,
+//   at every size: the plan nodes that take the time, printed, full plans under bench/results/.
+// Run: npm run bench:directory [-- --sizes 100000,1000000 --data-dir .data/bench-directory]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import postgres from 'postgres';
 import { startApi } from '../api/server';
 import { apiConfigSchema, parseConfig } from '../lib/config';
-import { createSql, type Sql } from '../lib/db';
+import type { Sql } from '../lib/db';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
-import { migrateUp } from '../lib/db/migrate';
 import { search, type SearchFilters } from '../lib/directory/search';
-import { seedDirectory } from '../lib/directory/seed';
 import { CITIES } from '../lib/directory/seed-data';
 import { listStudios, type StudioFilters } from '../lib/directory/studios';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 import { createLogger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
+import { ensureDirectoryDb } from './lib/directory-db';
+import { explainQueries, type StatementProfile } from './lib/explain';
+import { buildFts5 } from './lib/fts5';
+import { printTable, writeResults } from './lib/results';
+import { boundedLoad, round, summarize } from './lib/stats';
 
 const { values } = parseArgs({
   options: {
-    sizes: { type: 'string', default: '10000,100000' },
+    sizes: { type: 'string', default: '100000,1000000' },
     requests: { type: 'string', default: '300' },
-    concurrency: { type: 'string', default: '8' },
-    seconds: { type: 'string', default: '20' },
-    warmup: { type: 'string', default: '30' },
+    concurrency: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '30' },
+    warmup: { type: 'string', default: '20' },
+    'data-dir': { type: 'string' },
+    explain: { type: 'boolean', default: true },
+    'no-explain': { type: 'boolean', default: false },
+    r4: { type: 'boolean', default: true },
+    'no-r4': { type: 'boolean', default: false },
   },
 });
-const SIZES = values.sizes.split(',').map(Number);
+const SIZES = values.sizes.split(',').map(Number).sort((a, b) => a - b);
 const REQUESTS = Number(values.requests);
 const CONCURRENCY = Number(values.concurrency);
 const MAX_MS = Number(values.seconds) * 1000;
 const WARMUP = Number(values.warmup);
-
+const EXPLAIN = values.explain && !values['no-explain'];
+const R4 = values.r4 && !values['no-r4'];
+const log = (s: string) => process.stderr.write(s);
 
 /** A query as the API sees it (URL) and as the database sees it (the same query function). */
 interface BenchQuery {
+  key: 'list' | 'geo' | 'search_facets' | 'search_city_facets' | 'search';
   name: string;
   url: (i: number) => string;
   raw: (sql: Sql, i: number) => Promise<unknown>;
@@ -56,75 +72,61 @@ const searchBase: SearchFilters = { page: 1, limit: 20, type: 'all', verifiedOnl
 
 const QUERIES: BenchQuery[] = [
   {
+    key: 'list',
     name: 'studios: city + verified + rating + price',
     url: (i) => `/studios?city=${encodeURIComponent(at(BIG, i).city)}&verified=true&rating=4&price_range=${encodeURIComponent('$$,$$$')}`,
     raw: (sql, i) => listStudios(sql, { ...studioBase, city: at(BIG, i).city, verified: true, rating: 4, priceRange: ['$$', '$$$'] }),
     auth: false,
   },
   {
+    key: 'geo',
     name: 'studios: geo 10 km, by distance',
     url: (i) => `/studios?latitude=${at(BIG, i).lat}&longitude=${at(BIG, i).lon}&radius=10&sort=distance`,
     raw: (sql, i) => listStudios(sql, { ...studioBase, sort: 'distance', order: 'asc', geo: { latitude: at(BIG, i).lat, longitude: at(BIG, i).lon, radiusKm: 10 } }),
     auth: false,
   },
   {
+    key: 'search_facets',
     name: 'search: text + facets',
     url: (i) => `/search?q=${encodeURIComponent(at(TERMS, i))}&include_facets=true`,
     raw: (sql, i) => search(sql, { ...searchBase, q: at(TERMS, i) }),
     auth: true,
   },
   {
+    key: 'search_city_facets',
     name: 'search: text + city + facets',
     url: (i) => `/search?q=${encodeURIComponent(at(TERMS, i))}&city=${encodeURIComponent(at(BIG, i).city)}&include_facets=true`,
     raw: (sql, i) => search(sql, { ...searchBase, q: at(TERMS, i), city: at(BIG, i).city }),
     auth: true,
   },
 ];
-
-/** Run fn `count` times (bounded also by MAX_MS) with `concurrency` in flight; latencies in ms. */
-async function load(fn: (i: number) => Promise<void>, count: number): Promise<number[]> {
-  const times: number[] = [];
-  const deadline = performance.now() + MAX_MS;
-  let next = 0;
-  async function worker() {
-    while (next < count && performance.now() < deadline) {
-      const i = next++;
-      const t = performance.now();
-      await fn(i);
-      times.push(performance.now() - t);
-    }
-  }
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return times;
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+const R4_QUERY: BenchQuery = {
+  key: 'search',
+  name: 'search: text (R4, 1 in flight)',
+  url: (i) => `/search?q=${encodeURIComponent(at(TERMS, i))}`,
+  raw: (sql, i) => search(sql, { ...searchBase, includeFacets: false, q: at(TERMS, i) }),
+  auth: true,
 };
-const r2 = (x: number) => Math.round(x * 100) / 100;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-directory-'));
+const keep = values['data-dir'] ? path.resolve(values['data-dir']) : undefined;
+const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-directory-'));
+fs.mkdirSync(dir, { recursive: true });
 fs.chmodSync(dir, 0o755); // the unprivileged postgres user must reach its data folder
 const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
-const results: Record<string, unknown>[] = [];
+const rows: Record<string, string | number>[] = [];
+const profiles: Record<string, { size: number; query: string; statements: Omit<StatementProfile, 'text'>[] }[]> = {};
+const r4: Record<string, number | string> = {};
+const seeded: Record<string, unknown>[] = [];
+for (const size of SIZES) fs.rmSync(`bench/results/directory-plans-${size}.txt`, { force: true });
 try {
   for (const size of SIZES) {
-    const dbName = `bench_${size}`;
-    const admin = postgres(pg.url.replace(/\/intake$/, '/postgres'), { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${dbName}`);
-    await admin.end();
-    const url = pg.url.replace(/\/intake$/, `/${dbName}`);
-    await migrateUp(url);
-    const sql = createSql(url, { max: 10 });
-    process.stderr.write(`seeding ${size.toLocaleString('en-US')} studios ... `);
-    const seeded = await seedDirectory(sql, { studios: size, seed: 1 });
-    process.stderr.write(`${(seeded.ms / 1000).toFixed(1)} s (${Object.values(seeded.counts).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows)\n`);
-
+    const db = await ensureDirectoryDb(pg, size, log);
+    const sql = db.sql;
+    seeded.push({ studios: size, rows: db.rows, seedSeconds: db.seededMs === null ? 'reused' : round(db.seededMs / 1000, 1) });
     const cfg = parseConfig(apiConfigSchema, {
       PORT: '0',
       LOG_LEVEL: 'silent',
-      DATABASE_URL: url,
+      DATABASE_URL: db.url,
       DATABASE_POOL_MAX: '10',
       // nothing listens there: the directory routes do not use Temporal
       TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
@@ -134,46 +136,98 @@ try {
     const { keyId, key } = await createApiKey(sql, { organizationId: 'bench' });
     await upsertMapping(sql, { actorId: `bench-${size}`, credentialKind: 'api_key', credentialSubject: keyId, role: 'partner', permissions: ['search:read'], organizationId: 'bench' });
 
-    for (const q of QUERIES) {
+    const measure = async (q: BenchQuery, concurrency: number) => {
       const headers: Record<string, string> = q.auth ? { 'x-api-key': key } : {};
       const http = async (i: number) => {
         const res = await fetch(`${api.url}/api/v1${q.url(i)}`, { headers });
         await res.arrayBuffer();
         if (res.status !== 200) throw new Error(`${q.url(i)}: ${res.status}`);
       };
-      const raw = async (i: number) => {
-        await q.raw(sql, i);
-      };
-      await load(http, WARMUP);
-      await load(raw, WARMUP);
-      const apiTimes = await load(http, REQUESTS);
-      const rawTimes = await load(raw, REQUESTS);
+      const raw = async (i: number) => void (await q.raw(sql, i));
+      const opts = { concurrency, maxMs: MAX_MS };
+      await boundedLoad(http, { ...opts, count: WARMUP });
+      await boundedLoad(raw, { ...opts, count: WARMUP });
+      const a = summarize(await boundedLoad(http, { ...opts, count: REQUESTS }));
+      const r = summarize(await boundedLoad(raw, { ...opts, count: REQUESTS }));
       const row = {
-        studios: size,
-        query: q.name,
-        n_api: apiTimes.length,
-        n_raw: rawTimes.length,
-        api_p50_ms: r2(pct(apiTimes, 50)),
-        api_p95_ms: r2(pct(apiTimes, 95)),
-        api_p99_ms: r2(pct(apiTimes, 99)),
-        raw_p50_ms: r2(pct(rawTimes, 50)),
-        raw_p99_ms: r2(pct(rawTimes, 99)),
-        ratio_p50: r2(pct(apiTimes, 50) / pct(rawTimes, 50)),
-        ratio_p99: r2(pct(apiTimes, 99) / pct(rawTimes, 99)),
+        studios: size, key: q.key, query: q.name, in_flight: concurrency, n_api: a.n, n_raw: r.n,
+        api_p50_ms: a.p50, api_p95_ms: a.p95, api_p99_ms: a.p99, raw_p50_ms: r.p50, raw_p95_ms: r.p95,
+        api_over_raw_p50: round(a.p50 / r.p50),
       };
-      results.push(row);
-      process.stderr.write(`  ${q.name}: api p50 ${row.api_p50_ms} ms, raw p50 ${row.raw_p50_ms} ms\n`);
+      rows.push(row);
+      log(`  ${q.name}: api p50 ${a.p50} / p95 ${a.p95} ms (n ${a.n}), raw p50 ${r.p50} ms\n`);
+      return row;
+    };
+
+    for (const q of QUERIES) await measure(q, CONCURRENCY);
+    if (R4 && size === SIZES.at(-1)) {
+      const ours = await measure(R4_QUERY, 1);
+      log(`building the SQLite FTS5 copy of the search corpus ... `);
+      const fts = await buildFts5(sql, dir);
+      log(`${(fts.buildMs / 1000).toFixed(1)} s (${fts.rows.toLocaleString('en-US')} documents)\n`);
+      try {
+        let hits = 0;
+        const one = async (i: number) => void (hits += fts.top20(at(TERMS, i)).length);
+        await boundedLoad(one, { count: WARMUP, concurrency: 1, maxMs: MAX_MS });
+        const s = summarize(await boundedLoad(one, { count: REQUESTS, concurrency: 1, maxMs: MAX_MS }));
+        Object.assign(r4, {
+          studios: size, documents: fts.rows, fts5_build_s: round(fts.buildMs / 1000, 1), fts5_n: s.n, fts5_p50_ms: s.p50, fts5_p95_ms: s.p95,
+          api_p95_ms: ours.api_p95_ms, raw_p95_ms: ours.raw_p95_ms, ratio: round(Number(ours.api_p95_ms) / s.p95), target: '<= 1.0',
+        });
+      } finally {
+        fts.close();
+        fs.rmSync(fts.file, { force: true });
+      }
+    }
+    if (EXPLAIN) {
+      for (const q of [...QUERIES, R4_QUERY]) {
+        // Profile the slowest of the rotated parameters (city, point or term), not the first.
+        let slowest = { i: 0, ms: -1 };
+        for (let i = 0; i < Math.max(BIG.length, TERMS.length); i++) {
+          const t = performance.now();
+          await q.raw(sql, i);
+          const ms = performance.now() - t;
+          if (ms > slowest.ms) slowest = { i, ms };
+        }
+        const statements = await explainQueries(db.url, (s) => q.raw(s, slowest.i));
+        const query = `${q.name} [${q.url(slowest.i)}]`;
+        (profiles[q.key] ??= []).push({ size, query, statements: statements.map(({ text: _t, ...rest }) => rest) });
+        fs.mkdirSync('bench/results', { recursive: true });
+        fs.appendFileSync(`bench/results/directory-plans-${size}.txt`, `\n### ${query} (${size} studios)\n` + statements.map((s) => `${s.sql}\n\n${s.text}\n`).join('\n'));
+      }
     }
     await api.stop();
     await sql.end({ timeout: 5 });
   }
-  console.table(results);
-  fs.mkdirSync('bench/results', { recursive: true });
-  fs.writeFileSync(
-    'bench/results/directory.json',
-    JSON.stringify({ node: process.version, cpus: os.cpus().length, concurrency: CONCURRENCY, requests: REQUESTS, maxSecondsPerQuery: MAX_MS / 1000, results }, null, 2) + '\n',
-  );
+
+  printTable(`Directory reads, ${CONCURRENCY} in flight, ${REQUESTS} requests per query (bounded at ${MAX_MS / 1000} s)`, rows);
+  const figures: Record<string, unknown>[] = [];
+  const find = (size: number, key: string) => rows.find((r) => r.studios === size && r.key === key);
+  const r2row = find(100_000, 'list');
+  if (r2row) figures.push({ id: 'R2', figure: 'GET /studios filtered p50 at 100k, API / raw query', value: r2row.api_over_raw_p50, target: '<= 3.0' });
+  const [small, big] = [SIZES[0]!, SIZES.at(-1)!];
+  if (big > small) {
+    for (const [key, target] of [['list', 2], ['geo', 2], ['search_facets', 3]] as const) {
+      const a = find(big, key);
+      const b = find(small, key);
+      if (a && b) figures.push({ id: 'R3', figure: `${key} p95 at ${big} / at ${small}`, value: round(Number(a.api_p95_ms) / Number(b.api_p95_ms)), target: `<= ${target}` });
+    }
+  }
+  if (r4.ratio !== undefined) figures.push({ id: 'R4', figure: `GET /search p95 at ${big} / FTS5 bm25 top-20 p95`, value: r4.ratio, target: '<= 1.0' });
+  printTable('Figures', figures);
+  if (Object.keys(r4).length) printTable('R4 detail', [r4]);
+  if (EXPLAIN) {
+    const prof = Object.values(profiles).flat().flatMap((p) =>
+      p.statements.map((s, n) => ({
+        studios: p.size, query: p.query, stmt: n + 1, exec_ms: round(s.executionMs, 1),
+        top_node: `${s.top[0]?.node} ${s.top[0]?.selfMs} ms (${s.top[0]?.rows} rows)`,
+        next_node: s.top[1] ? `${s.top[1].node} ${s.top[1].selfMs} ms (${s.top[1].rows} rows)` : '',
+      })),
+    );
+    printTable('Profile: EXPLAIN ANALYZE, the two plan nodes with the most time of their own (full plans: bench/results/directory-plans-<size>.txt)', prof);
+  }
+  console.log(`\nwritten: ${writeResults('directory', { concurrency: CONCURRENCY, requests: REQUESTS, maxSecondsPerQuery: MAX_MS / 1000, seeded, rows, figures, r4, profiles })}`);
 } finally {
   await pg.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (!keep) fs.rmSync(dir, { recursive: true, force: true });
 }

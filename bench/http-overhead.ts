@@ -14,6 +14,7 @@ import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { freePort } from '../lib/net/free-port';
 import { printTable, writeResults } from './lib/results';
 import { stopChild, waitLive } from './lib/stack';
+import { summarizeCpuProfile } from './lib/cpu-profile';
 import { round } from './lib/stats';
 
 const { values } = parseArgs({
@@ -23,6 +24,9 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     // `warn` takes the per-request log line out: shows what request logging costs
     'log-level': { type: 'string', default: 'info' },
+    // after the measured rounds: one more run of ours under --cpu-prof, summarised (where the time goes)
+    profile: { type: 'boolean', default: true },
+    'no-profile': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -30,8 +34,8 @@ const CONNECTIONS = Number(values.connections);
 const ROUNDS = Number(values.rounds);
 const taskset = (pathVariable() ?? '').split(':').some((d) => fs.existsSync(path.join(d, 'taskset')));
 
-function spawnPinned(args: string[], env: Record<string, string>): ChildProcess {
-  const node = [process.execPath, '--import', 'tsx', ...args];
+function spawnPinned(args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
+  const node = [process.execPath, ...nodeFlags, '--import', 'tsx', ...args];
   const [cmd, argv] = taskset ? ['taskset', ['-c', '0', ...node]] : [node[0]!, node.slice(1)];
   return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
 }
@@ -47,14 +51,16 @@ fs.chmodSync(dir, 0o755);
 const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
 const ourPort = await freePort();
 const barePort = await freePort();
-const ours = spawnPinned(['api/main.ts'], {
+const ourEnv = (port: number) => ({
   NODE_ENV: 'development',
   LOG_LEVEL: values['log-level'], // info as deployed: one JSON line per request
   DATA_DIR: path.join(dir, 'data'),
   DATABASE_URL: pg.url,
-  TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`, // live does not touch Temporal
-  PORT: String(ourPort),
+  TEMPORAL_ADDRESS: `127.0.0.1:${freeTemporal}`, // live does not touch Temporal
+  PORT: String(port),
 });
+const freeTemporal = await freePort();
+const ours = spawnPinned(['api/main.ts'], ourEnv(ourPort));
 const bare = spawnPinned(['bench/bare/express-hello.ts', String(barePort)], {});
 try {
   const ourUrl = `http://127.0.0.1:${ourPort}/api/v1/health/live`;
@@ -72,7 +78,28 @@ try {
   const ratio = round(rows.reduce((a, r) => a + r.ratio, 0) / rows.length);
   printTable(`R1: GET /api/v1/health/live, LOG_LEVEL=${values['log-level']}, ${CONNECTIONS} connections, ${SECONDS} s per run, pinned: ${taskset}`, rows);
   console.log(`R1 ratio (ours / bare Express) = ${ratio}; target >= 0.8`);
-  console.log(`\nwritten: ${writeResults(`http-overhead-${values['log-level']}`, { logLevel: values['log-level'], connections: CONNECTIONS, seconds: SECONDS, pinned: taskset, rows, ratio, target: '>= 0.8' })}`);
+  let profile: ReturnType<typeof summarizeCpuProfile> | undefined;
+  if (values.profile && !values['no-profile']) {
+    await stopChild(ours); // one API process on CPU 0 at a time
+    const profDir = path.join(dir, 'cpu-prof');
+    const port = await freePort();
+    const profiled = spawnPinned(['api/main.ts'], ourEnv(port), ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
+    try {
+      await waitLive(`http://127.0.0.1:${port}`, 60_000);
+      await load(`http://127.0.0.1:${port}/api/v1/health/live`, 2);
+      const r = await load(`http://127.0.0.1:${port}/api/v1/health/live`, SECONDS);
+      console.log(`\nprofiled run (under --cpu-prof): ${round(r.rps)} requests/s`);
+    } finally {
+      await stopChild(profiled);
+    }
+    const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
+    if (file) {
+      profile = summarizeCpuProfile(path.join(profDir, file));
+      printTable(`Profile of ours: CPU self time by area (busy ${profile.totalMs - profile.idleMs} ms of ${profile.totalMs} ms)`, profile.areas);
+      printTable('Profile of ours: CPU self time by function', profile.functions);
+    }
+  }
+  console.log(`\nwritten: ${writeResults(`http-overhead-${values['log-level']}`, { logLevel: values['log-level'], connections: CONNECTIONS, seconds: SECONDS, pinned: taskset, rows, ratio, target: '>= 0.8', profile })}`);
 } finally {
   await stopChild(ours);
   await stopChild(bare);

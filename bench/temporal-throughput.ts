@@ -12,9 +12,10 @@ import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../lib/config';
-import { intakeWorkflowId } from '../workflows/messages';
+import { intakeWorkflowId, uploadCompleteSignal } from '../workflows/messages';
 import * as bareActivities from './bare/activities';
 import { firstSignal, secondSignal, stageQuery } from './bare/workflows';
+import { EVENT_TYPE_NAMES, medianPhases, phasesAfterSignal } from './lib/history-phases';
 import { intakeBody } from './lib/intake';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
@@ -34,22 +35,6 @@ const BYTES = Number(values.bytes);
 const MAX_MS = Number(values.seconds) * 1000;
 const INTAKE = '/api/private/portfolio-intake/v1';
 const POLL_MS = 50; // how often both sides look for the next state
-/** temporal.api.enums.v1.EventType numbers of the events these workflows produce. */
-const EVENT_TYPES: Record<number, string> = {
-  1: 'WorkflowExecutionStarted',
-  2: 'WorkflowExecutionCompleted',
-  5: 'WorkflowTaskScheduled',
-  6: 'WorkflowTaskStarted',
-  7: 'WorkflowTaskCompleted',
-  10: 'ActivityTaskScheduled',
-  11: 'ActivityTaskStarted',
-  12: 'ActivityTaskCompleted',
-  17: 'TimerStarted',
-  18: 'TimerFired',
-  19: 'TimerCanceled',
-  26: 'WorkflowExecutionSignaled',
-  40: 'UpsertWorkflowSearchAttributes',
-};
 
 async function call(s: BenchStack, method: string, url: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(url.startsWith('http') ? url : `${s.apiUrl}${url}`, {
@@ -62,14 +47,22 @@ async function call(s: BenchStack, method: string, url: string, headers: Record<
   return json;
 }
 
+/** Per intake, ms spent in each client step (R5: where an intake's wall time goes). */
+const steps: Record<string, number[]> = { create: [], put: [], 'upload-complete -> awaiting_review': [], approve: [] };
+const bareSteps: Record<string, number[]> = { start: [], 'signal -> activity done': [], 'signal -> result': [] };
+
 /** One intake; returns ms from upload-complete sent to awaiting_review seen over HTTP. */
 async function intake(s: BenchStack, bytes: Buffer, key: string): Promise<{ id: string; toReviewMs: number }> {
+  const t0 = performance.now();
   const created = await call(s, 'POST', `${INTAKE}/submissions`, s.partner.headers, intakeBody(s, { key, sizeBytes: bytes.length }));
   const id = created.data.submission.submissionId as string;
   const up = created.data.upload;
+  const tPut = performance.now();
   const put = await fetch(up.url, { method: 'PUT', headers: up.headers, body: bytes });
   await put.arrayBuffer();
   const t = performance.now();
+  steps.create!.push(tPut - t0);
+  steps.put!.push(t - tPut);
   let state = (await call(s, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, s.partner.headers)).data.intakeStatus;
   while (state !== 'awaiting_review') {
     if (state === 'verification_failed') throw new Error(`${id} failed verification`);
@@ -77,20 +70,28 @@ async function intake(s: BenchStack, bytes: Buffer, key: string): Promise<{ id: 
     state = (await call(s, 'GET', `${INTAKE}/submissions/${id}`, s.partner.headers)).data.intakeStatus;
   }
   const toReviewMs = performance.now() - t;
+  steps['upload-complete -> awaiting_review']!.push(toReviewMs);
+  const tApprove = performance.now();
   const approved = await call(s, 'POST', `${INTAKE}/submissions/${id}/approve`, s.operator.headers, { reviewNotes: 'Bench approval.' });
+  steps.approve!.push(performance.now() - tApprove);
   if (approved.data.intakeStatus !== 'promoted_to_media_store') throw new Error(`${id}: ${approved.data.intakeStatus}`);
   return { id, toReviewMs };
 }
 
 /** One bare workflow; returns ms from the first signal to its activity completed (seen by query). */
 async function bare(client: Client, taskQueue: string, id: string): Promise<number> {
+  const t0 = performance.now();
   const h = await client.workflow.start('bareIntake', { taskQueue, workflowId: id });
   const t = performance.now();
   await h.signal(firstSignal);
   while ((await h.query(stageQuery)) < 1) await new Promise((r) => setTimeout(r, POLL_MS));
   const ms = performance.now() - t;
+  const t2 = performance.now();
   await h.signal(secondSignal);
   await h.result();
+  bareSteps.start!.push(t - t0);
+  bareSteps['signal -> activity done']!.push(ms);
+  bareSteps['signal -> result']!.push(performance.now() - t2);
   return ms;
 }
 
@@ -117,6 +118,7 @@ try {
   await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
   await boundedLoad(async (i) => void (await bare(client, bareQueue, `bare-warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
 
+  for (const xs of [...Object.values(steps), ...Object.values(bareSteps)]) xs.length = 0; // drop the warm-up
   const ids: string[] = [];
   const toReview: number[] = [];
   let t = performance.now();
@@ -147,7 +149,7 @@ try {
   const typeCounts = (events: { eventType?: unknown }[]) => {
     const c: Record<string, number> = {};
     for (const e of events) {
-      const name = EVENT_TYPES[Number(e.eventType)] ?? String(e.eventType);
+      const name = EVENT_TYPE_NAMES[Number(e.eventType)] ?? String(e.eventType);
       c[name] = (c[name] ?? 0) + 1;
     }
     return c;
@@ -168,7 +170,19 @@ try {
   const bc = typeCounts(bareEvents[0] ?? []);
   const types = [...new Set([...Object.keys(ic), ...Object.keys(bc)])].sort();
   printTable('R6 breakdown: event types of one completed intake vs one bare workflow', types.map((ty) => ({ eventType: ty, intake: ic[ty] ?? 0, bare: bc[ty] ?? 0 })));
+  // Profiles: client steps per intake and per bare workflow (R5), and the server-side phases after
+  // upload-complete / the first signal, read from the recorded histories (R7).
+  const stepRows = [
+    ...Object.entries(steps).map(([step, xs]) => ({ side: 'intake', step, ...summarize(xs) })),
+    ...Object.entries(bareSteps).map(([step, xs]) => ({ side: 'bare', step, ...summarize(xs) })),
+  ];
+  printTable('R5 profile: wall time per client step (ms)', stepRows);
+  const intakePhases = medianPhases(intakeEvents.map((e) => phasesAfterSignal(e, uploadCompleteSignal.name)));
+  const barePhases = medianPhases(bareEvents.map((e) => phasesAfterSignal(e, firstSignal.name)));
+  printTable('R7 profile: server-side phases after upload-complete (intake), from 20 histories', intakePhases);
+  printTable('R7 profile: server-side phases after the first signal (bare), from 20 histories', barePhases);
   const file = writeResults('temporal-throughput', {
+    profile: { steps: stepRows, intakePhases, barePhases },
     intakes: ids.length,
     bare: bareIds.length,
     inflight: INFLIGHT,

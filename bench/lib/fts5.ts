@@ -1,0 +1,65 @@
+// R4 baseline: the same public search corpus as GET /search (studios, artists, public designs, with
+// the same visibility rules) copied into an SQLite FTS5 table (better-sqlite3), ranked with bm25
+// and cut to the top 20. Columns follow the tsvector weights: name (A), place or specialties (B),
+// the rest (C); bm25 gets matching column weights.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Sql } from '../../lib/db';
+import { publicDirectoryWhere, publicMediaWhere } from '../../lib/directory/records';
+
+export interface Fts5Baseline {
+  rows: number;
+  buildMs: number;
+  file: string;
+  /** Top 20 by bm25 for the words of q (all must match, as websearch_to_tsquery's AND). */
+  top20(q: string): { type: string; id: string; score: number }[];
+  close(): void;
+}
+
+export async function buildFts5(sql: Sql, dir: string): Promise<Fts5Baseline> {
+  const started = performance.now();
+  const file = path.join(dir, 'fts5.sqlite');
+  fs.rmSync(file, { force: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = OFF');
+  db.pragma('synchronous = OFF');
+  db.exec(`create virtual table docs using fts5(type unindexed, id unindexed, name, place, body, tokenize = 'unicode61')`);
+  const insert = db.prepare('insert into docs (type, id, name, place, body) values (?, ?, ?, ?, ?)');
+  const insertMany = db.transaction((rows: { type: string; id: string; name: string; place: string; body: string }[]) => {
+    for (const r of rows) insert.run(r.type, r.id, r.name, r.place, r.body);
+  });
+  let rows = 0;
+  const corpus = sql<{ type: string; id: string; name: string; place: string; body: string }[]>`
+    select 'studio' as type, s.id::text, s.name, s.city as place,
+      s.description || ' ' || array_to_string(s.styles, ' ') || ' ' || array_to_string(s.specialties, ' ') as body
+    from studios s where ${publicDirectoryWhere(sql, 's')} and s.is_active
+    union all
+    select 'artist', a.id::text, a.name, array_to_string(a.specialties, ' '), a.bio
+    from artists a where ${publicDirectoryWhere(sql, 'a')} and a.is_active
+    union all
+    select 'design', d.id::text, d.title, '', d.description || ' ' || array_to_string(d.tags, ' ') || ' ' || array_to_string(d.style_ids, ' ')
+    from designs d where ${publicMediaWhere(sql, 'd')}`;
+  for await (const batch of corpus.cursor(5000)) {
+    insertMany(batch);
+    rows += batch.length;
+  }
+  db.exec(`insert into docs (docs) values ('optimize')`);
+  const query = db.prepare(`select type, id, bm25(docs, 1.0, 0.4, 0.2) as score from docs where docs match ? order by score limit 20`);
+  return {
+    rows,
+    buildMs: performance.now() - started,
+    file,
+    top20: (q) => query.all(toFtsQuery(q)) as { type: string; id: string; score: number }[],
+    close: () => db.close(),
+  };
+}
+
+/** Each word as a quoted FTS5 string: the words ANDed, no FTS5 syntax from the input. */
+export function toFtsQuery(q: string): string {
+  return q
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => `"${w.replace(/"/g, '""')}"`)
+    .join(' ');
+}

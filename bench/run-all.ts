@@ -1,0 +1,63 @@
+// `npm run bench`: every benchmark of issue 7 in one command, one after another (each script starts
+// and stops its own stack, so no run disturbs the next), then one summary table of R1-R8 read back
+// from bench/results/*.json with the targets unchanged and met / missed beside them.
+// --quick: smaller sizes and counts to check the runner itself (not the figures of record).
+// --data-dir: keep the seeded directory databases between runs (1M studios seed in ~5 min).
+// --only R1,R5: a subset.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { childEnv, PROJECT_ROOT } from '../lib/config';
+import { verdict } from './lib/targets';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
+    only: { type: 'string' },
+  },
+});
+const Q = values.quick;
+const runs: { ids: string[]; script: string; args: string[] }[] = [
+  { ids: ['R1'], script: 'bench/http-overhead.ts', args: Q ? ['--seconds', '3', '--rounds', '1'] : [] },
+  {
+    ids: ['R2', 'R3', 'R4'],
+    script: 'bench/directory.ts',
+    args: [...(Q ? ['--sizes', '10000,100000', '--requests', '60'] : []), ...(values['data-dir'] ? ['--data-dir', values['data-dir']] : [])],
+  },
+  { ids: ['R5', 'R6', 'R7'], script: 'bench/temporal-throughput.ts', args: Q ? ['--intakes', '40'] : [] },
+  { ids: ['R8'], script: 'bench/worker-memory.ts', args: Q ? ['--open', '500'] : [] },
+];
+const only = values.only?.split(',').map((s) => s.trim().toUpperCase());
+const failed: string[] = [];
+const started = Date.now();
+for (const r of runs) {
+  if (only && !r.ids.some((id) => only.includes(id))) continue;
+  console.log(`\n===== ${r.ids.join(', ')}: ${r.script} ${r.args.join(' ')}`);
+  const res = spawnSync(process.execPath, ['--import', 'tsx', r.script, ...r.args], { cwd: PROJECT_ROOT, env: childEnv({}), stdio: 'inherit' });
+  if (res.status !== 0) failed.push(`${r.script} (exit ${res.status ?? res.signal})`);
+}
+
+const read = (name: string): any => {
+  const f = path.join(PROJECT_ROOT, 'bench', 'results', `${name}.json`);
+  return fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : undefined;
+};
+const rows: { id: string; figure: string; value: number | undefined; target: string; verdict: string; measuredAt: string }[] = [];
+const add = (id: string, figure: string, value: number | undefined, target: string, measuredAt?: string) =>
+  rows.push({ id, figure, value, target, verdict: verdict(value, target), measuredAt: measuredAt ?? '-' });
+const r1 = read('http-overhead-info');
+add('R1', 'GET /health/live req/s, ours / bare Express 5', r1?.ratio, '>= 0.8', r1?.measuredAt);
+const dir = read('directory');
+for (const f of (dir?.figures ?? []) as { id: string; figure: string; value: number; target: string }[]) add(f.id, f.figure, f.value, f.target, dir.measuredAt);
+if (!dir?.figures?.some((f: { id: string }) => f.id === 'R4')) add('R4', 'GET /search p95 at 1M / FTS5 bm25 top-20 p95', undefined, '<= 1.0');
+const tt = read('temporal-throughput');
+for (const f of (tt?.rows ?? []) as { id: string; figure: string; ratio: number; target: string }[]) add(f.id, f.figure, f.ratio, f.target, tt.measuredAt);
+const mem = read('worker-memory');
+for (const f of (mem?.rows ?? []) as { id: string; figure: string; ratio: number; target: string }[]) add(f.id, f.figure, f.ratio, f.target, mem.measuredAt);
+console.log(`\nSummary (${Math.round((Date.now() - started) / 1000)} s${Q ? ', --quick: not figures of record' : ''})`);
+console.table(rows);
+if (failed.length) {
+  console.error(`failed: ${failed.join('; ')}`);
+  process.exitCode = 1;
+}
