@@ -25,6 +25,7 @@ export async function ensureDirectoryDb(pg: EmbeddedPg, size: number, log: (s: s
       const [r] = await probe<{ n: number }[]>`select count(*)::int as n from studios where source_type = 'synthetic_seed'`.catch(() => [{ n: -1 }]);
       await probe.end();
       if (r?.n === size) {
+        await migrateUp(url); // indexes added since the seed
         const sql = createSql(url, { max: 10 });
         log(`reusing ${dbName} (${size.toLocaleString('en-US')} studios)\n`);
         return { url, sql, rows: await totalRows(sql), seededMs: null };

@@ -48,8 +48,11 @@ export async function explainQueries(url: string, run: (sql: Sql) => Promise<unk
     max: 1,
     onnotice: () => {},
     transform: postgres.camel,
-    debug: (_conn, query, params) => {
-      if (!/^\s*explain/i.test(query) && !/pg_catalog\.pg_type/.test(query)) seen.push({ query, params: params as unknown[] });
+    // postgres.js hands debug its serialized parameters; a bool comes as 't' / 'f', which would be
+    // serialized again (to 'f') on replay, so bools are turned back into booleans (oid 16).
+    debug: (_conn, query, params, types) => {
+      if (/^\s*explain/i.test(query) || /pg_catalog\.pg_type/.test(query)) return;
+      seen.push({ query, params: (params as unknown[]).map((p, i) => ((types as number[])[i] === 16 && typeof p === 'string' ? p === 't' : p)) });
     },
   });
   try {

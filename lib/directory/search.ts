@@ -112,49 +112,82 @@ function relevance(sql: Sql, f: SearchFilters) {
   return sql`round((0.6 * ts_rank_cd(u.search_tsv, websearch_to_tsquery('simple', ${f.q}), 32) + 0.4 * similarity(u.name, ${f.q}))::numeric, 4)::float8`;
 }
 
-function orderBy(sql: Sql, f: SearchFilters) {
+/** The sort keys over the matched set `m` (ties broken by type and id, so pages are stable). */
+function orderKeys(sql: Sql, f: SearchFilters) {
   const dir = direction(sql, f.sortOrder);
   const keys = {
-    relevance: sql`relevance_score ${dir}, u.rating desc nulls last`,
-    rating: sql`u.rating ${dir} nulls last`,
-    review_count: sql`u.review_count ${dir}`,
-    name: sql`u.name ${dir}`,
-    created_at: sql`u.created_at ${dir}`,
-    distance: sql`distance_km ${dir} nulls last`,
+    relevance: sql`m.relevance_score ${dir}, m.rating desc nulls last`,
+    rating: sql`m.rating ${dir} nulls last`,
+    review_count: sql`m.review_count ${dir}`,
+    name: sql`m.name ${dir}`,
+    created_at: sql`m.created_at ${dir}`,
+    distance: sql`m.distance_km ${dir} nulls last`,
   };
-  return sql`order by ${keys[f.sortBy]}, u.type asc, u.id asc`;
-}
-
-export async function search(sql: Sql, f: SearchFilters) {
-  const page = sql<ResultRow[]>`
-    select u.type, u.id, u.name, u.description, u.rating, u.review_count, u.verified, u.styles, u.specialties,
-      u.city, u.state, u.country, ${sql.unsafe(PROVENANCE_SELECT)},
-      ${relevance(sql, f)} as relevance_score,
-      ${f.geo ? distanceKmExpr(sql, f.geo, 'u') : sql`null::float8`} as distance_km
-    from (${candidates(sql, f)}) u
-    ${filters(sql, f)}
-    ${orderBy(sql, f)}
-    limit ${f.limit} offset ${offsetOf(f)}`;
-  const [rows, agg] = await Promise.all([page, f.includeFacets ? facets(sql, f) : count(sql, f)]);
-  return {
-    results: rows.map((r) => searchResult(r, f.geo !== undefined)),
-    total: agg.total,
-    ...('facets' in agg ? { facets: agg.facets } : {}),
-  };
+  return sql`${keys[f.sortBy]}, m.type asc, m.id asc`;
 }
 
 const PROVENANCE_SELECT = [
   'record_state', 'source_type', 'origin_authority', 'source_url', 'source_collected_at', 'license_status', 'consent_level',
   'source_notes', 'verification_status', 'approval_status', 'visibility', 'cultural_sensitivity_level', 'trust_notes',
-].map((c) => `u.${c}`).join(', ');
+].map((c) => `d.${c}`).join(', ');
 
-async function count(sql: Sql, f: SearchFilters): Promise<{ total: number }> {
-  const [r] = await sql<{ total: number }[]>`select count(*)::int as total from (${candidates(sql, f)}) u ${filters(sql, f)}`;
-  return { total: r?.total ?? 0 };
+type FacetColumns = { [K in keyof SearchFacets as `facet${Capitalize<K>}`]?: SearchFacets[K] };
+type SearchRow = { total: number; pos: number | null } & FacetColumns & ResultRow;
+
+/**
+ * One statement, one pass over the matches: the filtered set is materialised once (narrow: the
+ * sort, facet and location columns plus the relevance score), and the total, the facets and the
+ * page all read it. Only the page's rows are looked up again for their display columns. The
+ * aggregate row is left-joined to the page, so an empty page still answers the total (and facets).
+ */
+export async function search(sql: Sql, f: SearchFilters) {
+  const rows = await sql<SearchRow[]>`
+    with m as materialized (
+      select u.type, u.id, u.name, u.rating, u.review_count, u.created_at, u.verified, u.city, u.state, u.country, u.styles, u.specialties,
+        ${relevance(sql, f)} as relevance_score,
+        ${f.geo ? distanceKmExpr(sql, f.geo, 'u') : sql`null::float8`} as distance_km
+      from (${candidates(sql, f)}) u
+      ${filters(sql, f)}
+    ),
+    page as (
+      select m.type, m.id, m.relevance_score, m.distance_km, row_number() over (order by ${orderKeys(sql, f)}) as pos
+      from m
+      order by ${orderKeys(sql, f)}
+      limit ${f.limit} offset ${offsetOf(f)}
+    ),
+    agg as (
+      select (select count(*)::int from m) as total ${f.includeFacets ? sql`, ${facetColumns(sql)}` : sql``}
+    )
+    select agg.*, p.pos, p.relevance_score, p.distance_km,
+      d.type, d.id, d.name, d.description, d.rating, d.review_count, d.verified, d.styles, d.specialties, d.city, d.state, d.country,
+      ${sql.unsafe(PROVENANCE_SELECT)}
+    from agg
+    left join (page p cross join lateral (select * from (${candidates(sql, f)}) u where u.type = p.type and u.id = p.id) d) on true
+    order by p.pos`;
+  const first = rows[0];
+  const facets = f.includeFacets && first ? { facets: pickFacets(first) } : {};
+  return {
+    results: rows.filter((r) => r.pos !== null).map((r) => searchResult(r, f.geo !== undefined)),
+    total: first?.total ?? 0,
+    ...facets,
+  };
 }
 
-/** Total and facet counts over the whole filtered set (not just the page), in one round trip. */
-async function facets(sql: Sql, f: SearchFilters): Promise<{ total: number; facets: SearchFacets }> {
+/** The facet columns are prefixed (`facet_styles`): the page's own columns carry the plain names. */
+function pickFacets(r: FacetColumns): SearchFacets {
+  return {
+    types: r.facetTypes ?? [],
+    cities: r.facetCities ?? [],
+    states: r.facetStates ?? [],
+    countries: r.facetCountries ?? [],
+    styles: r.facetStyles ?? [],
+    specialties: r.facetSpecialties ?? [],
+    verified: r.facetVerified ?? [],
+  };
+}
+
+/** Facet counts over the whole matched set `m` (not just the page), most frequent first. */
+function facetColumns(sql: Sql) {
   const top = (col: string) => sql`
     (select coalesce(json_agg(json_build_object('value', value, 'count', n) order by n desc, value), '[]'::json)
      from (select ${sql.unsafe(col)} as value, count(*)::int as n from m where ${sql.unsafe(col)} is not null and ${sql.unsafe(col)} <> ''
@@ -163,18 +196,11 @@ async function facets(sql: Sql, f: SearchFilters): Promise<{ total: number; face
     (select coalesce(json_agg(json_build_object('value', value, 'count', n) order by n desc, value), '[]'::json)
      from (select v as value, count(*)::int as n from m, unnest(m.${sql.unsafe(col)}) v
            group by 1 order by n desc, value limit ${FACET_TOP}) x)`;
-  const [r] = await sql<({ total: number } & SearchFacets)[]>`
-    with m as materialized (
-      select u.type, u.city, u.state, u.country, u.styles, u.specialties, u.verified
-      from (${candidates(sql, f)}) u ${filters(sql, f)}
-    )
-    select (select count(*)::int from m) as total,
-      ${top('type')} as types, ${top('city')} as cities, ${top('state')} as states, ${top('country')} as countries,
-      ${topArray('styles')} as styles, ${topArray('specialties')} as specialties,
-      (select coalesce(json_agg(json_build_object('value', verified, 'count', n) order by verified desc), '[]'::json)
-       from (select verified, count(*)::int as n from m group by verified) x) as verified`;
-  const { total, ...rest } = r!;
-  return { total, facets: rest };
+  return sql`
+    ${top('type')} as facet_types, ${top('city')} as facet_cities, ${top('state')} as facet_states, ${top('country')} as facet_countries,
+    ${topArray('styles')} as facet_styles, ${topArray('specialties')} as facet_specialties,
+    (select coalesce(json_agg(json_build_object('value', verified, 'count', n) order by verified desc), '[]'::json)
+     from (select verified, count(*)::int as n from m group by verified) x) as facet_verified`;
 }
 
 /** The search result (2.10). */

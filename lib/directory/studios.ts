@@ -78,6 +78,11 @@ function orderBy(sql: Sql, f: StudioFilters) {
     // the schema refuses sort=distance without a point; fall back to rating defensively
     distance: f.geo ? distanceKmExpr(sql, f.geo) : sql`s.rating`,
   };
+  // Nearest first: the GiST index hands rows out in order of its cube distance (`<->`, the chord,
+  // which orders exactly as the great-circle distance does), so the page does not sort every
+  // studio in the radius.
+  if (f.sort === 'distance' && f.geo && f.order === 'asc')
+    return sql`order by ll_to_earth(s.latitude, s.longitude) <-> ll_to_earth(${f.geo.latitude}, ${f.geo.longitude}), s.id asc`;
   return sql`order by ${sorts[f.sort]} ${direction(sql, f.order)}, s.id asc`;
 }
 

@@ -151,6 +151,17 @@ describe('GET /search (search:read)', () => {
     expect(ids(p1.body).filter((id: string) => ids(p2.body).includes(id))).toEqual([]);
   });
 
+  it('answers a page past the end with no results but the same total and facets', async () => {
+    const first = await search('type=studio&include_facets=true');
+    const past = await search('type=studio&include_facets=true&page=1000&limit=50');
+    expect(past.status).toBe(200);
+    expect(past.body.data.results).toEqual([]);
+    expect(past.body.data.total).toBe(first.body.data.total);
+    expect(past.body.data.total).toBeGreaterThan(0);
+    expect(past.body.data.facets).toEqual(first.body.data.facets);
+    expect(past.body.data.pagination).toMatchObject({ page: 1000, has_next: false, has_prev: true });
+  });
+
   it('adds facet counts over the whole filtered set, equal to direct SQL counts, only when include_facets=true', async () => {
     expect((await search('type=studio')).body.data.facets).toBeUndefined();
     const { body } = await search('type=studio&include_facets=true&limit=1');

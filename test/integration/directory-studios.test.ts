@@ -129,6 +129,18 @@ describe('GET /studios (public, legacy wrapper)', () => {
     expect(far.body.data[0].id).toBe('std_geo_40');
   });
 
+  it('keeps nearest-first order across pages (index-ordered), the same as sorting every match', async () => {
+    const base = `/studios?latitude=${GEO_CENTRE.latitude}&longitude=${GEO_CENTRE.longitude}&sort=distance&radius=50`;
+    const all = (await call(stack, `${base}&limit=50`)).body.data.map((s: any) => s.id);
+    const expected = GEO_STUDIOS.filter((g) => haversineKm(GEO_CENTRE, g) <= 50)
+      .sort((a, b) => haversineKm(GEO_CENTRE, a) - haversineKm(GEO_CENTRE, b))
+      .map((g) => g.id);
+    expect(all).toEqual(expected);
+    const paged: string[] = [];
+    for (let page = 1; page <= Math.ceil(all.length / 3); page++) paged.push(...(await call(stack, `${base}&limit=3&page=${page}`)).body.data.map((s: any) => s.id));
+    expect(paged).toEqual(all);
+  });
+
   it('sorts by name, review_count and created_at in either order', async () => {
     const asc = await call(stack, '/studios?sort=name&limit=50');
     const names = asc.body.data.map((s: any) => s.name);
