@@ -15,6 +15,9 @@ import { uploadsRouter } from './routes/intake/uploads';
 
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PROBES = new Set(['/api/v1/health/live', '/api/v1/health/ready']);
+/** The full path: inside a mounted router Express shortens req.url, originalUrl keeps it. */
+const pathOf = (req: { url?: string; originalUrl?: string }) => (req.originalUrl ?? req.url ?? '').split('?')[0]!;
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -37,16 +40,25 @@ export function createApp(deps: AppDeps): Express {
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
       // 5xx answers we chose (503 while a dependency is away) are warnings; thrown errors are errors.
-      customLogLevel: (_req, res, err) =>
-        err && !err.message.startsWith('failed with status code') ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      // A successful liveness or readiness probe is not logged: orchestrators send one every few
+      // seconds per instance, and the line says nothing the next probe would not. A failing probe is.
+      customLogLevel: (req, res, err) =>
+        err && !err.message.startsWith('failed with status code')
+          ? 'error'
+          : res.statusCode >= 400
+            ? 'warn'
+            : req.method === 'GET' && PROBES.has(pathOf(req))
+              ? 'silent'
+              : 'info',
     }),
   );
 
   const methods = methodGuards(app, (p) => p.startsWith('/docs'));
   app.use(methods.options);
+  // Health first: probes are the most frequent request and share no path with the routers below.
+  app.use('/api/v1', healthRouter(deps));
   app.use(jwksRouter(deps));
   app.use(retiredRouter());
-  app.use('/api/v1', healthRouter(deps));
   app.use('/api/v1', directoryRouter(deps));
   app.use(INTAKE_BASE, uploadsRouter(deps));
   app.use(INTAKE_BASE, submissionsRouter(deps));

@@ -54,7 +54,9 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(opts: { worker?: boolean; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestStack> {
+export async function startTestStack(
+  opts: { worker?: boolean; env?: Record<string, string>; databaseUrl?: string; logDestination?: { write(line: string): void } } = {},
+): Promise<TestStack> {
   quietRuntime();
   const db = opts.databaseUrl ? undefined : await createTestDatabase();
   const databaseUrl = opts.databaseUrl ?? db!.url;
@@ -71,7 +73,7 @@ export async function startTestStack(opts: { worker?: boolean; env?: Record<stri
     DATA_DIR: dataDir,
     ...opts.env,
   });
-  const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL });
+  const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL, ...(opts.logDestination ? { destination: opts.logDestination } : {}) });
   const api = await startApi(cfg, log, { migrate: false });
   const sql = createSql(databaseUrl, { max: 4 });
 

@@ -114,3 +114,27 @@ describe('legacy /health follows PostgreSQL', () => {
     await eventually(async () => (await get(stack, '/health')).status === 200, 20_000);
   });
 });
+
+describe('request logging around the probes', () => {
+  const lines: Record<string, any>[] = [];
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { LOG_LEVEL: 'info' }, logDestination: { write: (l) => void lines.push(JSON.parse(l)) } });
+  });
+  afterAll(async () => stack?.stop());
+
+  const logged = (path: string) => lines.filter((l) => l.req?.path === path);
+
+  it('logs no line for a successful probe, one for every other request, and a warning for a probe path that fails', async () => {
+    expect((await get(stack, '/health/live')).status).toBe(200);
+    expect((await get(stack, '/health/live?probe=1')).status).toBe(200);
+    expect((await get(stack, '/health/ready')).status).toBe(200);
+    expect((await get(stack, '/studios?limit=1')).status).toBe(200);
+    expect((await fetch(`${stack.url}/api/v1/health/live`, { method: 'POST' })).status).toBe(405);
+    await eventually(async () => logged('/api/v1/health/live').length === 1, 5_000);
+    expect(logged('/api/v1/health/ready')).toEqual([]);
+    expect(logged('/api/v1/health/live')[0]).toMatchObject({ level: 40, req: { method: 'POST' }, res: { statusCode: 405 } });
+    expect(logged('/api/v1/studios')).toHaveLength(1);
+    expect(logged('/api/v1/studios')[0]).toMatchObject({ level: 30, res: { statusCode: 200 } });
+  });
+});
