@@ -9,5 +9,13 @@ CREATE INDEX studios_public_city_rating ON studios (city, rating DESC, id)
   INCLUDE (verified, price_range, featured)
   WHERE visibility = 'public' AND record_state <> 'deprecated' AND is_active;
 
+-- The geo radius read: the same idea for the GiST index. The cube opclass has no compress step, so
+-- with latitude and longitude included and only public rows in it, the count inside the radius is
+-- an index-only scan, and the nearest-first page walks the index in distance order (KNN).
+CREATE INDEX studios_public_geo ON studios USING gist (ll_to_earth(latitude, longitude))
+  INCLUDE (latitude, longitude)
+  WHERE visibility = 'public' AND record_state <> 'deprecated' AND is_active;
+
 -- Down Migration
+DROP INDEX studios_public_geo;
 DROP INDEX studios_public_city_rating;

@@ -129,19 +129,23 @@ function orderKeys(sql: Sql, f: SearchFilters) {
 const PROVENANCE_SELECT = [
   'record_state', 'source_type', 'origin_authority', 'source_url', 'source_collected_at', 'license_status', 'consent_level',
   'source_notes', 'verification_status', 'approval_status', 'visibility', 'cultural_sensitivity_level', 'trust_notes',
-].map((c) => `d.${c}`).join(', ');
+].map((c) => `u.${c}`).join(', ');
 
 type FacetColumns = { [K in keyof SearchFacets as `facet${Capitalize<K>}`]?: SearchFacets[K] };
-type SearchRow = { total: number; pos: number | null } & FacetColumns & ResultRow;
+interface PageKey {
+  type: ResultRow['type'];
+  id: string;
+  relevance: number;
+  distance: number | null;
+}
 
 /**
- * One statement, one pass over the matches: the filtered set is materialised once (narrow: the
- * sort, facet and location columns plus the relevance score), and the total, the facets and the
- * page all read it. Only the page's rows are looked up again for their display columns. The
- * aggregate row is left-joined to the page, so an empty page still answers the total (and facets).
+ * One pass over the matches: the filtered set is materialised once (narrow: the sort, facet and
+ * location columns plus the relevance score), and the total, the facets and the page's keys all
+ * read it. A second, small statement fetches the display columns of the page's rows by id.
  */
 export async function search(sql: Sql, f: SearchFilters) {
-  const rows = await sql<SearchRow[]>`
+  const [agg] = await sql<({ total: number; pageKeys: PageKey[] } & FacetColumns)[]>`
     with m as materialized (
       select u.type, u.id, u.name, u.rating, u.review_count, u.created_at, u.verified, u.city, u.state, u.country, u.styles, u.specialties,
         ${relevance(sql, f)} as relevance_score,
@@ -154,23 +158,26 @@ export async function search(sql: Sql, f: SearchFilters) {
       from m
       order by ${orderKeys(sql, f)}
       limit ${f.limit} offset ${offsetOf(f)}
-    ),
-    agg as (
-      select (select count(*)::int from m) as total ${f.includeFacets ? sql`, ${facetColumns(sql)}` : sql``}
     )
-    select agg.*, p.pos, p.relevance_score, p.distance_km,
-      d.type, d.id, d.name, d.description, d.rating, d.review_count, d.verified, d.styles, d.specialties, d.city, d.state, d.country,
-      ${sql.unsafe(PROVENANCE_SELECT)}
-    from agg
-    left join (page p cross join lateral (select * from (${candidates(sql, f)}) u where u.type = p.type and u.id = p.id) d) on true
-    order by p.pos`;
-  const first = rows[0];
-  const facets = f.includeFacets && first ? { facets: pickFacets(first) } : {};
-  return {
-    results: rows.filter((r) => r.pos !== null).map((r) => searchResult(r, f.geo !== undefined)),
-    total: first?.total ?? 0,
-    ...facets,
-  };
+    select (select count(*)::int from m) as total,
+      (select coalesce(json_agg(json_build_object('type', type, 'id', id, 'relevance', relevance_score, 'distance', distance_km) order by pos), '[]'::json)
+       from page) as page_keys
+      ${f.includeFacets ? sql`, ${facetColumns(sql)}` : sql``}`;
+  const keys = agg?.pageKeys ?? [];
+  const rows = keys.length
+    ? await sql<ResultRow[]>`
+        select u.type, u.id, u.name, u.description, u.rating, u.review_count, u.verified, u.styles, u.specialties,
+          u.city, u.state, u.country, ${sql.unsafe(PROVENANCE_SELECT)}
+        from (${candidates(sql, f)}) u
+        where u.id = any(${keys.map((k) => k.id)}::text[])`
+    : [];
+  const byKey = new Map(rows.map((r) => [`${r.type}:${r.id}`, r]));
+  const results = keys.flatMap((k) => {
+    const r = byKey.get(`${k.type}:${k.id}`);
+    // A row changed out of view between the two statements drops out rather than failing the page.
+    return r ? [searchResult({ ...r, relevanceScore: k.relevance, distanceKm: k.distance }, f.geo !== undefined)] : [];
+  });
+  return { results, total: agg?.total ?? 0, ...(f.includeFacets && agg ? { facets: pickFacets(agg) } : {}) };
 }
 
 /** The facet columns are prefixed (`facet_styles`): the page's own columns carry the plain names. */
