@@ -1,20 +1,20 @@
 // Directory read benchmarks R2, R3 and R4 (issue 7), one run:
-// - seeds each size into a bench PostgreSQL (kept and reused with --data-dir), starts the API
-//   in-process and measures p50 / p95 / p99 of /studios (filters, geo) and /search (text, text +
-//   facets) under bounded concurrent load on loopback; then the same query functions straight on
-//   postgres.js, in the same run (R2 = API p50 / raw p50 of the filtered list at 100k);
+// - seeds each size into a bench PostgreSQL (kept and reused with --data-dir), starts the API and
+//   measures p50 / p95 / p99 of /studios (filters, geo) and /search (text, text +
+//   facets) under bounded concurrent load on loopback, the API as its own process (CPU 0) and the
+//   load on CPU 1; then the same query functions straight on postgres.js from this process, in the
+//   same run (R2 = API p50 / raw p50 of the filtered list at 100k);
 // - R3 = p95 at the largest size / p95 at the smallest, per endpoint;
 // - R4 at the largest size: GET /search?q= (one in flight) against SQLite FTS5 bm25 top 20 over
 //   the same corpus and terms (better-sqlite3), one in flight;
 // - with --explain (default on), EXPLAIN (ANALYZE, BUFFERS) of every statement each query sends,
 //   at every size: the plan nodes that take the time, printed, full plans under bench/results/.
 // Run: npm run bench:directory [-- --sizes 100000,1000000 --data-dir .data/bench-directory]
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startApi } from '../api/server';
-import { apiConfigSchema, parseConfig } from '../lib/config';
 import type { Sql } from '../lib/db';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { search, type SearchFilters } from '../lib/directory/search';
@@ -22,12 +22,12 @@ import { CITIES } from '../lib/directory/seed-data';
 import { listStudios, type StudioFilters } from '../lib/directory/studios';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
-import { createLogger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
 import { ensureDirectoryDb } from './lib/directory-db';
 import { explainQueries, type StatementProfile } from './lib/explain';
 import { buildFts5 } from './lib/fts5';
 import { printTable, writeResults } from './lib/results';
+import { hasTaskset, spawnNode, stopChild, waitLive } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 
 const { values } = parseArgs({
@@ -108,6 +108,7 @@ const R4_QUERY: BenchQuery = {
   auth: true,
 };
 
+if (hasTaskset()) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
 const keep = values['data-dir'] ? path.resolve(values['data-dir']) : undefined;
 const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-directory-'));
 fs.mkdirSync(dir, { recursive: true });
@@ -117,22 +118,29 @@ const rows: Record<string, string | number>[] = [];
 const profiles: Record<string, { size: number; query: string; statements: Omit<StatementProfile, 'text'>[] }[]> = {};
 const r4: Record<string, number | string> = {};
 const seeded: Record<string, unknown>[] = [];
+let stopApi: (() => Promise<void>) | undefined;
 for (const size of SIZES) fs.rmSync(`bench/results/directory-plans-${size}.txt`, { force: true });
 try {
   for (const size of SIZES) {
     const db = await ensureDirectoryDb(pg, size, log);
     const sql = db.sql;
     seeded.push({ studios: size, rows: db.rows, seedSeconds: db.seededMs === null ? 'reused' : round(db.seededMs / 1000, 1) });
-    const cfg = parseConfig(apiConfigSchema, {
-      PORT: '0',
-      LOG_LEVEL: 'silent',
+    // The API as it is deployed: its own process (pinned to CPU 0 when taskset exists; this
+    // process, the load and the raw baseline, on CPU 1), logging at info to a discarded stdout.
+    const port = await freePort();
+    const apiProcess = spawnNode('api/main.ts', {
+      NODE_ENV: 'development',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
       DATABASE_URL: db.url,
       DATABASE_POOL_MAX: '10',
       // nothing listens there: the directory routes do not use Temporal
       TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
       DATA_DIR: path.join(dir, `data-${size}`),
-    });
-    const api = await startApi(cfg, createLogger({ name: 'bench', level: 'silent' }), { migrate: false });
+    }, '0');
+    const api = { url: `http://127.0.0.1:${port}`, stop: () => stopChild(apiProcess) };
+    stopApi = api.stop;
+    await waitLive(api.url, 60_000);
     const { keyId, key } = await createApiKey(sql, { organizationId: 'bench' });
     await upsertMapping(sql, { actorId: `bench-${size}`, credentialKind: 'api_key', credentialSubject: keyId, role: 'partner', permissions: ['search:read'], organizationId: 'bench' });
 
@@ -228,6 +236,7 @@ try {
   }
   console.log(`\nwritten: ${writeResults('directory', { concurrency: CONCURRENCY, requests: REQUESTS, maxSecondsPerQuery: MAX_MS / 1000, seeded, rows, figures, r4, profiles })}`);
 } finally {
+  await stopApi?.();
   await pg.stop();
   if (!keep) fs.rmSync(dir, { recursive: true, force: true });
 }

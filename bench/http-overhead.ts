@@ -21,7 +21,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '4' },
     // `warn` takes the per-request log line out: shows what request logging costs
     'log-level': { type: 'string', default: 'info' },
     // after the measured rounds: one more run of ours under --cpu-prof, summarised (where the time goes)

@@ -56,11 +56,12 @@ export interface BenchStackOptions {
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
 
-function hasTaskset(): boolean {
+export function hasTaskset(): boolean {
   return (pathVariable() ?? '').split(':').some((d) => fs.existsSync(path.join(d, 'taskset')));
 }
 
-function spawnNode(script: string, env: Record<string, string>, cpus?: string): ChildProcess {
+/** `node --import tsx <script>` from the project root, pinned with taskset to `cpus` when given and available. */
+export function spawnNode(script: string, env: Record<string, string>, cpus?: string): ChildProcess {
   const args = ['--import', 'tsx', path.join(PROJECT_ROOT, script)];
   const [cmd, argv] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
   return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
