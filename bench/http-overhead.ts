@@ -2,7 +2,7 @@
 // logging, request ids, the method guards, every router, the problem handler) / a bare Express 5
 // app answering the same JSON, same load generator (autocannon), same connections and duration.
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when taskset exists.
-// Run: npm run bench:r1 [-- --seconds 10 --connections 32 --rounds 2 --log-level info]
+// Run: npm run bench:r1 [-- --seconds 10 --connections 32 --rounds 4 --log-level info --no-profile]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -126,10 +126,6 @@ function orderKeys(sql: Sql, f: SearchFilters) {
   return sql`${keys[f.sortBy]}, m.type asc, m.id asc`;
 }
 
-const PROVENANCE_SELECT = [
-  'record_state', 'source_type', 'origin_authority', 'source_url', 'source_collected_at', 'license_status', 'consent_level',
-  'source_notes', 'verification_status', 'approval_status', 'visibility', 'cultural_sensitivity_level', 'trust_notes',
-].map((c) => `u.${c}`).join(', ');
 
 type FacetColumns = { [K in keyof SearchFacets as `facet${Capitalize<K>}`]?: SearchFacets[K] };
 interface PageKey {
@@ -167,7 +163,7 @@ export async function search(sql: Sql, f: SearchFilters) {
   const rows = keys.length
     ? await sql<ResultRow[]>`
         select u.type, u.id, u.name, u.description, u.rating, u.review_count, u.verified, u.styles, u.specialties,
-          u.city, u.state, u.country, ${sql.unsafe(PROVENANCE_SELECT)}
+          u.city, u.state, u.country, ${provenanceColumns(sql, 'u')}
         from (${candidates(sql, f)}) u
         where u.id = any(${keys.map((k) => k.id)}::text[])`
     : [];
