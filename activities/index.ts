@@ -1,9 +1,10 @@
 import type { Sql } from '../lib/db';
+import { transitionOf, fromOf } from '../lib/intake/lifecycle';
 import type { ObjectStore } from '../lib/storage/types';
 import type { IntakeActivities } from './types';
-import { recordEvent, setSubmissionStatus, SYSTEM_ACTOR } from './intake-records';
 import { promoteToMediaStore, type PromotionHooks } from './promote-to-media-store';
 import { resolveArtist } from './resolve-artist';
+import { persist } from './steps';
 import { verifyStagedMedia } from './verify-staged-media';
 
 export interface ActivityDeps {
@@ -17,18 +18,18 @@ export function createActivities(deps: ActivityDeps): IntakeActivities {
     verifyStagedMedia: verifyStagedMedia(deps),
     promoteToMediaStore: promoteToMediaStore(deps),
     resolveArtist: resolveArtist(deps),
+    async recordTransition(t) {
+      await persist(deps.sql, t);
+    },
     async recordRejection(i) {
-      await deps.sql.begin(async (tx) => {
-        await setSubmissionStatus(tx, i.submissionId, { intakeStatus: 'rejected', reviewStatus: 'rejected' });
-        await recordEvent(tx, { submissionId: i.submissionId, by: i.by, from: 'awaiting_review', to: 'rejected', note: `${i.reasonCode}: ${i.notes}` });
-      });
+      const at = { intakeStatus: fromOf('reject'), reviewStatus: 'review_required' as const };
+      await persist(deps.sql, transitionOf(at, 'reject', { submissionId: i.submissionId, by: i.by, note: `${i.reasonCode}: ${i.notes}`, facts: { rejectReasonCode: i.reasonCode } }));
     },
     async expireSubmission(i) {
+      const at = { intakeStatus: fromOf('upload_window_passed'), reviewStatus: 'review_required' as const };
+      // The row first: from here on the upload route refuses bytes, so nothing lands after the delete.
+      await persist(deps.sql, i.transition ?? transitionOf(at, 'upload_window_passed', { submissionId: i.submissionId, note: 'upload window passed' }));
       await deps.store.deleteStaged(i.stagingKey);
-      await deps.sql.begin(async (tx) => {
-        await setSubmissionStatus(tx, i.submissionId, { intakeStatus: 'expired', reviewStatus: 'not_reviewed' });
-        await recordEvent(tx, { submissionId: i.submissionId, by: SYSTEM_ACTOR, from: 'staged', to: 'expired', note: 'upload window passed' });
-      });
     },
   };
 }

@@ -1,12 +1,22 @@
 import type { Sql } from '../lib/db';
+import { findSubmission } from '../lib/intake/submissions';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
 import type { ObjectStore } from '../lib/storage/types';
+import { legacyStep, persist, persistOutcome } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
-import { recordEvent, setSubmissionStatus } from './intake-records';
 
 export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore }) {
   return async (i: VerifyInput): Promise<VerifyResult> => {
     const { store, sql } = deps;
+    const { enter, outcomes } = legacyStep(i, { trigger: 'upload_complete', reviewStatus: 'review_required' }, 'verification_passed', 'verification_failed');
+    await persist(sql, enter);
+    // A retry after the outcome was written answers what was recorded: the staged object of a
+    // failed verification is already gone, and re-checking it would give another reason.
+    const row = await findSubmission(sql, i.submissionId);
+    if (row && row.intakeStatus !== enter.to) {
+      if (row.verifiedSha256) return { ok: true, sha256: row.verifiedSha256 };
+      if (row.failureCode) return { ok: false, code: row.failureCode };
+    }
     // Seal first: from here on the upload endpoint refuses to replace the bytes, so the hash we
     // record is the hash of what the operator will approve.
     await store.sealStaged(i.stagingKey, 'pending');
@@ -21,16 +31,7 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore }) {
       await store.sealStaged(i.stagingKey, sha256);
       result = { ok: true, sha256 };
     }
-    await sql.begin(async (tx) => {
-      await recordEvent(tx, { submissionId: i.submissionId, by: i.by, from: 'staged', to: 'verifying' });
-      if (result.ok) {
-        await setSubmissionStatus(tx, i.submissionId, { intakeStatus: 'awaiting_review', reviewStatus: 'review_required', sha256: result.sha256 });
-        await recordEvent(tx, { submissionId: i.submissionId, by: i.by, from: 'verifying', to: 'awaiting_review' });
-      } else {
-        await setSubmissionStatus(tx, i.submissionId, { intakeStatus: 'verification_failed', reviewStatus: 'not_reviewed', failureCode: result.code });
-        await recordEvent(tx, { submissionId: i.submissionId, by: i.by, from: 'verifying', to: 'verification_failed', note: result.code });
-      }
-    });
+    await persistOutcome(sql, outcomes, result);
     if (!result.ok) await store.deleteStaged(i.stagingKey);
     return result;
   };

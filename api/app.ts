@@ -4,16 +4,10 @@ import express, { type Express } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { AppDeps } from './deps';
 import { errorHandler, notFoundHandler } from './http/problem';
-import { methodGuards } from './http/routes-of';
-import { INTAKE_BASE } from './openapi/operations';
-import { openApiRouter } from './openapi/router';
-import { directoryRouter } from './routes/directory';
-import { healthRouter } from './routes/health';
-import { jwksRouter, retiredRouter } from './routes/identity';
-import { artistResolutionRouter } from './routes/intake/artist-resolution';
-import { submissionsRouter } from './routes/intake/submissions';
-import { uploadsRouter } from './routes/intake/uploads';
-
+import { methodGuards } from './http/method-guards';
+import { mountRoutes } from './http/route';
+import { docsPageRouter } from './openapi/router';
+import { allRoutes } from './routes';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const PROBES = new Set(['/api/v1/health/live', '/api/v1/health/ready']);
@@ -56,17 +50,11 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(httpLogger);
 
-  const methods = methodGuards(app, (p) => p.startsWith('/docs'));
+  const routes = allRoutes({ maxMediaBytes: deps.cfg.MAX_MEDIA_BYTES });
+  const methods = methodGuards(routes);
   app.use(methods.options);
-  // Health first: probes are the most frequent request and share no path with the routers below.
-  app.use('/api/v1', healthRouter(deps));
-  app.use(jwksRouter(deps));
-  app.use(retiredRouter());
-  app.use('/api/v1', directoryRouter(deps));
-  app.use(INTAKE_BASE, uploadsRouter(deps));
-  app.use(INTAKE_BASE, submissionsRouter(deps));
-  app.use(INTAKE_BASE, artistResolutionRouter(deps));
-  app.use(openApiRouter(deps));
+  mountRoutes(app, routes, deps);
+  app.use(docsPageRouter(deps));
 
   app.use(methods.notAllowed);
   app.use(notFoundHandler);

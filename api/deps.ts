@@ -2,6 +2,7 @@ import type { Client, Connection } from '@temporalio/client';
 import type { ApiConfig } from '../lib/config';
 import type { Sql } from '../lib/db';
 import type { IdentityProvider } from '../lib/identity';
+import type { TransitionFeed } from '../lib/intake/transition-feed';
 import type { LocalSigningKey } from '../lib/identity/local-keys';
 import type { Logger } from '../lib/logger';
 import type { ObjectStore } from '../lib/storage/types';
@@ -12,6 +13,8 @@ export interface AppDeps {
   sql: Sql;
   temporal: { client: Client; connection: Connection };
   store: ObjectStore;
+  /** Wakes signal routes when the workflow writes a transition (LISTEN/NOTIFY). */
+  transitions: TransitionFeed;
   identity: IdentityProvider;
   /** Local driver only: the key whose public half is served as the JWKS. */
   localSigningKey: LocalSigningKey | undefined;

@@ -1,16 +1,18 @@
-// Builds the API's dependencies and serves it; used by api/main.ts and by tests (port 0).
+// Builds the API's dependencies completely, then serves it; used by api/main.ts and by tests (port 0).
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import http from 'node:http';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { PROJECT_ROOT, databaseUrlOf, temporalAddressOf, type ApiConfig } from '../lib/config';
+import { PROJECT_ROOT, databaseUrlOf, type ApiConfig } from '../lib/config';
 import { createSql } from '../lib/db';
 import { migrateUp } from '../lib/db/migrate';
 import type { Logger } from '../lib/logger';
+import { freePort } from '../lib/net/free-port';
 import { loadOrCreateSecret } from '../lib/secrets';
 import { createIdentityProvider, LOCAL_JWKS_PATH } from '../lib/identity';
+import { createTransitionFeed } from '../lib/intake/transition-feed';
 import { loadOrCreateSigningKey } from '../lib/identity/local-keys';
 import { createObjectStore } from '../lib/storage';
+import { createTemporalClient } from '../temporal/connection';
 import type { Express } from 'express';
 import { createApp } from './app';
 import type { AppDeps } from './deps';
@@ -24,44 +26,88 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
+/** With PORT=0, how many free ports to try when another process takes the chosen one first. */
+const PORT_ATTEMPTS = 5;
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (err: Error) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
 export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: boolean } = {}): Promise<RunningApi> {
   const databaseUrl = databaseUrlOf(cfg);
   if (opts.migrate ?? true) await migrateUp(databaseUrl, (m) => log.debug(m));
   const sql = createSql(databaseUrl, { max: cfg.DATABASE_POOL_MAX });
   // Lazy: the API starts (and reports `blocked`) even while Temporal is away.
-  const connection = Connection.lazy({
-    address: temporalAddressOf(cfg),
-    ...(cfg.TEMPORAL_API_KEY ? { apiKey: cfg.TEMPORAL_API_KEY, tls: true } : cfg.TEMPORAL_TLS ? { tls: true } : {}),
-  });
-  const client = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
-  const uploadSigningSecret = cfg.UPLOAD_SIGNING_SECRET ?? loadOrCreateSecret(cfg.DATA_DIR, 'upload-signing.key');
-
-  const deps: AppDeps = {
-    cfg,
-    sql,
-    temporal: { client, connection },
-    store: undefined as never,
-    identity: undefined as never,
-    localSigningKey: cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined,
-    log,
-    publicBaseUrl: '',
-    uploadSigningSecret,
-    version: VERSION,
-    startedAt: Date.now(),
+  const temporal = createTemporalClient(cfg);
+  const closeResources = async () => {
+    await temporal.connection.close().catch(() => {});
+    await sql.end({ timeout: 5 });
   };
-  const app = createApp(deps);
-  const server = app.listen(cfg.PORT, cfg.HOST);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${cfg.HOST}:${port}`;
-  deps.publicBaseUrl = (cfg.PUBLIC_BASE_URL ?? url).replace(/\/$/, '');
-  deps.store = createObjectStore(cfg, { baseUrl: deps.publicBaseUrl, secret: uploadSigningSecret });
-  deps.identity = createIdentityProvider(cfg, { sql, localJwksUrl: `${url}${LOCAL_JWKS_PATH}` });
-  server.keepAliveTimeout = 65_000;
 
+  let running: { url: string; deps: AppDeps; app: Express; server: http.Server };
+  try {
+    const uploadSigningSecret = cfg.UPLOAD_SIGNING_SECRET ?? loadOrCreateSecret(cfg.DATA_DIR, 'upload-signing.key');
+    const localSigningKey = cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined;
+    const transitions = createTransitionFeed(sql);
+    const startedAt = Date.now();
+
+    /** Everything that depends on our own URL, built completely before the server listens. */
+    const build = (port: number) => {
+      const url = `http://${cfg.HOST}:${port}`;
+      const publicBaseUrl = (cfg.PUBLIC_BASE_URL ?? url).replace(/\/$/, '');
+      const deps: AppDeps = {
+        cfg,
+        sql,
+        temporal,
+        store: createObjectStore(cfg, { baseUrl: publicBaseUrl, secret: uploadSigningSecret }),
+        transitions,
+        identity: createIdentityProvider(cfg, { sql, localJwksUrl: `${url}${LOCAL_JWKS_PATH}` }),
+        localSigningKey,
+        log,
+        publicBaseUrl,
+        uploadSigningSecret,
+        version: VERSION,
+        startedAt,
+      };
+      const app = createApp(deps);
+      const server = http.createServer(app);
+      server.keepAliveTimeout = 65_000;
+      return { url, deps, app, server };
+    };
+
+    // A fixed PORT is tried once. PORT=0 (tests) picks a free port first, so the URL is known
+    // before anything is built; should another process take it in between, try another one.
+    for (let attempt = 1; ; attempt++) {
+      const port = cfg.PORT === 0 ? await freePort() : cfg.PORT;
+      const candidate = build(port);
+      try {
+        await listen(candidate.server, port, cfg.HOST);
+        running = candidate;
+        break;
+      } catch (err) {
+        const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+        if (!(cfg.PORT === 0 && inUse && attempt < PORT_ATTEMPTS)) throw err;
+        log.debug({ port, attempt }, 'free port taken before listen; trying another');
+      }
+    }
+  } catch (err) {
+    await closeResources();
+    throw err;
+  }
+
+  const { url, deps, app, server } = running;
   return {
     url,
     deps,
@@ -72,8 +118,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
-      await connection.close().catch(() => {});
-      await sql.end({ timeout: 5 });
+      await closeResources();
     },
   };
 }

@@ -5,9 +5,10 @@
 // manifest of what each one must end in. Before writing, every history is replayed against the
 // current workflow code and checked for the credentials used to make it. Stops everything it starts.
 //
-// Run it after a deliberate, versioned change to a workflow (patched() or a new workflow type), so
-// the fixtures describe what running workflows look like, then keep the old fixtures too if
-// workflows of the old shape may still be open.
+// Run it after a deliberate, versioned change to a workflow (patched() or a new workflow type), with
+// `--shape <name>` naming the new shape: its histories are written beside the fixtures of earlier
+// shapes (`<type>.<scenario>.<shape>.json`), which stay, because workflows of those shapes may
+// still be open when the new code deploys. Recording a shape again replaces only that shape.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,11 +27,15 @@ import { artistResolutionWorkflowId, intakeWorkflowId } from '../workflows/messa
 const { values } = parseArgs({
   options: {
     out: { type: 'string', default: path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories') },
+    // The workflow shape these histories record (the newest patch of the intake workflow).
+    shape: { type: 'string', default: 'transition-writer' },
     // The whole recording is bounded; one scenario normally takes well under a second.
     seconds: { type: 'string', default: '180' },
   },
 });
 const OUT = path.resolve(values.out);
+const SHAPE = values.shape;
+if (!/^[a-z0-9-]{1,40}$/.test(SHAPE)) throw new Error('--shape: lower-case letters, digits and dashes');
 const DEADLINE = Date.now() + Number(values.seconds) * 1000;
 const INTAKE = '/api/private/portfolio-intake/v1';
 /** Worker and client identities (and the sticky queue's name) carry pid and host name: not secret,
@@ -39,6 +44,8 @@ const IDENTITY = 'recorded-by-scripts/record-histories';
 
 export interface FixtureEntry {
   scenario: string;
+  /** Which version of the workflow code recorded it; every shape still deployed must replay. */
+  shape: string;
   file: string;
   workflowType: 'portfolioIntake' | 'artistResolution';
   workflowId: string;
@@ -209,18 +216,19 @@ async function main() {
       for (const secret of secrets) if (json.includes(secret)) throw new Error(`${sc.scenario}: a credential ended up in the history; not writing it`);
       // The scrubbed history must still replay against the current code.
       await Worker.runReplayHistory({ workflowBundle: { code }, replayName: `record-${sc.scenario}` }, JSON.parse(json), workflowId);
-      const file = `${sc.workflowType === 'portfolioIntake' ? 'portfolio-intake' : 'artist-resolution'}.${sc.scenario}.json`;
-      recorded.push({ entry: { scenario: sc.scenario, file, workflowType: sc.workflowType, workflowId, expectResult: sc.expectResult, events: history.events?.length ?? 0 }, json });
+      const file = `${sc.workflowType === 'portfolioIntake' ? 'portfolio-intake' : 'artist-resolution'}.${sc.scenario}.${SHAPE}.json`;
+      recorded.push({ entry: { scenario: sc.scenario, shape: SHAPE, file, workflowType: sc.workflowType, workflowId, expectResult: sc.expectResult, events: history.events?.length ?? 0 }, json });
       say(`${sc.scenario}: ${workflowId}, ${history.events?.length ?? 0} events, replays cleanly`);
     }
 
     fs.mkdirSync(OUT, { recursive: true });
     for (const { entry, json } of recorded) fs.writeFileSync(path.join(OUT, entry.file), json);
     const v = versions();
+    const indexFile = path.join(OUT, 'index.json');
+    const earlier: FixtureEntry[] = fs.existsSync(indexFile) ? (JSON.parse(fs.readFileSync(indexFile, 'utf8')) as { fixtures: FixtureEntry[] }).fixtures : [];
     const manifest = {
-      recordedAt: new Date().toISOString(),
       recordedWith: { temporalCli: v.temporalCli, temporalSdk: v.temporalSdk, node: v.node },
-      fixtures: recorded.map((r) => r.entry),
+      fixtures: [...earlier.filter((e) => e.shape !== SHAPE), ...recorded.map((r) => ({ ...r.entry, recordedAt: new Date().toISOString() }))],
     };
     fs.writeFileSync(path.join(OUT, 'index.json'), JSON.stringify(manifest, null, 2) + '\n');
     say(`wrote ${recorded.length} histories and index.json to ${path.relative(PROJECT_ROOT, OUT)}`);

@@ -6,10 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { childEnv, loadConfigOrExit, stackConfigSchema, pathVariable } from '../lib/config';
-import { CHROMIUM_PATH } from '../lib/tools/chromium';
-import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from '../lib/tools/schemathesis';
+import { CHROMIUM_PATH } from './tools/chromium';
+import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
-import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from '../lib/tools/fake-gcs';
+import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
 
 const cfg = loadConfigOrExit(stackConfigSchema);
 const version = (bin: string) => execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();

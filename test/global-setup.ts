@@ -1,17 +1,14 @@
 // Once per test run: a real PostgreSQL (embedded) with a migrated template database, a real
-// Temporal dev server (the official CLI), and one workflow bundle for every test worker.
+// Temporal dev server (the official CLI), and one workflow bundle for every test worker. The
+// PostgreSQL and Temporal pieces come from the one stack launcher (scripts/stack.ts), without the
+// API and worker processes: each test starts its own in-process slice (test/helpers/stack.ts).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
-import { pathVariable, parseConfig, stackConfigSchema } from '../lib/config';
-import { startEmbeddedPostgres } from '../lib/db/embedded';
-import { migrateUp } from '../lib/db/migrate';
-import { findTemporalCli } from '../temporal/cli-path';
-import { startDevServer } from '../temporal/dev-server';
+import { parseConfig, stackConfigSchema } from '../lib/config';
+import { launchStack, tempStackDir } from '../scripts/stack';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
-import { freePort } from '../lib/net/free-port';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,28 +22,36 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const cfg = parseConfig(stackConfigSchema);
-  const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-test-'));
-  fs.chmodSync(tmpRoot, 0o755); // the unprivileged postgres user must reach its data folder
-  const pg = await startEmbeddedPostgres({ dataDir: path.join(tmpRoot, 'pg'), port: await freePort(), database: 'template_intake' });
-  await migrateUp(pg.url);
+  const tmpRoot = tempStackDir('intake-test-');
+  const removeTmp = () => fs.rmSync(tmpRoot, { recursive: true, force: true });
+  const stack = await launchStack({
+    dataDir: tmpRoot,
+    postgres: { embedded: { dir: path.join(tmpRoot, 'pg'), database: 'template_intake' } },
+    temporal: { embedded: { cliPath: cfg.TEMPORAL_CLI_PATH, namespace: 'default' } },
+    processes: false,
+  }).catch((err: unknown) => {
+    removeTmp();
+    throw err;
+  });
 
-  const cli = findTemporalCli({ explicit: cfg.TEMPORAL_CLI_PATH, pathVar: pathVariable() });
-  if (!cli) throw new Error('Temporal CLI not found: run `npm run setup` first');
-  const temporal = await startDevServer({ cliPath: cli, port: await freePort(), namespace: 'default' });
-
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
   const workflowBundlePath = path.join(tmpRoot, 'workflow-bundle.js');
-  fs.writeFileSync(workflowBundlePath, code);
+  try {
+    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+    fs.writeFileSync(workflowBundlePath, code);
+  } catch (err) {
+    await stack.stop();
+    removeTmp();
+    throw err;
+  }
 
-  project.provide('pgAdminUrl', pg.url.replace(/\/template_intake$/, '/postgres'));
+  project.provide('pgAdminUrl', stack.databaseUrl.replace(/\/template_intake$/, '/postgres'));
   project.provide('templateDb', 'template_intake');
-  project.provide('temporalAddress', temporal.address);
+  project.provide('temporalAddress', stack.temporalAddress);
   project.provide('workflowBundlePath', workflowBundlePath);
   project.provide('tmpRoot', tmpRoot);
 
   return async () => {
-    await temporal.stop();
-    await pg.stop();
-    fs.rmSync(tmpRoot, { recursive: true, force: true });
+    await stack.stop();
+    removeTmp();
   };
 }

@@ -1,9 +1,10 @@
 // The Temporal worker process: parse config, build deps, run, shut down cleanly.
-import { NativeConnection, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { databaseUrlOf, loadConfigOrExit, temporalAddressOf, workerConfigSchema } from '../lib/config';
 import { createSql } from '../lib/db';
 import { createLogger } from '../lib/logger';
 import { createObjectStore } from '../lib/storage';
+import { connectWorkerConnection } from '../temporal/connection';
 import { createIntakeWorker } from './create-worker';
 import { killOncePerSubmission } from './fault-hooks';
 
@@ -23,10 +24,7 @@ Runtime.install({
 
 const address = temporalAddressOf(cfg);
 const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX });
-const connection = await NativeConnection.connect({
-  address,
-  ...(cfg.TEMPORAL_API_KEY ? { apiKey: cfg.TEMPORAL_API_KEY, tls: true } : cfg.TEMPORAL_TLS ? { tls: true } : {}),
-});
+const connection = await connectWorkerConnection(cfg);
 const worker = await createIntakeWorker({
   connection,
   namespace: cfg.TEMPORAL_NAMESPACE,

@@ -1,48 +1,9 @@
 // Signals, queries, payload types and the task queue name: defined once, imported by the API,
-// the worker, the workflows and the tests.
+// the worker, the workflows and the tests. The intake's vocabulary and transition table live in
+// lib/intake/ (pure modules this folder may import).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-
-export const DEFAULT_TASK_QUEUE = 'portfolio-intake';
-
-export const intakeStatuses = [
-  'staged',
-  'verifying',
-  'awaiting_review',
-  'promoting',
-  'promoted_to_media_store',
-  'rejected',
-  'verification_failed',
-  'expired',
-] as const;
-export type IntakeStatus = (typeof intakeStatuses)[number];
-
-export const reviewStatuses = ['review_required', 'approved', 'rejected', 'not_reviewed'] as const;
-export type ReviewStatus = (typeof reviewStatuses)[number];
-
-export const FINAL_STATUSES: readonly IntakeStatus[] = ['promoted_to_media_store', 'rejected', 'verification_failed', 'expired'];
-
-export const mimeTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
-export type MimeType = (typeof mimeTypes)[number];
-
-export const verificationFailureCodes = [
-  'object_missing',
-  'size_mismatch',
-  'magic_bytes_mismatch',
-  // Found at promotion: the staged bytes no longer hash to what verification saw.
-  'object_changed',
-] as const;
-export type VerificationFailureCode = (typeof verificationFailureCodes)[number];
-
-export const rejectReasonCodes = [
-  'rights_unclear',
-  'consent_missing',
-  'quality_insufficient',
-  'content_policy',
-  'duplicate',
-  'other',
-] as const;
-export type RejectReasonCode = (typeof rejectReasonCodes)[number];
+import type { ActorRef, IntakeView, MimeType, RejectReasonCode } from '../lib/intake/vocabulary';
 
 export interface IntakeInput {
   submissionId: string;
@@ -55,12 +16,6 @@ export interface IntakeInput {
   stagingKey: string;
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
   uploadDeadlineSeconds: number;
-}
-
-/** Who caused a transition, recorded in intake_events. */
-export interface ActorRef {
-  actorId: string;
-  credentialId: string;
 }
 
 export interface UploadCompleteSignal {
@@ -76,19 +31,13 @@ export interface RejectSignal {
   requestId: string;
   by: ActorRef;
   reasonCode: RejectReasonCode;
-  notes: string;
+  reviewNotes?: string;
+  /** The name reject signals sent before the lifecycle owner used for reviewNotes. */
+  notes?: string;
 }
 
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */
-export interface IntakeState {
-  submissionId: string;
-  artistCanonicalId: string;
-  intakeStatus: IntakeStatus;
-  reviewStatus: ReviewStatus;
-  mediaStoreDocumentId: string | null;
-  failureCode: VerificationFailureCode | null;
-  rejectReasonCode: RejectReasonCode | null;
-}
+export type IntakeState = IntakeView;
 
 export const uploadCompleteSignal = defineSignal<[UploadCompleteSignal]>('uploadComplete');
 export const approveSignal = defineSignal<[ApproveSignal]>('approve');

@@ -1,13 +1,18 @@
 // One workflow per submission: wait for the upload, verify the bytes, wait for a human decision,
 // promote into the private media store. Deterministic code only: all I/O happens in activities.
+// The workflow is the only author of transitions: each one is built from the transition table
+// (lib/intake/lifecycle.ts) here, and the activities persist exactly what they are handed.
 import {
   allHandlersFinished,
   condition,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { IntakeActivities } from '../activities/types';
+import { accepts, outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import { SYSTEM_ACTOR, type ActorRef } from '../lib/intake/vocabulary';
 import {
   approveSignal,
   AwaitingSinceKey,
@@ -19,9 +24,7 @@ import {
   type ApproveSignal,
   type IntakeInput,
   type IntakeState,
-  type IntakeStatus,
   type RejectSignal,
-  type ReviewStatus,
   type UploadCompleteSignal,
 } from './messages';
 
@@ -34,6 +37,12 @@ const acts = proxyActivities<IntakeActivities>({
   // results (verification) or non-retryable failures.
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
+
+/**
+ * Runs that reach a rejection after this change write it with the generic recordTransition
+ * activity; runs whose history already scheduled recordRejection replay that branch.
+ */
+export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
 
 type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
 
@@ -51,58 +60,64 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   const handled = new Set<string>();
   let upload: UploadCompleteSignal | undefined;
   let decision: Decision | undefined;
+  /** A signal counts once, only while nothing of its kind is pending and the table accepts its trigger now. */
+  const fresh = (requestId: string, trigger: Trigger, pending: unknown): boolean => {
+    if (handled.has(requestId) || pending !== undefined || !accepts(state.intakeStatus, trigger)) return false;
+    handled.add(requestId);
+    return true;
+  };
 
   setHandler(intakeStateQuery, () => state);
-  // Handlers only record; the main body acts. A signal in the wrong state is ignored: the HTTP
-  // route has already answered 409 for it.
+  // Handlers only record; the main body acts. A trigger the current state does not accept is
+  // ignored: the HTTP route asked the same table and has already answered 409 for it.
   setHandler(uploadCompleteSignal, (s) => {
-    if (handled.has(s.requestId) || state.intakeStatus !== 'staged' || upload) return;
-    handled.add(s.requestId);
-    upload = s;
+    if (fresh(s.requestId, 'upload_complete', upload)) upload = s;
   });
   setHandler(approveSignal, (s) => {
-    if (handled.has(s.requestId) || state.intakeStatus !== 'awaiting_review' || decision) return;
-    handled.add(s.requestId);
-    decision = { kind: 'approve', signal: s };
+    if (fresh(s.requestId, 'approve', decision)) decision = { kind: 'approve', signal: s };
   });
   setHandler(rejectSignal, (s) => {
-    if (handled.has(s.requestId) || state.intakeStatus !== 'awaiting_review' || decision) return;
-    handled.add(s.requestId);
-    decision = { kind: 'reject', signal: s };
+    if (fresh(s.requestId, 'reject', decision)) decision = { kind: 'reject', signal: s };
   });
 
-  const moveTo = (intakeStatus: IntakeStatus, reviewStatus: ReviewStatus = state.reviewStatus) => {
-    state.intakeStatus = intakeStatus;
-    state.reviewStatus = reviewStatus;
+  const decide = (trigger: Trigger, o: { by: ActorRef; note?: string | null; facts?: TransitionFacts }): Transition =>
+    transitionOf(state, trigger, { submissionId: input.submissionId, ...o });
+  const moveTo = (t: Transition) => {
+    state.intakeStatus = t.to;
+    state.reviewStatus = t.reviewStatus;
+    state.failureCode = t.facts.failureCode ?? state.failureCode;
+    state.rejectReasonCode = t.facts.rejectReasonCode ?? state.rejectReasonCode;
+    state.mediaStoreDocumentId = t.facts.mediaStoreDocumentId ?? state.mediaStoreDocumentId;
     upsertSearchAttributes([
-      { key: IntakeStatusKey, value: intakeStatus },
-      { key: ReviewStatusKey, value: reviewStatus },
-      ...(intakeStatus === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
+      { key: IntakeStatusKey, value: t.to },
+      { key: ReviewStatusKey, value: t.reviewStatus },
+      ...(t.to === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
     ]);
   };
 
   // The upload window is a workflow timer (not a workflow timeout), so expiry runs cleanup.
   const uploaded = await condition(() => upload !== undefined, input.uploadDeadlineSeconds * 1000);
   if (!uploaded || !upload) {
-    await acts.expireSubmission({ submissionId: input.submissionId, stagingKey: input.stagingKey });
-    moveTo('expired', 'not_reviewed');
+    const expired = decide('upload_window_passed', { by: SYSTEM_ACTOR, note: 'upload window passed' });
+    await acts.expireSubmission({ submissionId: input.submissionId, stagingKey: input.stagingKey, transition: expired });
+    moveTo(expired);
     return finish(state);
   }
 
-  moveTo('verifying');
+  const verifying = decide('upload_complete', { by: upload.by });
+  moveTo(verifying);
+  const verification = stepOutcomes(verifying, 'verification_passed', 'verification_failed');
   const verified = await acts.verifyStagedMedia({
     submissionId: input.submissionId,
     stagingKey: input.stagingKey,
     sizeBytes: input.sizeBytes,
     mimeType: input.mimeType,
     by: upload.by,
+    enter: verifying,
+    outcomes: verification,
   });
-  if (!verified.ok) {
-    state.failureCode = verified.code;
-    moveTo('verification_failed', 'not_reviewed');
-    return finish(state);
-  }
-  moveTo('awaiting_review');
+  moveTo(outcomeOf(verification, verified));
+  if (!verified.ok) return finish(state);
 
   // A human decides; there is no deadline on review. Operators see the queue in PostgreSQL and
   // on-call staff can filter on AwaitingSince in the Web UI.
@@ -110,18 +125,18 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   const d = decision as Decision | undefined;
   if (!d) throw new Error('unreachable: decision missing');
   if (d.kind === 'reject') {
-    await acts.recordRejection({
-      submissionId: input.submissionId,
-      by: d.signal.by,
-      reasonCode: d.signal.reasonCode,
-      notes: d.signal.notes,
-    });
-    state.rejectReasonCode = d.signal.reasonCode;
-    moveTo('rejected', 'rejected');
+    const { by, reasonCode } = d.signal;
+    const reviewNotes = d.signal.reviewNotes ?? d.signal.notes ?? '';
+    const rejected = decide('reject', { by, note: `${reasonCode}: ${reviewNotes}`, facts: { rejectReasonCode: reasonCode } });
+    if (patched(TRANSITION_WRITER_PATCH)) await acts.recordTransition(rejected);
+    else await acts.recordRejection({ submissionId: input.submissionId, by, reasonCode, notes: reviewNotes });
+    moveTo(rejected);
     return finish(state);
   }
 
-  moveTo('promoting', 'approved');
+  const promoting = decide('approve', { by: d.signal.by, note: d.signal.reviewNotes });
+  moveTo(promoting);
+  const promotion = stepOutcomes(promoting, 'promotion_done', 'object_changed');
   const promoted = await acts.promoteToMediaStore({
     submissionId: input.submissionId,
     stagingKey: input.stagingKey,
@@ -129,14 +144,10 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     mimeType: input.mimeType,
     by: d.signal.by,
     reviewNotes: d.signal.reviewNotes,
+    enter: promoting,
+    outcomes: promotion,
   });
-  if (!promoted.ok) {
-    state.failureCode = promoted.code;
-    moveTo('verification_failed');
-    return finish(state);
-  }
-  state.mediaStoreDocumentId = promoted.mediaStoreDocumentId;
-  moveTo('promoted_to_media_store');
+  moveTo(outcomeOf(promotion, promoted));
   return finish(state);
 }
 

@@ -1,5 +1,4 @@
 // Credential -> proven identity (identity provider) -> actor (mapping in PostgreSQL) -> rule.
-import type { RequestHandler, Response } from 'express';
 import { findActiveActor, type Actor } from '../../lib/identity/actors';
 import type { Permission } from '../../lib/identity/permissions';
 import { InvalidCredentialError, ProviderUnavailableError, type CredentialKind, type ProvenIdentity } from '../../lib/identity/types';
@@ -67,26 +66,4 @@ export function enforce(actor: Actor, rule: AuthRule): void {
   if (rule.permission && !actor.permissions.includes(rule.permission)) {
     throw new AppError('permission_denied', `The actor lacks the permission ${rule.permission}.`);
   }
-}
-
-export function requireAuth(deps: AppDeps, rule: AuthRule = {}): RequestHandler {
-  return async (req, res, next) => {
-    const actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
-    enforce(actor, rule);
-    res.locals.actor = actor;
-    next();
-  };
-}
-
-export function actorOf(res: Response): Actor {
-  const actor = res.locals.actor as Actor | undefined;
-  if (!actor) throw new Error('actorOf() used on a route without requireAuth');
-  return actor;
-}
-
-/** Scope check for a single record: outside scope looks the same as missing (404). */
-export function inScope(actor: Actor, o: { studioId?: string | null; artistId?: string | null }): boolean {
-  if (o.artistId && actor.artistScope.includes(o.artistId)) return true;
-  if (o.studioId && actor.studioScope.includes(o.studioId)) return true;
-  return false;
 }

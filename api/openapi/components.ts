@@ -4,7 +4,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ERROR_STATUS, TITLES } from '../http/errors';
-import { intakeStatuses, reviewStatuses, verificationFailureCodes, rejectReasonCodes } from '../../workflows/messages';
+import { intakeStatuses, reviewStatuses, verificationFailureCodes, rejectReasonCodes } from '../../lib/intake/vocabulary';
 
 extendZodWithOpenApi(z);
 

@@ -1,8 +1,9 @@
-// The two OpenAPI 3.1 documents, generated from the operation table with zod-to-openapi.
+// The two OpenAPI 3.1 documents, generated from the route definitions with zod-to-openapi.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { Problem, problems } from './components';
-import { operations, problemStatusesOf, type DocumentId, type Operation } from './operations';
+import type { DocumentId, Route } from '../http/route';
+import { operations, problemStatusesOf, type Operation } from './operations';
 
 export const SECURITY_SCHEMES = {
   ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'partner or machine key (organization API key)' },
@@ -66,11 +67,11 @@ const INFO: Record<DocumentId, { title: string; version: string; description: st
   },
 };
 
-export function buildDocument(doc: DocumentId, o: { maxMediaBytes: number; serverUrl?: string }) {
+export function buildDocument(doc: DocumentId, routes: readonly Route[], o: { serverUrl?: string } = {}) {
   const registry = new OpenAPIRegistry();
   registry.register('Problem', Problem);
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
-  for (const op of operations(o).filter((x) => x.doc === doc)) registry.registerPath(routeConfig(op));
+  for (const op of operations(routes).filter((x) => x.doc === doc)) registry.registerPath(routeConfig(op));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: INFO[doc],

@@ -6,8 +6,10 @@ import express, { Router } from 'express';
 import { createRequire } from 'node:module';
 import { PROJECT_ROOT } from '../../lib/config';
 import type { AppDeps } from '../deps';
+import { defineRoute, type DocumentId, type Route } from '../http/route';
+import { INTAKE_BASE, PUBLIC_BASE } from '../routes/bases';
+import * as C from './components';
 import { buildDocument } from './documents';
-import { INTAKE_BASE, PUBLIC_BASE, type DocumentId } from './operations';
 
 const DOCS_DIR = path.join(PROJECT_ROOT, 'api', 'docs');
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -33,16 +35,25 @@ function demoApiKey(deps: AppDeps): string | undefined {
   }
 }
 
-export function openApiRouter(deps: AppDeps): Router {
-  const r = Router();
-  const docs = new Map<DocumentId, unknown>();
-  const documentOf = (id: DocumentId) => {
-    if (!docs.has(id)) docs.set(id, buildDocument(id, { maxMediaBytes: deps.cfg.MAX_MEDIA_BYTES, serverUrl: '/' }));
+/** The documents of the routes the app serves, built once per app on first request. */
+export function openApiRoutes(): Route[] {
+  const built = new WeakMap<readonly Route[], Map<DocumentId, unknown>>();
+  const documentOf = (routes: readonly Route[], id: DocumentId) => {
+    const docs = built.get(routes) ?? new Map<DocumentId, unknown>();
+    built.set(routes, docs);
+    if (!docs.has(id)) docs.set(id, buildDocument(id, routes, { serverUrl: '/' }));
     return docs.get(id);
   };
-  r.get(`${INTAKE_BASE}/openapi.json`, (_req, res) => void res.json(documentOf('intake')));
-  r.get(`${PUBLIC_BASE}/openapi.json`, (_req, res) => void res.json(documentOf('public')));
+  const meta = { tag: 'meta', auth: 'public', summary: 'This document', ok: { 200: ['OpenAPI 3.1', C.OpenApiDocument] } } as const;
+  return [
+    defineRoute({ ...meta, doc: 'intake', method: 'get', path: `${INTAKE_BASE}/openapi.json`, operationId: 'intakeOpenApi', handler: ({ routes, res }) => void res.json(documentOf(routes, 'intake')) }),
+    defineRoute({ ...meta, doc: 'public', method: 'get', path: `${PUBLIC_BASE}/openapi.json`, operationId: 'publicOpenApi', handler: ({ routes, res }) => void res.json(documentOf(routes, 'public')) }),
+  ];
+}
 
+/** The docs page: pages and assets, not API operations. */
+export function docsPageRouter(deps: AppDeps): Router {
+  const r = Router();
   const page = (res: express.Response) => res.set('content-security-policy', CSP).set('x-content-type-options', 'nosniff');
   r.get('/docs', (_req, res) => void page(res).type('html').sendFile(path.join(DOCS_DIR, 'index.html')));
   r.get('/docs/init.js', (_req, res) => void page(res).type('js').sendFile(path.join(DOCS_DIR, 'init.js')));

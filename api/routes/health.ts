@@ -1,6 +1,9 @@
 // Health, as the contract's 2.11 and 4.2 describe: live, ready, and the legacy report.
 // Only variable *names* appear here, never values.
-import { Router } from 'express';
+import type { Response } from 'express';
+import { defineRoute, type Route } from '../http/route';
+import * as C from '../openapi/components';
+import { PUBLIC_BASE } from './bases';
 import { configuredNames } from '../../lib/config';
 import type { AppDeps } from '../deps';
 import { runProbes, type ProbeResults } from '../health/probes';
@@ -103,81 +106,93 @@ export function readiness(deps: AppDeps, p: ProbeResults) {
   };
 }
 
-export function healthRouter(deps: AppDeps): Router {
-  const r = Router();
-  const probe = () =>
-    runProbes({
-      sql: deps.sql,
-      temporal: deps.temporal.connection,
-      namespace: deps.cfg.TEMPORAL_NAMESPACE,
-      taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
-      deadlineMs: Math.min(deps.cfg.TEMPORAL_RPC_DEADLINE_MS, 3000),
-      pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
-    });
-  const uptime = () => Math.round((Date.now() - deps.startedAt) / 10) / 100;
-
-  r.get('/health/live', (_req, res) => {
-    res.json({ status: 'ok', timestamp: new Date().toISOString(), uptime: uptime(), service: deps.cfg.SERVICE_NAME });
+const probe = (deps: AppDeps) =>
+  runProbes({
+    sql: deps.sql,
+    temporal: deps.temporal.connection,
+    namespace: deps.cfg.TEMPORAL_NAMESPACE,
+    taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+    deadlineMs: Math.min(deps.cfg.TEMPORAL_RPC_DEADLINE_MS, 3000),
+    pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
   });
+const uptime = (deps: AppDeps) => Math.round((Date.now() - deps.startedAt) / 10) / 100;
+const health = { doc: 'public', tag: 'health', auth: 'public' } as const;
 
-  r.get('/health/ready', async (_req, res) => {
-    const body = readiness(deps, await probe());
-    res.status(body.status === 'ready' ? 200 : 503).json(body);
-  });
+export function healthRoutes(): Route[] {
+  return [
+    defineRoute({
+      ...health, method: 'get', path: `${PUBLIC_BASE}/health/live`, operationId: 'live', summary: 'Liveness', ok: { 200: ['the process runs', C.Live] },
+      handler({ deps, res }) {
+        res.json({ status: 'ok', timestamp: new Date().toISOString(), uptime: uptime(deps), service: deps.cfg.SERVICE_NAME });
+      },
+    }),
+    defineRoute({
+      ...health, method: 'get', path: `${PUBLIC_BASE}/health/ready`, operationId: 'ready', summary: 'Readiness (503 when blocked)',
+      ok: { 200: ['ready', C.Readiness], 503: ['blocked: `flows[].blockedBy` names what is missing', C.Readiness] },
+      async handler({ deps, res }) {
+        const body = readiness(deps, await probe(deps));
+        res.status(body.status === 'ready' ? 200 : 503).json(body);
+      },
+    }),
+    defineRoute({
+      ...health, method: 'get', path: `${PUBLIC_BASE}/health`, operationId: 'legacyHealth', summary: 'Legacy health report (503 when unhealthy)',
+      ok: { 200: ['healthy or degraded', C.LegacyHealth], 503: ['unhealthy: PostgreSQL is down', C.LegacyHealth] },
+      handler: legacyHealth,
+    }),
+  ];
+}
 
-  r.get('/health', async (_req, res) => {
-    const p = await probe();
-    const status = !p.database.ok ? 'unhealthy' : p.temporal.ok && p.worker.ok ? 'healthy' : 'degraded';
-    const cfg = deps.cfg;
-    const base = deps.publicBaseUrl;
-    res.status(status === 'unhealthy' ? 503 : 200).json({
-      status,
-      timestamp: new Date().toISOString(),
-      version: deps.version,
-      uptime: uptime(),
-      environment: cfg.NODE_ENV,
-      services: {
-        database: { status: p.database.ok ? 'connected' : 'disconnected', responseTime: p.database.ms },
-        api: { status: 'operational', version: deps.version },
-        temporal: { status: p.temporal.ok ? 'connected' : 'disconnected', workerPolling: p.worker.ok },
-        configuration: {
-          legacyDataUrl: cfg.LEGACY_DATA_URL !== undefined,
-          anonKey: cfg.LEGACY_ANON_KEY !== undefined,
-          serviceKey: cfg.LEGACY_SERVICE_KEY !== undefined,
-          ready: p.database.ok,
-        },
+async function legacyHealth({ deps, res }: { deps: AppDeps; res: Response }) {
+  const p = await probe(deps);
+  const status = !p.database.ok ? 'unhealthy' : p.temporal.ok && p.worker.ok ? 'healthy' : 'degraded';
+  const cfg = deps.cfg;
+  const base = deps.publicBaseUrl;
+  res.status(status === 'unhealthy' ? 503 : 200).json({
+    status,
+    timestamp: new Date().toISOString(),
+    version: deps.version,
+    uptime: uptime(deps),
+    environment: cfg.NODE_ENV,
+    services: {
+      database: { status: p.database.ok ? 'connected' : 'disconnected', responseTime: p.database.ms },
+      api: { status: 'operational', version: deps.version },
+      temporal: { status: p.temporal.ok ? 'connected' : 'disconnected', workerPolling: p.worker.ok },
+      configuration: {
+        legacyDataUrl: cfg.LEGACY_DATA_URL !== undefined,
+        anonKey: cfg.LEGACY_ANON_KEY !== undefined,
+        serviceKey: cfg.LEGACY_SERVICE_KEY !== undefined,
+        ready: p.database.ok,
       },
-      runtime: {
-        targetBackend: 'postgresql',
-        currentPersistence: 'postgresql',
-        apiCutoverStage: 'runtime_store_authoritative',
-        publicReadSurface: 'runtime_store',
-        notes: [
-          'PostgreSQL (the runtime store) is authoritative for directory reads, actor mappings and intake records.',
-          'Temporal holds intake workflow state; every transition is also recorded in PostgreSQL (intake_events).',
-          'The legacy backing store is not read by this build.',
-        ],
-      },
-      system: {
-        node: process.version,
-        platform: process.platform,
-        memoryRssBytes: process.memoryUsage().rss,
-        pid: process.pid,
-      },
-      endpoints: {
-        live: `${base}/api/v1/health/live`,
-        ready: `${base}/api/v1/health/ready`,
-        studios: `${base}/api/v1/studios`,
-        intake: `${base}/api/private/portfolio-intake/v1`,
-        docs: `${base}/docs`,
-      },
-      features: {
-        portfolioIntake: true,
-        publicWrites: false,
-        storageDriver: cfg.STORAGE_DRIVER,
-        identityProvider: cfg.IDP_DRIVER,
-      },
-    });
+    },
+    runtime: {
+      targetBackend: 'postgresql',
+      currentPersistence: 'postgresql',
+      apiCutoverStage: 'runtime_store_authoritative',
+      publicReadSurface: 'runtime_store',
+      notes: [
+        'PostgreSQL (the runtime store) is authoritative for directory reads, actor mappings and intake records.',
+        'Temporal holds intake workflow state; every transition is also recorded in PostgreSQL (intake_events).',
+        'The legacy backing store is not read by this build.',
+      ],
+    },
+    system: {
+      node: process.version,
+      platform: process.platform,
+      memoryRssBytes: process.memoryUsage().rss,
+      pid: process.pid,
+    },
+    endpoints: {
+      live: `${base}/api/v1/health/live`,
+      ready: `${base}/api/v1/health/ready`,
+      studios: `${base}/api/v1/studios`,
+      intake: `${base}/api/private/portfolio-intake/v1`,
+      docs: `${base}/docs`,
+    },
+    features: {
+      portfolioIntake: true,
+      publicWrites: false,
+      storageDriver: cfg.STORAGE_DRIVER,
+      identityProvider: cfg.IDP_DRIVER,
+    },
   });
-  return r;
 }

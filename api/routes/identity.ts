@@ -1,30 +1,39 @@
-import { Router } from 'express';
+import { z } from 'zod';
 import { LOCAL_JWKS_PATH } from '../../lib/identity';
-import type { AppDeps } from '../deps';
+import { defineRoute, type Method, type Route } from '../http/route';
 import { AppError } from '../http/errors';
-
-/** Local identity provider's public keys, fetched by jose's remote JWKS like any external IdP's. */
-export function jwksRouter(deps: AppDeps): Router {
-  const r = Router();
-  r.get(LOCAL_JWKS_PATH, (_req, res) => {
-    if (!deps.localSigningKey) throw new AppError('not_found', 'This deployment uses an external identity provider.');
-    res.set('cache-control', 'public, max-age=300').json({ keys: [deps.localSigningKey.publicJwk] });
-  });
-  return r;
-}
+import * as C from '../openapi/components';
+import { PUBLIC_BASE } from './bases';
 
 /** Local API-key management moved to the identity provider's partner portal: these answer 410. */
-export const RETIRED_KEY_ROUTES = ['/api/v1/api-keys', '/api/v1/api-keys/:keyId', '/api/v1/auth/api-keys', '/api/v1/auth/api-keys/:keyId'] as const;
+export const RETIRED_KEY_ROUTES = [`${PUBLIC_BASE}/api-keys`, `${PUBLIC_BASE}/api-keys/{keyId}`, `${PUBLIC_BASE}/auth/api-keys`, `${PUBLIC_BASE}/auth/api-keys/{keyId}`] as const;
+/** The methods key management once answered; any other method is 405 like everywhere else. */
+const RETIRED_METHODS: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
+const keyIdParams = z.object({ keyId: z.string() });
 
-const retired = () => {
-  throw new AppError('route_retired', 'Local API-key management is retired; keys are created, rotated and revoked in the partner portal.');
-};
-
-export function retiredRouter(): Router {
-  const r = Router();
-  for (const path of RETIRED_KEY_ROUTES) {
-    // The methods key management once answered; any other method is 405 like everywhere else.
-    r.route(path).get(retired).post(retired).put(retired).patch(retired).delete(retired);
-  }
-  return r;
+export function identityRoutes(): Route[] {
+  return [
+    defineRoute({
+      doc: 'public', method: 'get', path: LOCAL_JWKS_PATH, operationId: 'jwks', tag: 'meta', auth: 'public',
+      summary: "The local identity provider's public keys", ok: { 200: ['JWKS', C.Jwks] }, problems: [404],
+      // Fetched by jose's remote JWKS like any external IdP's.
+      handler({ deps, res }) {
+        if (!deps.localSigningKey) throw new AppError('not_found', 'This deployment uses an external identity provider.');
+        res.set('cache-control', 'public, max-age=300').json({ keys: [deps.localSigningKey.publicJwk] });
+      },
+    }),
+    ...RETIRED_KEY_ROUTES.flatMap((path) =>
+      RETIRED_METHODS.map((method) =>
+        defineRoute({
+          doc: 'public', method, path, operationId: `retired_${method}_${path.replace(/[^a-z]+/gi, '_')}`, tag: 'retired', auth: 'public', deprecated: true,
+          summary: 'Retired: keys are managed in the partner portal',
+          ...(path.includes('{keyId}') ? { params: keyIdParams } : {}),
+          ok: {}, problems: [410],
+          handler() {
+            throw new AppError('route_retired', 'Local API-key management is retired; keys are created, rotated and revoked in the partner portal.');
+          },
+        }),
+      ),
+    ),
+  ];
 }

@@ -68,9 +68,6 @@ export function trustOf(r: ProvenanceRow) {
 // Governance postures that allow a public surface (the same sets the projection checks).
 export const PUBLISHABLE_RIGHTS = ['owner_attested', 'artist_attested'] as const;
 export const PUBLISHABLE_CONSENT = ['client_consented', 'not_required'] as const;
-/** licenseStatus / consentLevel values that contradict a public surface whatever the posture says. */
-export const CONTRADICTING_LICENSE = ['rights_disputed', 'rights_revoked', 'rights_restricted'] as const;
-export const CONTRADICTING_CONSENT = ['consent_withdrawn', 'no_consent'] as const;
 
 /**
  * The public-read rule for portfolio assets and designs: published, flagged public, visible,

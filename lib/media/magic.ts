@@ -1,4 +1,4 @@
-import type { MimeType } from '../../workflows/messages';
+import type { MimeType } from '../intake/vocabulary';
 
 const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1']);
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH } from '../../lib/tools/chromium';
+import { CHROMIUM_PATH } from '../../scripts/tools/chromium';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
 import { seedTestDirectory } from '../helpers/directory-seed';
 import { startTestStack, type TestStack } from '../helpers/stack';

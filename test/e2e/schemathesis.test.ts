@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { schemathesisEntry, schemathesisInstalled, SCHEMATHESIS_DIR } from '../../lib/tools/schemathesis';
+import { schemathesisEntry, schemathesisInstalled, SCHEMATHESIS_DIR } from '../../scripts/tools/schemathesis';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { OWNER, seedTestDirectory } from '../helpers/directory-seed';
 import { INTAKE } from '../helpers/intake';

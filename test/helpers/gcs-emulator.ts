@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../../lib/net/free-port';
-import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, fakeGcsServerInstalled, fakeGcsServerPath } from '../../lib/tools/fake-gcs';
+import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, fakeGcsServerInstalled, fakeGcsServerPath } from '../../scripts/tools/fake-gcs';
 
 export interface GcsEmulator {
   /** http://127.0.0.1:<port>, for apiEndpoint / STORAGE_EMULATOR_HOST. */

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { TestCredential } from './auth';
 import { uid, type TestStack } from './stack';
@@ -44,6 +46,14 @@ export async function call(stack: TestStack, method: string, path: string, o: { 
     body = text;
   }
   return { status: res.status, body, headers: res.headers };
+}
+
+/** Staged bytes written straight into the local store, around the signed URL (as a misbehaving client or a race could). */
+export function writeStagedAround(stack: TestStack, submissionId: string, bytes: Buffer): string {
+  const file = path.join(stack.dataDir, 'objects', 'staging', 'staging', submissionId);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, bytes);
+  return file;
 }
 
 export async function putUpload(url: string, bytes: Buffer, contentType = 'image/jpeg') {

@@ -62,6 +62,16 @@ describe.each(PROTECTED_ROUTES)('$method $path', (route) => {
   });
 });
 
+describe('the protected route list (derived from the route definitions)', () => {
+  it('holds every credentialed operation, the operator-only decisions among them', () => {
+    const approve = PROTECTED_ROUTES.find((r) => r.method === 'POST' && r.path.endsWith('/approve'));
+    expect(approve).toMatchObject({ operator: true, permission: 'portfolio_intake:review', credentials: ['bearer'] });
+    expect(PROTECTED_ROUTES.find((r) => r.path.endsWith('/upload-complete'))).toMatchObject({ credentials: ['api_key'] });
+    expect(PROTECTED_ROUTES.some((r) => r.path.includes('/studios'))).toBe(false);
+    expect(PROTECTED_ROUTES.length).toBeGreaterThanOrEqual(15);
+  });
+});
+
 describe('the permission list', () => {
   it('covers every permission a route asks for', () => {
     for (const r of PROTECTED_ROUTES) if (r.permission) expect(PERMISSIONS).toContain(r.permission);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
-import { call, INTAKE, jpegBytes, putUpload, stageAndVerify, submissionBody } from '../helpers/intake';
+import { call, INTAKE, jpegBytes, putUpload, stageAndVerify, submissionBody, writeStagedAround } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
 
 describe('portfolio intake over HTTP, on a real Temporal dev server and PostgreSQL', () => {
@@ -65,12 +65,11 @@ describe('portfolio intake over HTTP, on a real Temporal dev server and PostgreS
   it('when the stored bytes differ in size from the declaration (written around the URL), verification says size_mismatch', async () => {
     const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: 3000 }) });
     const id = created.body.data.submission.submissionId;
-    const file = path.join(stack.dataDir, 'objects', 'staging', 'staging', id);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, jpegBytes(3001));
+    const file = writeStagedAround(stack, id, jpegBytes(3001));
     const done = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers });
     expect(done.body.data).toMatchObject({ intakeStatus: 'verification_failed', failureReason: 'size_mismatch' });
-    expect(fs.existsSync(file)).toBe(false);
+    // The outcome is written first (so a retried verification answers the recorded reason), then the bytes go.
+    await eventually(async () => !fs.existsSync(file), 5000, 50);
   });
 
   it('when the bytes are not the declared image type, verification says magic_bytes_mismatch', async () => {

@@ -17,6 +17,8 @@ const EventType = temporal.api.enums.v1.EventType;
 
 interface FixtureEntry {
   scenario: string;
+  /** The version of the workflow code that recorded it; every shape that may still be open must replay. */
+  shape: string;
   file: string;
   workflowType: 'portfolioIntake' | 'artistResolution';
   workflowId: string;
@@ -27,9 +29,10 @@ const fixtures = manifest.fixtures.map((f) => {
   const text = fs.readFileSync(path.join(DIR, f.file), 'utf8');
   return { ...f, text, history: historyFromJSON(JSON.parse(text)) };
 });
-const byScenario = (s: string) => {
-  const f = fixtures.find((x) => x.scenario === s && x.workflowType === 'portfolioIntake');
-  if (!f) throw new Error(`no portfolioIntake fixture for ${s}`);
+const shapes = [...new Set(fixtures.map((f) => f.shape))];
+const byScenario = (s: string, shape: string) => {
+  const f = fixtures.find((x) => x.scenario === s && x.shape === shape && x.workflowType === 'portfolioIntake');
+  if (!f) throw new Error(`no portfolioIntake fixture for ${s} (${shape})`);
   return f;
 };
 
@@ -40,10 +43,15 @@ const logger = new DefaultLogger('WARN');
 const current = (): ReplayWorkerOptions => ({ workflowBundle: { codePath: inject('workflowBundlePath') } });
 
 describe('recorded workflow histories (test/fixtures/histories)', () => {
-  it('cover every way an intake ends, plus an artist resolution', () => {
-    const intake = fixtures.filter((f) => f.workflowType === 'portfolioIntake').map((f) => f.expectResult.intakeStatus);
+  it.each(shapes)('cover every way an intake ends, plus an artist resolution, for the %s shape', (shape) => {
+    const ofShape = fixtures.filter((f) => f.shape === shape);
+    const intake = ofShape.filter((f) => f.workflowType === 'portfolioIntake').map((f) => f.expectResult.intakeStatus);
     expect(new Set(intake)).toEqual(new Set(['promoted_to_media_store', 'verification_failed', 'rejected', 'expired']));
-    expect(fixtures.some((f) => f.workflowType === 'artistResolution')).toBe(true);
+    expect(ofShape.some((f) => f.workflowType === 'artistResolution')).toBe(true);
+  });
+
+  it('hold the shape before the lifecycle owner and the transition-writer shape after it', () => {
+    expect(shapes).toEqual(expect.arrayContaining(['initial', 'transition-writer']));
   });
 
   it.each(fixtures.map((f) => [f.file, f] as const))('%s is a completed %s run whose result is what the manifest says', (_file, f) => {
@@ -100,13 +108,14 @@ describe('the guard itself: a workflow changed in a replay-unsafe way', () => {
     altered = { workflowBundle: { code } };
   });
 
-  it.each(['promoted', 'rejected', 'verification-failed'])('fails the %s history with a DeterminismViolationError', async (scenario) => {
-    const f = byScenario(scenario);
+  const cases = shapes.flatMap((shape) => ['promoted', 'rejected', 'verification-failed'].map((scenario) => [scenario, shape] as const));
+  it.each(cases)('fails the %s history (%s shape) with a DeterminismViolationError', async (scenario, shape) => {
+    const f = byScenario(scenario, shape);
     await expect(Worker.runReplayHistory(altered, f.history, f.workflowId)).rejects.toBeInstanceOf(DeterminismViolationError);
   });
 
-  it('still replays the expired history, which never reaches the changed step (the guard is specific)', async () => {
-    const f = byScenario('expired');
+  it.each(shapes)('still replays the expired history (%s shape), which never reaches the changed step (the guard is specific)', async (shape) => {
+    const f = byScenario('expired', shape);
     await expect(Worker.runReplayHistory(altered, f.history, f.workflowId)).resolves.toBeUndefined();
   });
 });

@@ -1,14 +1,12 @@
 // GET /artists and GET /artists/{id} (artists:read). POST /artists, PUT/PATCH/DELETE /artists/{id}: 405.
-import { Router } from 'express';
 import { z } from 'zod';
 import { plainText } from '../../../lib/validation/text';
-import type { AppDeps } from '../../deps';
-import { requireAuth } from '../../auth/middleware';
 import { AppError } from '../../http/errors';
-import { parseInput } from '../../http/validate';
+import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import * as C from '../../openapi/components';
+import { PUBLIC_BASE } from '../bases';
 import { ARTIST_SORTS, findArtist, listArtists } from '../../../lib/directory/artists';
 import { boolParam, limitParam, numParam, pageParam, textParam } from '../../../lib/directory/params';
-import { blockWrites } from './blocked';
 import { artistsPagination } from './envelopes';
 
 export const artistsQuery = z
@@ -25,38 +23,40 @@ export const artistsQuery = z
     sort_order: z.enum(['asc', 'desc']).default('asc'),
   })
   .strict();
-export type ArtistsQuery = z.infer<typeof artistsQuery>;
 
 export const artistParams = z.object({ id: plainText(200, 1) });
 
-export function artistsRouter(deps: AppDeps): Router {
-  const r = Router();
-  blockWrites(r, '/artists', 'GET, HEAD', ['post']);
-  blockWrites(r, '/artists/:id', 'GET, HEAD', ['put', 'patch', 'delete']);
-  const auth = requireAuth(deps, { permission: 'artists:read' });
-
-  r.get('/artists', auth, async (req, res) => {
-    const q = parseInput(artistsQuery, req.query, 'query');
-    const { rows, total } = await listArtists(deps.sql, {
-      page: q.page,
-      limit: q.limit,
-      studioId: q.studio_id,
-      specialty: q.specialty,
-      minExperience: q.min_experience,
-      maxHourlyRate: q.max_hourly_rate,
-      isActive: q.is_active,
-      search: q.search,
-      sortBy: q.sort_by,
-      sortOrder: q.sort_order,
-    });
-    res.json({ success: true, data: rows, pagination: artistsPagination(q, total) });
-  });
-
-  r.get('/artists/:id', auth, async (req, res) => {
-    const { id } = parseInput(artistParams, req.params, 'path');
-    const artist = await findArtist(deps.sql, id);
-    if (!artist) throw new AppError('not_found', 'No such artist.');
-    res.json({ success: true, data: artist });
-  });
-  return r;
+export function artistsRoutes(): Route[] {
+  return [
+    ...blockedWrites(`${PUBLIC_BASE}/artists`, 'GET, HEAD', ['post']),
+    ...blockedWrites(`${PUBLIC_BASE}/artists/{id}`, 'GET, HEAD', ['put', 'patch', 'delete']),
+    defineRoute({
+      doc: 'public', method: 'get', path: `${PUBLIC_BASE}/artists`, operationId: 'listArtists', tag: 'artists', auth: 'any', permission: 'artists:read',
+      summary: 'Artists', query: artistsQuery, ok: { 200: ['a page of artists', C.ArtistsPage] },
+      async handler({ deps, query: q, res }) {
+        const { rows, total } = await listArtists(deps.sql, {
+          page: q.page,
+          limit: q.limit,
+          studioId: q.studio_id,
+          specialty: q.specialty,
+          minExperience: q.min_experience,
+          maxHourlyRate: q.max_hourly_rate,
+          isActive: q.is_active,
+          search: q.search,
+          sortBy: q.sort_by,
+          sortOrder: q.sort_order,
+        });
+        res.json({ success: true, data: rows, pagination: artistsPagination(q, total) });
+      },
+    }),
+    defineRoute({
+      doc: 'public', method: 'get', path: `${PUBLIC_BASE}/artists/{id}`, operationId: 'getArtist', tag: 'artists', auth: 'any', permission: 'artists:read',
+      summary: 'One artist', params: artistParams, ok: { 200: ['the artist', C.ArtistEnvelope] }, problems: [404],
+      async handler({ deps, params, res }) {
+        const artist = await findArtist(deps.sql, params.id);
+        if (!artist) throw new AppError('not_found', 'No such artist.');
+        res.json({ success: true, data: artist });
+      },
+    }),
+  ];
 }

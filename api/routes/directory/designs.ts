@@ -1,15 +1,13 @@
 // GET /designs (designs:read): published public designs only; public=false answers no records.
 // Writes on /designs and /designs/{id}: 405.
-import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
-import { requireAuth } from '../../auth/middleware';
-import { parseInput } from '../../http/validate';
+import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import * as C from '../../openapi/components';
+import { PUBLIC_BASE } from '../bases';
 import { listPublicDesigns } from '../../../lib/directory/media';
 import { boolParam, numParam, textParam } from '../../../lib/directory/params';
-import { blockWrites } from './blocked';
 import { mediaPagination } from './envelopes';
-import { mediaQueryShape } from './portfolios';
+import { mediaFiltersOf, mediaQueryShape } from './portfolios';
 
 export const designsQuery = z
   .object({
@@ -24,27 +22,24 @@ export const designsQuery = z
     if (v.min_price !== undefined && v.max_price !== undefined && v.min_price > v.max_price)
       ctx.addIssue({ code: 'custom', path: ['max_price'], message: 'must not be below min_price' });
   });
-export type DesignsQuery = z.infer<typeof designsQuery>;
 
-export function designsRouter(deps: AppDeps): Router {
-  const r = Router();
-  blockWrites(r, '/designs', 'GET, HEAD');
-  blockWrites(r, '/designs/:id', '');
-  r.get('/designs', requireAuth(deps, { permission: 'designs:read' }), async (req, res) => {
-    const q = parseInput(designsQuery, req.query, 'query');
-    const { rows, total } = await listPublicDesigns(deps.sql, {
-      page: q.page,
-      limit: q.limit,
-      artistId: q.artist_id,
-      styleId: q.style_id,
-      featured: q.featured,
-      tags: q.tags,
-      public: q.public,
-      search: q.search,
-      minPrice: q.min_price,
-      maxPrice: q.max_price,
-    });
-    res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
-  });
-  return r;
+export function designsRoutes(): Route[] {
+  return [
+    ...blockedWrites(`${PUBLIC_BASE}/designs`, 'GET, HEAD'),
+    ...blockedWrites(`${PUBLIC_BASE}/designs/{id}`, ''),
+    defineRoute({
+      doc: 'public', method: 'get', path: `${PUBLIC_BASE}/designs`, operationId: 'listDesigns', tag: 'designs', auth: 'any', permission: 'designs:read',
+      summary: 'Public designs', query: designsQuery, ok: { 200: ['a page of designs', C.DesignsPage] },
+      async handler({ deps, query: q, res }) {
+        const { rows, total } = await listPublicDesigns(deps.sql, {
+          ...mediaFiltersOf(q),
+          public: q.public,
+          search: q.search,
+          minPrice: q.min_price,
+          maxPrice: q.max_price,
+        });
+        res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
+      },
+    }),
+  ];
 }

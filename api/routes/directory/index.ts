@@ -1,20 +1,12 @@
-import { Router } from 'express';
-import type { AppDeps } from '../../deps';
-import { artistsRouter } from './artists';
-import { designsRouter } from './designs';
-import { meRouter } from './me';
-import { portfoliosRouter } from './portfolios';
-import { searchRouter } from './search';
-import { studiosRouter } from './studios';
+import type { Route } from '../../http/route';
+import { artistsRoutes } from './artists';
+import { designsRoutes } from './designs';
+import { meRoutes } from './me';
+import { portfoliosRoutes } from './portfolios';
+import { searchRoutes } from './search';
+import { studiosRoutes } from './studios';
 
 /** Public and beta directory reads under /api/v1 (studios, search, artists, portfolios, designs, /me). */
-export function directoryRouter(deps: AppDeps): Router {
-  const r = Router();
-  r.use(studiosRouter(deps));
-  r.use(searchRouter(deps));
-  r.use(artistsRouter(deps));
-  r.use(portfoliosRouter(deps));
-  r.use(designsRouter(deps));
-  r.use(meRouter(deps));
-  return r;
+export function directoryRoutes(): Route[] {
+  return [...studiosRoutes(), ...searchRoutes(), ...artistsRoutes(), ...portfoliosRoutes(), ...designsRoutes(), ...meRoutes()];
 }

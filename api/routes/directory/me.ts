@@ -1,50 +1,59 @@
 // Owner-scoped reads (owner_portfolio_assets:read): the actor's own portfolio assets (runtime rows
 // and private media-store drafts not yet projected) and designs, drafts included. The scope is in
 // the SQL WHERE; another owner's record is 404, exactly like a missing one. Writes: 405.
-import { Router } from 'express';
 import { z } from 'zod';
 import { plainText } from '../../../lib/validation/text';
-import type { AppDeps } from '../../deps';
-import { actorOf, requireAuth } from '../../auth/middleware';
 import { AppError } from '../../http/errors';
-import { parseInput } from '../../http/validate';
+import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import * as C from '../../openapi/components';
+import { PUBLIC_BASE } from '../bases';
 import { findOwnerAsset, findOwnerDesign, listOwnerAssets, listOwnerDesigns } from '../../../lib/directory/media';
 import { limitParam, pageParam } from '../../../lib/directory/params';
-import { blockWrites } from './blocked';
 import { mediaPagination } from './envelopes';
 
 export const ownerListQuery = z.object({ page: pageParam, limit: limitParam(20, 100) }).strict();
 export const ownerItemParams = z.object({ id: plainText(200, 1) });
 
-export function meRouter(deps: AppDeps): Router {
-  const r = Router();
-  for (const base of ['/me/portfolio-assets', '/me/designs']) {
-    blockWrites(r, base, 'GET, HEAD');
-    blockWrites(r, `${base}/:id`, 'GET, HEAD');
-  }
-  const auth = requireAuth(deps, { permission: 'owner_portfolio_assets:read' });
+const owner = { doc: 'public', tag: 'owner', auth: 'any', permission: 'owner_portfolio_assets:read' } as const;
 
-  r.get('/me/portfolio-assets', auth, async (req, res) => {
-    const q = parseInput(ownerListQuery, req.query, 'query');
-    const { rows, total } = await listOwnerAssets(deps.sql, actorOf(res), q);
-    res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
-  });
-  r.get('/me/portfolio-assets/:id', auth, async (req, res) => {
-    const { id } = parseInput(ownerItemParams, req.params, 'path');
-    const asset = await findOwnerAsset(deps.sql, actorOf(res), id);
-    if (!asset) throw new AppError('not_found', 'No such portfolio asset.');
-    res.json({ success: true, data: asset });
-  });
-  r.get('/me/designs', auth, async (req, res) => {
-    const q = parseInput(ownerListQuery, req.query, 'query');
-    const { rows, total } = await listOwnerDesigns(deps.sql, actorOf(res), q);
-    res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
-  });
-  r.get('/me/designs/:id', auth, async (req, res) => {
-    const { id } = parseInput(ownerItemParams, req.params, 'path');
-    const design = await findOwnerDesign(deps.sql, actorOf(res), id);
-    if (!design) throw new AppError('not_found', 'No such design.');
-    res.json({ success: true, data: design });
-  });
-  return r;
+export function meRoutes(): Route[] {
+  const assets = `${PUBLIC_BASE}/me/portfolio-assets`;
+  const designs = `${PUBLIC_BASE}/me/designs`;
+  return [
+    ...[assets, designs].flatMap((base) => [...blockedWrites(base, 'GET, HEAD'), ...blockedWrites(`${base}/{id}`, 'GET, HEAD')]),
+    defineRoute({
+      ...owner, method: 'get', path: assets, operationId: 'listOwnAssets', summary: 'Your portfolio assets, drafts included',
+      query: ownerListQuery, ok: { 200: ['a page', C.OwnerAssetsPage] },
+      async handler({ deps, query, actor, res }) {
+        const { rows, total } = await listOwnerAssets(deps.sql, actor(), query);
+        res.json({ success: true, data: rows, pagination: mediaPagination(query, total) });
+      },
+    }),
+    defineRoute({
+      ...owner, method: 'get', path: `${assets}/{id}`, operationId: 'getOwnAsset', summary: 'One of your portfolio assets',
+      params: ownerItemParams, ok: { 200: ['the asset', C.envelope(C.OwnerAsset)] }, problems: [404],
+      async handler({ deps, params, actor, res }) {
+        const asset = await findOwnerAsset(deps.sql, actor(), params.id);
+        if (!asset) throw new AppError('not_found', 'No such portfolio asset.');
+        res.json({ success: true, data: asset });
+      },
+    }),
+    defineRoute({
+      ...owner, method: 'get', path: designs, operationId: 'listOwnDesigns', summary: 'Your designs, drafts included',
+      query: ownerListQuery, ok: { 200: ['a page', C.OwnerDesignsPage] },
+      async handler({ deps, query, actor, res }) {
+        const { rows, total } = await listOwnerDesigns(deps.sql, actor(), query);
+        res.json({ success: true, data: rows, pagination: mediaPagination(query, total) });
+      },
+    }),
+    defineRoute({
+      ...owner, method: 'get', path: `${designs}/{id}`, operationId: 'getOwnDesign', summary: 'One of your designs',
+      params: ownerItemParams, ok: { 200: ['the design', C.envelope(C.OwnerDesign)] }, problems: [404],
+      async handler({ deps, params, actor, res }) {
+        const design = await findOwnerDesign(deps.sql, actor(), params.id);
+        if (!design) throw new AppError('not_found', 'No such design.');
+        res.json({ success: true, data: design });
+      },
+    }),
+  ];
 }

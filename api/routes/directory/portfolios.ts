@@ -1,13 +1,11 @@
 // GET /portfolios (portfolios:read): published public portfolio assets only (lib/directory/records.ts
 // publicMediaWhere). Writes on /portfolios and /portfolios/{id}: 405.
-import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
-import { requireAuth } from '../../auth/middleware';
-import { parseInput } from '../../http/validate';
+import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import * as C from '../../openapi/components';
+import { PUBLIC_BASE } from '../bases';
 import { listPublicPortfolios } from '../../../lib/directory/media';
 import { boolParam, limitParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
-import { blockWrites } from './blocked';
 import { mediaPagination } from './envelopes';
 
 export const mediaQueryShape = {
@@ -22,22 +20,23 @@ export const mediaQueryShape = {
 export const portfoliosQuery = z.object(mediaQueryShape).strict();
 export type PortfoliosQuery = z.infer<typeof portfoliosQuery>;
 
-export function portfoliosRouter(deps: AppDeps): Router {
-  const r = Router();
-  blockWrites(r, '/portfolios', 'GET, HEAD');
-  // No item route is served: an empty Allow says the resource answers no method here.
-  blockWrites(r, '/portfolios/:id', '');
-  r.get('/portfolios', requireAuth(deps, { permission: 'portfolios:read' }), async (req, res) => {
-    const q = parseInput(portfoliosQuery, req.query, 'query');
-    const { rows, total } = await listPublicPortfolios(deps.sql, {
-      page: q.page,
-      limit: q.limit,
-      artistId: q.artist_id,
-      styleId: q.style_id,
-      featured: q.featured,
-      tags: q.tags,
-    });
-    res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
-  });
-  return r;
+/** The shared media filters, in the query functions' names. */
+export function mediaFiltersOf(q: PortfoliosQuery) {
+  return { page: q.page, limit: q.limit, artistId: q.artist_id, styleId: q.style_id, featured: q.featured, tags: q.tags };
+}
+
+export function portfoliosRoutes(): Route[] {
+  return [
+    ...blockedWrites(`${PUBLIC_BASE}/portfolios`, 'GET, HEAD'),
+    // No item route is served: an empty Allow says the resource answers no method here.
+    ...blockedWrites(`${PUBLIC_BASE}/portfolios/{id}`, ''),
+    defineRoute({
+      doc: 'public', method: 'get', path: `${PUBLIC_BASE}/portfolios`, operationId: 'listPortfolios', tag: 'portfolios', auth: 'any', permission: 'portfolios:read',
+      summary: 'Public portfolio assets', query: portfoliosQuery, ok: { 200: ['a page of assets', C.PortfoliosPage] },
+      async handler({ deps, query: q, res }) {
+        const { rows, total } = await listPublicPortfolios(deps.sql, mediaFiltersOf(q));
+        res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
+      },
+    }),
+  ];
 }

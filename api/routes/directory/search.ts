@@ -1,11 +1,10 @@
 // GET /search (search:read): ranked results over studios, artists and public designs.
 // Defaults chosen here (the contract leaves them open): page 1, limit 20, maximum limit 50,
 // type all; sort_by relevance when q is given, distance when only a point is, rating otherwise.
-import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
-import { requireAuth } from '../../auth/middleware';
-import { parseInput } from '../../http/validate';
+import { defineRoute, type Route } from '../../http/route';
+import * as C from '../../openapi/components';
+import { PUBLIC_BASE } from '../bases';
 import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
 import { search, SEARCH_SORTS, SEARCH_TYPES, type SearchSort } from '../../../lib/directory/search';
 import { searchPagination } from './envelopes';
@@ -36,40 +35,42 @@ export const searchQuery = z
     checkGeo(v, ctx);
     if (v.sort_by === 'distance' && v.latitude === undefined) ctx.addIssue({ code: 'custom', path: ['sort_by'], message: 'distance needs latitude and longitude' });
   });
-export type SearchQuery = z.infer<typeof searchQuery>;
 
-export function searchRouter(deps: AppDeps): Router {
-  const r = Router();
-  r.get('/search', requireAuth(deps, { permission: 'search:read' }), async (req, res) => {
-    const q = parseInput(searchQuery, req.query, 'query');
-    const geo = geoOf(q);
-    const sortBy: SearchSort = q.sort_by ?? (q.q ? 'relevance' : geo ? 'distance' : 'rating');
-    const result = await search(deps.sql, {
-      page: q.page,
-      limit: q.limit,
-      q: q.q,
-      type: q.type,
-      city: q.city,
-      state: q.state,
-      country: q.country,
-      geo,
-      styles: q.styles,
-      specialties: q.specialties,
-      minRating: q.min_rating,
-      verifiedOnly: q.verified_only,
-      sortBy,
-      sortOrder: q.sort_order ?? (sortBy === 'name' || sortBy === 'distance' ? 'asc' : 'desc'),
-      includeFacets: q.include_facets,
-    });
-    res.json({
-      success: true,
-      data: {
-        results: result.results,
-        total: result.total,
-        pagination: searchPagination(q, result.total),
-        ...(result.facets ? { facets: result.facets } : {}),
+export function searchRoutes(): Route[] {
+  return [
+    defineRoute({
+      doc: 'public', method: 'get', path: `${PUBLIC_BASE}/search`, operationId: 'search', tag: 'search', auth: 'any', permission: 'search:read',
+      summary: 'Search studios, artists and designs', query: searchQuery, ok: { 200: ['results', C.SearchPage] },
+      async handler({ deps, query: q, res }) {
+        const geo = geoOf(q);
+        const sortBy: SearchSort = q.sort_by ?? (q.q ? 'relevance' : geo ? 'distance' : 'rating');
+        const result = await search(deps.sql, {
+          page: q.page,
+          limit: q.limit,
+          q: q.q,
+          type: q.type,
+          city: q.city,
+          state: q.state,
+          country: q.country,
+          geo,
+          styles: q.styles,
+          specialties: q.specialties,
+          minRating: q.min_rating,
+          verifiedOnly: q.verified_only,
+          sortBy,
+          sortOrder: q.sort_order ?? (sortBy === 'name' || sortBy === 'distance' ? 'asc' : 'desc'),
+          includeFacets: q.include_facets,
+        });
+        res.json({
+          success: true,
+          data: {
+            results: result.results,
+            total: result.total,
+            pagination: searchPagination(q, result.total),
+            ...(result.facets ? { facets: result.facets } : {}),
       },
     });
-  });
-  return r;
+      },
+    }),
+  ];
 }

@@ -1,8 +1,8 @@
 // GET /studios (public): studio discovery in the legacy wrapper {data, pagination, error: null}.
-import { Router } from 'express';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
-import { parseInput } from '../../http/validate';
+import { defineRoute, type Route } from '../../http/route';
+import * as C from '../../openapi/components';
+import { PUBLIC_BASE } from '../bases';
 import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, textParam } from '../../../lib/directory/params';
 import { listStudios, PRICE_RANGES, STUDIO_SORTS } from '../../../lib/directory/studios';
 import { legacyPagination } from './envelopes';
@@ -33,27 +33,29 @@ export const studiosQuery = z
     checkGeo(v, ctx);
     if (v.sort === 'distance' && v.latitude === undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'distance needs latitude and longitude' });
   });
-export type StudiosQuery = z.infer<typeof studiosQuery>;
 
-export function studiosRouter(deps: AppDeps): Router {
-  const r = Router();
-  r.get('/studios', async (req, res) => {
-    const q = parseInput(studiosQuery, req.query, 'query');
-    const { rows, total } = await listStudios(deps.sql, {
-      page: q.page,
-      limit: q.limit,
-      search: q.search,
-      city: q.city,
-      state: q.state,
-      priceRange: q.price_range,
-      rating: q.rating,
-      verified: q.verified,
-      featured: q.featured,
-      geo: geoOf(q),
-      sort: q.sort,
-      order: q.order ?? (q.sort === 'name' || q.sort === 'distance' ? 'asc' : 'desc'),
-    });
-    res.json({ data: rows, pagination: legacyPagination(q, total), error: null });
-  });
-  return r;
+export function studiosRoutes(): Route[] {
+  return [
+    defineRoute({
+      doc: 'public', method: 'get', path: `${PUBLIC_BASE}/studios`, operationId: 'listStudios', tag: 'studios', auth: 'public',
+      summary: 'Studio discovery (legacy wrapper)', query: studiosQuery, ok: { 200: ['a page of studios', C.StudiosPage] },
+      async handler({ deps, query: q, res }) {
+        const { rows, total } = await listStudios(deps.sql, {
+          page: q.page,
+          limit: q.limit,
+          search: q.search,
+          city: q.city,
+          state: q.state,
+          priceRange: q.price_range,
+          rating: q.rating,
+          verified: q.verified,
+          featured: q.featured,
+          geo: geoOf(q),
+          sort: q.sort,
+          order: q.order ?? (q.sort === 'name' || q.sort === 'distance' ? 'asc' : 'desc'),
+        });
+        res.json({ data: rows, pagination: legacyPagination(q, total), error: null });
+      },
+    }),
+  ];
 }

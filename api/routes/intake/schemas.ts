@@ -2,7 +2,7 @@
 // describe them in the OpenAPI document: one source of truth.
 import { z } from 'zod';
 import { plainText, trimmedText } from '../../../lib/validation/text';
-import { mimeTypes, rejectReasonCodes } from '../../../workflows/messages';
+import { consentPostures, mimeTypes, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
 
 const id = trimmedText(200);
 
@@ -13,7 +13,7 @@ export function createSubmissionSchema(maxMediaBytes: number) {
       tenantId: id,
       studioCanonicalId: id.optional(),
       artistCanonicalId: id,
-      source: z.enum(['permanent_messaging', 'partner_api', 'operator_upload']),
+      source: z.enum(submissionSources),
       sourceMessageId: id.optional(),
       fileName: trimmedText(255),
       mimeType: z.enum(mimeTypes),
@@ -23,12 +23,11 @@ export function createSubmissionSchema(maxMediaBytes: number) {
       styleIds: z.array(id).max(50).optional(),
       placement: plainText(100).optional(),
       tags: z.array(trimmedText(100)).max(50).optional(),
-      rightsPosture: z.enum(['owner_attested', 'artist_attested', 'review_required']),
-      consentPosture: z.enum(['client_consented', 'not_required', 'review_required']),
+      rightsPosture: z.enum(rightsPostures),
+      consentPosture: z.enum(consentPostures),
     })
     .strict();
 }
-export type CreateSubmissionBody = z.infer<ReturnType<typeof createSubmissionSchema>>;
 
 export const submissionIdParams = z.object({ submissionId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a submission id') });
 

@@ -1,12 +1,15 @@
 // PUT <signed url> for the local storage driver: signature, expiry, Content-Type and length are
-// checked before a byte is stored; a verified (sealed) object is never replaced.
-import { Router } from 'express';
+// checked before a byte is stored; bytes are taken only while the transition table says the
+// submission accepts an upload, and a verified (sealed) object is never replaced.
 import { z } from 'zod';
+import { acceptsUpload, isFinal } from '../../../lib/intake/lifecycle';
+import { findByStagingKey } from '../../../lib/intake/submissions';
 import { LocalObjectStore, SealedError, UploadTooLargeError } from '../../../lib/storage/local';
 import { checkGrant } from '../../../lib/storage/signing';
-import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
-import { parseInput } from '../../http/validate';
+import { defineRoute, type Route } from '../../http/route';
+import * as C from '../../openapi/components';
+import { INTAKE_BASE } from '../bases';
 
 export const uploadKeyParams = z.object({ key: z.string().min(1).max(300) });
 
@@ -17,38 +20,54 @@ export const uploadQuery = z.object({
   sig: z.string().min(10).max(200),
 });
 
-export function uploadsRouter(deps: AppDeps): Router {
-  const r = Router();
-  r.put('/uploads/:key', async (req, res) => {
-    const store = deps.store;
-    if (!(store instanceof LocalObjectStore)) throw new AppError('not_found', 'Uploads go to the object store directly.');
-    const q = parseInput(uploadQuery, req.query, 'query');
-    const { key } = parseInput(uploadKeyParams, req.params, 'path');
-    const grant = { key, contentType: q.ct, sizeBytes: q.len, expires: q.exp };
-    const check = checkGrant(deps.uploadSigningSecret, grant, q.sig, Math.floor(Date.now() / 1000));
-    if (!check.ok) {
-      throw check.reason === 'expired'
-        ? new AppError('upload_url_expired', 'The upload URL has expired; create the submission again with the same idempotencyKey for a fresh one.')
-        : new AppError('upload_url_invalid', 'The upload URL signature does not match.');
-    }
-    if ((req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() !== q.ct)
-      throw new AppError('upload_url_invalid', `Content-Type must be ${q.ct}, as signed.`);
-    if (req.get('content-length') !== String(q.len))
-      throw new AppError('upload_url_invalid', `Content-Length must be ${q.len}, as signed.`);
-    if (await store.isSealed(key)) throw new AppError('upload_sealed', 'This upload was already verified and can no longer be replaced.');
-    let written: number;
-    try {
-      written = await store.writeStaged(key, req, q.len);
-    } catch (err) {
-      if (err instanceof SealedError) throw new AppError('upload_sealed', 'This upload was already verified and can no longer be replaced.');
-      if (err instanceof UploadTooLargeError) throw new AppError('payload_too_large', 'The body is longer than the signed length.');
-      throw new AppError('validation_failed', 'The upload body was incomplete.');
-    }
-    if (written !== q.len) {
-      await store.deleteStaged(key);
-      throw new AppError('validation_failed', `Received ${written} bytes, signed for ${q.len}.`);
-    }
-    res.status(200).json({ success: true, data: { bytes: written } });
-  });
-  return r;
+const closed = (status: string) => new AppError('invalid_transition', `This submission no longer accepts an upload (status ${status}).`);
+
+export function uploadRoutes(): Route[] {
+  return [
+    defineRoute({
+      doc: 'intake', method: 'put', path: `${INTAKE_BASE}/uploads/{key}`, operationId: 'uploadBytes', tag: 'uploads', auth: 'public',
+      summary: 'The signed upload URL of the local storage driver (use the URL from createSubmission as given)',
+      params: uploadKeyParams, query: uploadQuery, rawBody: true,
+      ok: { 200: ['stored', C.UploadAccepted] },
+      problems: [400, 403, 404, 409, 413],
+      async handler({ deps, params: { key }, query: q, req, res }) {
+        const store = deps.store;
+        if (!(store instanceof LocalObjectStore)) throw new AppError('not_found', 'Uploads go to the object store directly.');
+        const grant = { key, contentType: q.ct, sizeBytes: q.len, expires: q.exp };
+        const check = checkGrant(deps.uploadSigningSecret, grant, q.sig, Math.floor(Date.now() / 1000));
+        if (!check.ok) {
+          throw check.reason === 'expired'
+            ? new AppError('upload_url_expired', 'The upload URL has expired; create the submission again with the same idempotencyKey for a fresh one.')
+            : new AppError('upload_url_invalid', 'The upload URL signature does not match.');
+        }
+        if ((req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() !== q.ct)
+          throw new AppError('upload_url_invalid', `Content-Type must be ${q.ct}, as signed.`);
+        if (req.get('content-length') !== String(q.len)) throw new AppError('upload_url_invalid', `Content-Length must be ${q.len}, as signed.`);
+        if (await store.isSealed(key)) throw new AppError('upload_sealed', 'This upload was already verified and can no longer be replaced.');
+        const submission = await findByStagingKey(deps.sql, key);
+        if (!submission) throw new AppError('not_found', 'No such upload.');
+        if (!acceptsUpload(submission.intakeStatus)) throw closed(submission.intakeStatus);
+        let written: number;
+        try {
+          written = await store.writeStaged(key, req, q.len);
+        } catch (err) {
+          if (err instanceof SealedError) throw new AppError('upload_sealed', 'This upload was already verified and can no longer be replaced.');
+          if (err instanceof UploadTooLargeError) throw new AppError('payload_too_large', 'The body is longer than the signed length.');
+          throw new AppError('validation_failed', 'The upload body was incomplete.');
+        }
+        if (written !== q.len) {
+          await store.deleteStaged(key);
+          throw new AppError('validation_failed', `Received ${written} bytes, signed for ${q.len}.`);
+        }
+        // The window may have closed while the bytes streamed in: the workflow's cleanup has run
+        // or will not see this object, so it is removed here and nothing is left orphaned.
+        const after = await findByStagingKey(deps.sql, key);
+        if (!after || isFinal(after.intakeStatus)) {
+          await store.deleteStaged(key);
+          throw closed(after?.intakeStatus ?? 'gone');
+        }
+        res.status(200).json({ success: true, data: { bytes: written } });
+      },
+    }),
+  ];
 }

@@ -1,0 +1,161 @@
+// One definition per endpoint: method, path, credential, permission, request and response
+// schemas, handler. Express routing (mountRoutes), both OpenAPI documents, the table-driven auth
+// cases and the 405 / Allow table are all derived from the same list; nothing reads Express's
+// router back.
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import type { Permission } from '../../lib/identity/permissions';
+import type { CredentialKind } from '../../lib/identity/types';
+import { authenticate, enforce, type Actor, type AuthRule } from '../auth/middleware';
+import type { AppDeps } from '../deps';
+import type { ProblemStatus } from '../openapi/components';
+import { AppError } from './errors';
+import { parseInput } from './validate';
+
+export type DocumentId = 'intake' | 'public';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** public: no credential; any: X-API-Key or bearer; api_key: X-API-Key only; operator: bearer of a mapped human operator. */
+export type Auth = 'public' | 'any' | 'api_key' | 'operator';
+
+export interface RouteContext<P, Q, B> {
+  req: Request;
+  res: Response;
+  deps: AppDeps;
+  /** Every route the app serves (the OpenAPI documents are built from it). */
+  routes: readonly Route[];
+  params: P;
+  query: Q;
+  body: B;
+  /** The authenticated actor; only on routes whose auth is not 'public'. */
+  actor(): Actor;
+}
+
+interface Documented {
+  doc: DocumentId;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** Success answers: status -> [description, schema]. */
+  ok: Readonly<Record<number, readonly [string, z.ZodType]>>;
+  /** Problem answers besides the ones every operation of its kind has. */
+  problems?: readonly ProblemStatus[];
+  deprecated?: boolean;
+}
+
+/** What the documents need of an operation (a definition without its handler). */
+export interface Operation extends Documented {
+  kind: 'operation';
+  method: Method;
+  /** Full path in OpenAPI form: /api/v1/artists/{id}. */
+  path: string;
+  auth: Auth;
+  permission?: Permission;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body is the media bytes themselves (image/jpeg, image/png, image/webp, image/heic). */
+  rawBody?: boolean;
+  /** Limit of the JSON body parser (default 64kb). */
+  bodyLimit?: string;
+}
+
+export interface OperationDef extends Operation {
+  handler(ctx: RouteContext<any, any, any>): unknown;
+}
+
+/** A write method blocked by design (405 public_writes_blocked), answered before authentication. Not an operation. */
+export interface BlockedRoute {
+  kind: 'blocked';
+  method: Method;
+  path: string;
+  /** The Allow header: what the resource does answer ('' when nothing). */
+  allow: string;
+}
+
+export type Route = OperationDef | BlockedRoute;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** Define an operation; the handler's params, query and body are typed by the schemas given. */
+export function defineRoute<P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  def: Omit<Operation, 'kind' | 'params' | 'query' | 'body'> & {
+    params?: P;
+    query?: Q;
+    body?: B;
+    handler(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): unknown;
+  },
+): OperationDef {
+  return { kind: 'operation', ...def } as OperationDef;
+}
+
+export type WriteMethod = 'post' | 'put' | 'patch' | 'delete';
+export const WRITE_METHODS: readonly WriteMethod[] = ['post', 'put', 'patch', 'delete'];
+
+/** Public writes on a directory resource: 405 with `allow` (contract 4.3). */
+export function blockedWrites(path: string, allow: string, methods: readonly WriteMethod[] = WRITE_METHODS): BlockedRoute[] {
+  return methods.map((method) => ({ kind: 'blocked', method, path, allow }));
+}
+
+export function isOperation(r: Route): r is OperationDef {
+  return r.kind === 'operation';
+}
+
+export const expressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
+
+/** The credential rule an auth kind stands for. */
+export function authRuleOf(op: Pick<Operation, 'auth' | 'permission'>): AuthRule {
+  const permission = op.permission ? { permission: op.permission } : {};
+  switch (op.auth) {
+    case 'public':
+    case 'any':
+      return permission;
+    case 'api_key':
+      return { ...permission, credentials: ['api_key'] satisfies CredentialKind[] };
+    case 'operator':
+      return { ...permission, credentials: ['bearer'] satisfies CredentialKind[], operator: true };
+  }
+}
+
+function blockedHandler(allow: string): RequestHandler {
+  return (req) => {
+    throw new AppError('public_writes_blocked', `${req.method} is not available on this resource: public writes are blocked.`, { headers: { Allow: allow } });
+  };
+}
+
+/** Mount every route on the app: JSON body parser, then credential and permission, then the schemas, then the handler. */
+export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDeps): void {
+  for (const r of routes) {
+    const path = expressPath(r.path);
+    if (r.kind === 'blocked') {
+      app[r.method](path, blockedHandler(r.allow));
+      continue;
+    }
+    const rule = authRuleOf(r);
+    const chain: RequestHandler[] = [];
+    if (r.body) chain.push(express.json({ limit: r.bodyLimit ?? '64kb' }));
+    chain.push(async (req, res) => {
+      let actor: Actor | undefined;
+      if (r.auth !== 'public') {
+        actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
+        enforce(actor, rule);
+      }
+      const params = r.params ? parseInput(r.params, req.params, 'path') : undefined;
+      const query = r.query ? parseInput(r.query, req.query, 'query') : undefined;
+      const body = r.body ? parseInput(r.body, req.body, 'body') : undefined;
+      await r.handler({
+        req,
+        res,
+        deps,
+        routes,
+        params,
+        query,
+        body,
+        actor() {
+          if (!actor) throw new Error(`actor() on the public route ${r.method.toUpperCase()} ${r.path}`);
+          return actor;
+        },
+      });
+    });
+    app[r.method](path, ...chain);
+  }
+}

@@ -1,0 +1,32 @@
+// Every route the API serves, in one list: Express routing, both OpenAPI documents, the auth
+// cases and the 405 table are derived from it. A new endpoint is one definition in its family.
+import type { Route } from '../http/route';
+import { openApiRoutes } from '../openapi/router';
+import { directoryRoutes } from './directory';
+import { healthRoutes } from './health';
+import { identityRoutes } from './identity';
+import { artistResolutionRoutes } from './intake/artist-resolution';
+import { reviewQueueRoutes } from './intake/review-queue';
+import { signalRoutes } from './intake/signals';
+import { submissionRoutes } from './intake/submissions';
+import { uploadRoutes } from './intake/uploads';
+
+export interface RouteOptions {
+  /** The largest sizeBytes a create accepts (MAX_MEDIA_BYTES); part of the create schema. */
+  maxMediaBytes: number;
+}
+
+export function allRoutes(o: RouteOptions): Route[] {
+  return [
+    // Health first: probes are the most frequent request.
+    ...healthRoutes(),
+    ...identityRoutes(),
+    ...directoryRoutes(),
+    ...uploadRoutes(),
+    ...submissionRoutes(o),
+    ...signalRoutes(),
+    ...reviewQueueRoutes(),
+    ...artistResolutionRoutes(),
+    ...openApiRoutes(),
+  ];
+}

@@ -1,0 +1,81 @@
+// The intake routes' Temporal calls, once: every call has a deadline, and "unreachable" and "not
+// found" map to HTTP here. Start, signal and query are the only ways the routes touch a workflow.
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type Connection } from '@temporalio/client';
+import { status as grpcStatus } from '@grpc/grpc-js';
+import type { SubmissionRow } from '../../../lib/intake/submissions';
+import {
+  ArtistCanonicalIdKey,
+  intakeStateQuery,
+  IntakeStatusKey,
+  intakeWorkflowId,
+  PartnerActorIdKey,
+  ReviewStatusKey,
+  TenantIdKey,
+  type IntakeInput,
+  type IntakeState,
+} from '../../../workflows/messages';
+import type { portfolioIntake } from '../../../workflows/portfolio-intake';
+import type { AppDeps } from '../../deps';
+import { AppError } from '../../http/errors';
+
+const UNAVAILABLE_CODES = new Set<number>([grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.CANCELLED, grpcStatus.RESOURCE_EXHAUSTED]);
+
+export async function withTemporal<T>(temporal: { client: Client; connection: Connection }, deadlineMs: number, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await temporal.connection.withDeadline(new Date(Date.now() + deadlineMs), fn);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof WorkflowNotFoundError) throw new AppError('not_found', 'No such submission.');
+    const e = err as { code?: number; cause?: { code?: number } };
+    const code = e.code ?? e.cause?.code;
+    if (code !== undefined && UNAVAILABLE_CODES.has(code)) {
+      throw new AppError('workflow_unavailable', 'The workflow service is unreachable; retry shortly.', { headers: { 'Retry-After': '5' } });
+    }
+    throw err;
+  }
+}
+
+export const temporalCall = <T>(deps: AppDeps, fn: () => Promise<T>) => withTemporal(deps.temporal, deps.cfg.TEMPORAL_RPC_DEADLINE_MS, fn);
+
+export const intakeHandle = (deps: AppDeps, submissionId: string) => deps.temporal.client.workflow.getHandle(intakeWorkflowId(submissionId));
+
+/** The workflow's own state (status reads); needs a worker, so it also tells whether one is there. */
+export function queryIntake(deps: AppDeps, submissionId: string): Promise<IntakeState> {
+  return temporalCall(deps, () => intakeHandle(deps, submissionId).query(intakeStateQuery));
+}
+
+/** Start the submission's workflow; a retry after a crash between the row and the start lands on the same one. */
+export async function startIntake(deps: AppDeps, row: SubmissionRow): Promise<void> {
+  const { cfg } = deps;
+  const input: IntakeInput = {
+    submissionId: row.submissionId,
+    tenantId: row.tenantId,
+    artistCanonicalId: row.artistCanonicalId,
+    partnerActorId: row.partnerActorId,
+    credentialId: row.credentialId,
+    mimeType: row.mimeType,
+    sizeBytes: row.sizeBytes,
+    stagingKey: row.stagingKey,
+    uploadDeadlineSeconds: cfg.UPLOAD_URL_TTL_SECONDS + cfg.UPLOAD_GRACE_SECONDS,
+  };
+  await temporalCall(deps, async () => {
+    try {
+      await deps.temporal.client.workflow.start<typeof portfolioIntake>('portfolioIntake', {
+        workflowId: intakeWorkflowId(row.submissionId),
+        taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+        args: [input],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: [
+          { key: IntakeStatusKey, value: row.intakeStatus },
+          { key: ReviewStatusKey, value: row.reviewStatus },
+          { key: TenantIdKey, value: row.tenantId },
+          { key: ArtistCanonicalIdKey, value: row.artistCanonicalId },
+          { key: PartnerActorIdKey, value: row.partnerActorId },
+        ],
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err; // a closed run: nothing to heal
+    }
+  });
+}

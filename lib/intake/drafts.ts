@@ -1,0 +1,26 @@
+// The private media store's draft document of an approved submission. Deterministic ids, so a
+// promotion retried after a crash targets the same object and the same row.
+import crypto from 'node:crypto';
+import type { Tx } from '../db';
+import type { ActorRef } from './vocabulary';
+
+export function mediaDocumentId(submissionId: string): string {
+  return 'mdoc_' + crypto.createHash('sha256').update(submissionId).digest('hex').slice(0, 24);
+}
+
+export function mediaObjectKey(submissionId: string): string {
+  return `drafts/${submissionId}`;
+}
+
+/** A private draft: visibility is constrained to 'private' by the table itself. */
+export async function insertDraftDocument(tx: Tx, d: { submissionId: string; sha256: string; approvedBy: ActorRef; reviewNotes: string }): Promise<void> {
+  await tx`
+    insert into media_documents (document_id, submission_id, tenant_id, artist_canonical_id, owner_actor_id,
+      object_key, sha256, mime_type, size_bytes, title, description, tags, style_ids,
+      rights_posture, consent_posture, approved_by, review_notes)
+    select ${mediaDocumentId(d.submissionId)}, s.submission_id, s.tenant_id, s.artist_canonical_id, s.partner_actor_id,
+      ${mediaObjectKey(d.submissionId)}, ${d.sha256}, s.mime_type, s.size_bytes, s.title, s.description, s.tags, s.style_ids,
+      s.rights_posture, s.consent_posture, ${d.approvedBy.actorId}, ${d.reviewNotes}
+    from submissions s where s.submission_id = ${d.submissionId}
+    on conflict (document_id) do nothing`;
+}

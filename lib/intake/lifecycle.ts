@@ -1,0 +1,179 @@
+// The intake state machine, once: every (from, trigger) -> to the lifecycle knows. The workflow
+// builds each Transition from this table and is the only one that does; activities persist the
+// transitions the workflow hands them; routes ask `accepts` before they send a signal. Adding a
+// state means a row here and a step in workflows/portfolio-intake.ts. Pure: workflow code imports it.
+import {
+  SYSTEM_ACTOR,
+  type ActorRef,
+  type IntakeStatus,
+  type RejectReasonCode,
+  type ReviewStatus,
+  type VerificationFailureCode,
+} from './vocabulary';
+
+export const triggers = [
+  'create',
+  'upload_complete',
+  'upload_window_passed',
+  'verification_passed',
+  'verification_failed',
+  'approve',
+  'reject',
+  'promotion_done',
+  'object_changed',
+] as const;
+export type Trigger = (typeof triggers)[number];
+
+interface Row {
+  from: IntakeStatus | null;
+  trigger: Trigger;
+  /** client: sent through a route (a partner or an operator); workflow: the workflow's own timer or work. */
+  source: 'client' | 'workflow';
+  to: IntakeStatus;
+  /** The review status after the transition; omitted: unchanged. */
+  review?: ReviewStatus;
+}
+
+export const TRANSITIONS: readonly Row[] = [
+  { from: null, trigger: 'create', source: 'client', to: 'staged', review: 'review_required' },
+  { from: 'staged', trigger: 'upload_complete', source: 'client', to: 'verifying' },
+  { from: 'staged', trigger: 'upload_window_passed', source: 'workflow', to: 'expired', review: 'not_reviewed' },
+  { from: 'verifying', trigger: 'verification_passed', source: 'workflow', to: 'awaiting_review' },
+  { from: 'verifying', trigger: 'verification_failed', source: 'workflow', to: 'verification_failed', review: 'not_reviewed' },
+  { from: 'awaiting_review', trigger: 'approve', source: 'client', to: 'promoting', review: 'approved' },
+  { from: 'awaiting_review', trigger: 'reject', source: 'client', to: 'rejected', review: 'rejected' },
+  { from: 'promoting', trigger: 'promotion_done', source: 'workflow', to: 'promoted_to_media_store' },
+  // The approval stands; the bytes it applied to are gone.
+  { from: 'promoting', trigger: 'object_changed', source: 'workflow', to: 'verification_failed' },
+];
+
+/** Work steps: states whose every way out is the workflow's own doing (verifying, promoting). */
+const WORKING: ReadonlySet<IntakeStatus> = new Set(
+  TRANSITIONS.map((t) => t.to).filter((s) => {
+    const out = TRANSITIONS.filter((t) => t.from === s);
+    return out.length > 0 && out.every((t) => t.source === 'workflow');
+  }),
+);
+
+/** What the row records beside the status; set once, never cleared. */
+export interface TransitionFacts {
+  sha256?: string;
+  failureCode?: VerificationFailureCode;
+  rejectReasonCode?: RejectReasonCode;
+  mediaStoreDocumentId?: string;
+}
+
+/** One decided transition: what the workflow moves to, and what every writer persists. */
+export interface Transition {
+  submissionId: string;
+  trigger: Trigger;
+  from: IntakeStatus | null;
+  to: IntakeStatus;
+  reviewStatus: ReviewStatus;
+  by: ActorRef;
+  note: string | null;
+  facts: TransitionFacts;
+}
+
+function rowOf(from: IntakeStatus | null, trigger: Trigger): Row | undefined {
+  return TRANSITIONS.find((t) => t.from === from && t.trigger === trigger);
+}
+
+/** The one state `trigger` leaves (every trigger of the table starts from exactly one state). */
+export function fromOf(trigger: Exclude<Trigger, 'create'>): IntakeStatus {
+  const from = TRANSITIONS.find((t) => t.trigger === trigger)?.from;
+  if (!from) throw new InvalidTransitionError(null, trigger);
+  return from;
+}
+
+/** Does a submission in `status` accept `trigger`? */
+export function accepts(status: IntakeStatus, trigger: Trigger): boolean {
+  return rowOf(status, trigger) !== undefined;
+}
+
+/** The upload URL takes bytes exactly while an upload can still be completed. */
+export function acceptsUpload(status: IntakeStatus): boolean {
+  return accepts(status, 'upload_complete');
+}
+
+export function isFinal(status: IntakeStatus): boolean {
+  return !TRANSITIONS.some((t) => t.from === status);
+}
+
+export function isWorking(status: IntakeStatus): boolean {
+  return WORKING.has(status);
+}
+
+/**
+ * Where `trigger` can leave a submission once the workflow's own work is done: its target, or,
+ * when that is a work step, that step's outcomes (approve -> promoting -> promoted | failed).
+ */
+export function outcomesOf(trigger: Trigger): IntakeStatus[] {
+  const out = new Set<IntakeStatus>();
+  const walk = (s: IntakeStatus, seen: Set<IntakeStatus>) => {
+    if (!isWorking(s)) return void out.add(s);
+    if (seen.has(s)) return;
+    seen.add(s);
+    for (const t of TRANSITIONS) if (t.from === s) walk(t.to, seen);
+  };
+  for (const t of TRANSITIONS) if (t.trigger === trigger) walk(t.to, new Set());
+  return [...out];
+}
+
+/** After sending `trigger`, has the submission settled: moved off the state it was in, and not working? */
+export function settledAfter(trigger: Trigger, status: IntakeStatus): boolean {
+  const froms = TRANSITIONS.filter((t) => t.trigger === trigger).map((t) => t.from);
+  return !froms.includes(status) && !isWorking(status);
+}
+
+export class InvalidTransitionError extends Error {
+  constructor(
+    readonly from: IntakeStatus | null,
+    readonly trigger: Trigger,
+  ) {
+    super(`no transition from ${from ?? '(new)'} on ${trigger}`);
+    this.name = 'InvalidTransitionError';
+  }
+}
+
+/** The transition `trigger` causes from `current`; throws when the table has none. */
+export function transitionOf(
+  current: { intakeStatus: IntakeStatus | null; reviewStatus: ReviewStatus },
+  trigger: Trigger,
+  o: { submissionId: string; by?: ActorRef; note?: string | null; facts?: TransitionFacts },
+): Transition {
+  const row = rowOf(current.intakeStatus, trigger);
+  if (!row) throw new InvalidTransitionError(current.intakeStatus, trigger);
+  return {
+    submissionId: o.submissionId,
+    trigger,
+    from: row.from,
+    to: row.to,
+    reviewStatus: row.review ?? current.reviewStatus,
+    by: o.by ?? SYSTEM_ACTOR,
+    note: o.note ?? null,
+    facts: o.facts ?? {},
+  };
+}
+
+/** The two transitions a work step can end in; the workflow offers them, the step's result picks one. */
+export interface StepOutcomes {
+  ok: Transition;
+  failed: Transition;
+}
+
+export type StepResult<F extends TransitionFacts> = ({ ok: true } & F) | { ok: false; code: VerificationFailureCode };
+
+/** The offered outcome a step's result picks, with what the step found. Same answer in the activity and the workflow. */
+export function outcomeOf<F extends TransitionFacts>(offered: StepOutcomes, result: StepResult<F>): Transition {
+  if (!result.ok) return { ...offered.failed, note: result.code, facts: { ...offered.failed.facts, failureCode: result.code } };
+  const { ok: _ok, ...facts } = result;
+  return { ...offered.ok, facts: { ...offered.ok.facts, ...(facts as TransitionFacts) } };
+}
+
+/** The outcomes a work step entered by `enter` can end in. */
+export function stepOutcomes(enter: Transition, ok: Trigger, failed: Trigger): StepOutcomes {
+  const at = { intakeStatus: enter.to, reviewStatus: enter.reviewStatus };
+  const o = { submissionId: enter.submissionId, by: enter.by };
+  return { ok: transitionOf(at, ok, o), failed: transitionOf(at, failed, o) };
+}

@@ -1,0 +1,143 @@
+// Intake SQL on the submissions row: create (with its idempotency record), reads by owner, by
+// operator and by staging key, and the review queue. Explicit column lists, parameters only.
+import crypto from 'node:crypto';
+import type { Sql, Tx } from '../db';
+import { transitionOf } from './lifecycle';
+import { recordCreated } from './transitions';
+import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, VerificationFailureCode } from './vocabulary';
+
+/** The row as the lifecycle sees it (no free text, no review notes). */
+export interface SubmissionRow {
+  submissionId: string;
+  tenantId: string;
+  artistCanonicalId: string;
+  partnerActorId: string;
+  credentialId: string;
+  mimeType: MimeType;
+  sizeBytes: number;
+  stagingKey: string;
+  intakeStatus: IntakeStatus;
+  reviewStatus: ReviewStatus;
+  failureCode: VerificationFailureCode | null;
+  rejectReasonCode: RejectReasonCode | null;
+  mediaStoreDocumentId: string | null;
+  verifiedSha256: string | null;
+  uploadDeadlineAt: Date | null;
+}
+
+const rowColumns = (sql: Tx) => sql`
+  submission_id, tenant_id, artist_canonical_id, partner_actor_id, credential_id, mime_type,
+  size_bytes::float8 as size_bytes, staging_key, intake_status, review_status, failure_code,
+  reject_reason_code, media_store_document_id, verified_sha256, upload_deadline_at`;
+
+export function newSubmissionId(): string {
+  return 'sub_' + crypto.randomBytes(12).toString('hex');
+}
+
+export function stagingKeyOf(submissionId: string): string {
+  return `staging/${submissionId}`;
+}
+
+/** What a partner declares at create (the validated body). */
+export interface SubmissionDeclaration {
+  idempotencyKey: string;
+  tenantId: string;
+  studioCanonicalId?: string | undefined;
+  artistCanonicalId: string;
+  source: string;
+  sourceMessageId?: string | undefined;
+  fileName: string;
+  mimeType: MimeType;
+  sizeBytes: number;
+  title?: string | undefined;
+  description?: string | undefined;
+  styleIds?: string[] | undefined;
+  placement?: string | undefined;
+  tags?: string[] | undefined;
+  rightsPosture: string;
+  consentPosture: string;
+}
+
+export type CreateResult = { kind: 'created' | 'replayed'; row: SubmissionRow } | { kind: 'key_reused' };
+
+/**
+ * The idempotency record, the submission row and its create event in one transaction. Concurrent
+ * identical creates queue on the record's primary key; the first commits, the others read its row.
+ */
+export async function createSubmission(
+  sql: Sql,
+  o: { by: ActorRef; body: SubmissionDeclaration; fingerprint: string; uploadWindowSeconds: number },
+): Promise<CreateResult> {
+  return sql.begin(async (tx) => {
+    const submissionId = newSubmissionId();
+    const claimed = await tx`
+      insert into idempotency_records (actor_id, idempotency_key, operation, fingerprint, resource_id)
+      values (${o.by.actorId}, ${o.body.idempotencyKey}, 'create_submission', ${o.fingerprint}, ${submissionId})
+      on conflict do nothing returning resource_id`;
+    if (claimed.length === 0) {
+      const [prior] = await tx<{ fingerprint: string; resourceId: string }[]>`
+        select fingerprint, resource_id from idempotency_records
+        where actor_id = ${o.by.actorId} and operation = 'create_submission' and idempotency_key = ${o.body.idempotencyKey}`;
+      if (!prior || prior.fingerprint !== o.fingerprint) return { kind: 'key_reused' } as const;
+      const [row] = await tx<SubmissionRow[]>`select ${rowColumns(tx)} from submissions where submission_id = ${prior.resourceId}`;
+      return { kind: 'replayed', row: row! } as const;
+    }
+    const b = o.body;
+    const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
+    const [row] = await tx<SubmissionRow[]>`
+      insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, credential_id,
+        source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
+        rights_posture, consent_posture, staging_key, intake_status, review_status, upload_deadline_at)
+      values (${submissionId}, ${b.tenantId}, ${b.studioCanonicalId ?? null}, ${b.artistCanonicalId}, ${o.by.actorId}, ${o.by.credentialId},
+        ${b.source}, ${b.sourceMessageId ?? null}, ${b.fileName}, ${b.mimeType}, ${b.sizeBytes}, ${b.title ?? null}, ${b.description ?? null},
+        ${b.styleIds ?? []}, ${b.placement ?? null}, ${b.tags ?? []}, ${b.rightsPosture}, ${b.consentPosture}, ${stagingKeyOf(submissionId)},
+        ${created.to}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
+      returning ${rowColumns(tx)}`;
+    await recordCreated(tx, created);
+    return { kind: 'created', row: row! } as const;
+  });
+}
+
+/** The caller's own submission; the ownership check is part of the WHERE. */
+export async function findOwnSubmission(sql: Tx, submissionId: string, actorId: string): Promise<SubmissionRow | undefined> {
+  const [row] = await sql<SubmissionRow[]>`
+    select ${rowColumns(sql)} from submissions where submission_id = ${submissionId} and partner_actor_id = ${actorId}`;
+  return row;
+}
+
+/** Any submission (operators decide on every tenant's submissions). */
+export async function findSubmission(sql: Tx, submissionId: string): Promise<SubmissionRow | undefined> {
+  const [row] = await sql<SubmissionRow[]>`select ${rowColumns(sql)} from submissions where submission_id = ${submissionId}`;
+  return row;
+}
+
+/** The submission a staging key belongs to, for the upload route. */
+export async function findByStagingKey(sql: Tx, stagingKey: string): Promise<Pick<SubmissionRow, 'submissionId' | 'intakeStatus' | 'uploadDeadlineAt'> | undefined> {
+  const [row] = await sql<Pick<SubmissionRow, 'submissionId' | 'intakeStatus' | 'uploadDeadlineAt'>[]>`
+    select submission_id, intake_status, upload_deadline_at from submissions where staging_key = ${stagingKey}`;
+  return row;
+}
+
+export interface ReviewQueueItem {
+  submissionId: string;
+  tenantId: string;
+  artistCanonicalId: string;
+  mimeType: string;
+  sizeBytes: number;
+  rightsPosture: string;
+  consentPosture: string;
+  awaitingSince: Date;
+  ageSeconds: number;
+}
+
+/** Submissions whose row says awaiting_review, oldest first. */
+export async function reviewQueue(sql: Sql, q: { page: number; limit: number }): Promise<{ items: ReviewQueueItem[]; total: number }> {
+  const items = await sql<ReviewQueueItem[]>`
+    select submission_id, tenant_id, artist_canonical_id, mime_type, size_bytes::float8 as size_bytes, rights_posture, consent_posture,
+      awaiting_since, floor(extract(epoch from now() - awaiting_since))::int as age_seconds
+    from submissions where intake_status = 'awaiting_review'
+    order by awaiting_since asc, submission_id asc
+    limit ${q.limit} offset ${(q.page - 1) * q.limit}`;
+  const [count] = await sql<{ n: number }[]>`select count(*)::int as n from submissions where intake_status = 'awaiting_review'`;
+  return { items, total: count?.n ?? 0 };
+}

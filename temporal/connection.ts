@@ -1,0 +1,48 @@
+// The one place that turns the app's configuration into a Temporal connection: address
+// (TEMPORAL_ADDRESS or the embedded default), namespace, and API key / TLS. The API uses the
+// client half, the worker the native half.
+import { Client, Connection } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
+import { temporalAddressOf } from '../lib/config';
+
+/** The config fields a Temporal connection needs (ApiConfig and WorkerConfig both carry them). */
+export interface TemporalConnectionConfig {
+  TEMPORAL_ADDRESS?: string | undefined;
+  TEMPORAL_NAMESPACE: string;
+  TEMPORAL_API_KEY?: string | undefined;
+  TEMPORAL_TLS: boolean;
+}
+
+/** Options both `Connection` (client) and `NativeConnection` (worker) accept. */
+export interface TemporalConnectionOptions {
+  address: string;
+  /** An API key implies TLS (Temporal Cloud). */
+  apiKey?: string;
+  tls?: boolean;
+}
+
+export function temporalConnectionOptions(cfg: TemporalConnectionConfig): TemporalConnectionOptions {
+  const address = temporalAddressOf(cfg);
+  if (cfg.TEMPORAL_API_KEY) return { address, apiKey: cfg.TEMPORAL_API_KEY, tls: true };
+  if (cfg.TEMPORAL_TLS) return { address, tls: true };
+  return { address };
+}
+
+/**
+ * A lazy client connection: nothing is dialled until the first call, so the API starts (and
+ * reports `blocked`) even while Temporal is away. The caller closes `connection`.
+ */
+export function createTemporalClient(cfg: TemporalConnectionConfig): { client: Client; connection: Connection } {
+  const connection = Connection.lazy(temporalConnectionOptions(cfg));
+  const client = new Client({ connection, namespace: cfg.TEMPORAL_NAMESPACE });
+  return { client, connection };
+}
+
+/**
+ * The worker's native connection, connected now. `@temporalio/worker` (native core bridge) is
+ * loaded on first use only, so the API, which imports this module too, never loads it.
+ */
+export async function connectWorkerConnection(cfg: TemporalConnectionConfig): Promise<NativeConnection> {
+  const { NativeConnection } = await import('@temporalio/worker');
+  return NativeConnection.connect(temporalConnectionOptions(cfg));
+}
