@@ -11,7 +11,7 @@ import {
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { IntakeActivities } from '../activities/types';
-import { accepts, outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import { accepts, acceptsDuringStep, outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
 import { SYSTEM_ACTOR, type ActorRef } from '../lib/intake/vocabulary';
 import {
   approveSignal,
@@ -43,6 +43,8 @@ const acts = proxyActivities<IntakeActivities>({
  * activity; runs whose history already scheduled recordRejection replay that branch.
  */
 export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
+/** Runs that receive a decision while the verification outcome is committed but not yet processed keep it. */
+export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
 
 type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
 
@@ -60,9 +62,15 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   const handled = new Set<string>();
   let upload: UploadCompleteSignal | undefined;
   let decision: Decision | undefined;
-  /** A signal counts once, only while nothing of its kind is pending and the table accepts its trigger now. */
+  /**
+   * A signal counts once, only while nothing of its kind is pending and the table accepts its
+   * trigger now, or at the end of the running step (lifecycle.acceptsDuringStep; behind a patch,
+   * since runs before it dropped such a signal).
+   */
   const fresh = (requestId: string, trigger: Trigger, pending: unknown): boolean => {
-    if (handled.has(requestId) || pending !== undefined || !accepts(state.intakeStatus, trigger)) return false;
+    if (handled.has(requestId) || pending !== undefined) return false;
+    const now = accepts(state.intakeStatus, trigger);
+    if (!now && !(acceptsDuringStep(state.intakeStatus, trigger) && patched(SIGNAL_DURING_STEP_PATCH))) return false;
     handled.add(requestId);
     return true;
   };

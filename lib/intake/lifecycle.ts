@@ -91,6 +91,17 @@ export function accepts(status: IntakeStatus, trigger: Trigger): boolean {
   return rowOf(status, trigger) !== undefined;
 }
 
+/**
+ * Does the workflow record `trigger` now? Yes where the table accepts it, and also during a work
+ * step one of whose outcomes accepts it: the step's activity commits its outcome before the
+ * workflow has processed the result, so a client that saw the row move on (awaiting_review) may
+ * signal while the workflow still holds `verifying`. Such a signal is kept, and acted on only if
+ * the step does end where the trigger is accepted.
+ */
+export function acceptsDuringStep(status: IntakeStatus, trigger: Trigger): boolean {
+  return isWorking(status) && TRANSITIONS.some((t) => t.from === status && accepts(t.to, trigger));
+}
+
 /** The upload URL takes bytes exactly while an upload can still be completed. */
 export function acceptsUpload(status: IntakeStatus): boolean {
   return accepts(status, 'upload_complete');

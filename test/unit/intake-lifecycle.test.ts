@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   accepts,
+  acceptsDuringStep,
   acceptsUpload,
   InvalidTransitionError,
   isFinal,
@@ -33,6 +34,15 @@ describe('the intake transition table', () => {
     expect(intakeStatuses.filter((s) => accepts(s, 'approve'))).toEqual(['awaiting_review']);
     expect(intakeStatuses.filter((s) => accepts(s, 'reject'))).toEqual(['awaiting_review']);
     expect(intakeStatuses.filter(acceptsUpload)).toEqual(['staged']);
+  });
+
+  it('keeps a decision that arrives while verification’s outcome is committed but not yet processed, and nothing else', () => {
+    expect(acceptsDuringStep('verifying', 'approve')).toBe(true);
+    expect(acceptsDuringStep('verifying', 'reject')).toBe(true);
+    expect(acceptsDuringStep('promoting', 'approve')).toBe(false);
+    expect(acceptsDuringStep('promoting', 'reject')).toBe(false);
+    expect(acceptsDuringStep('staged', 'approve')).toBe(false);
+    expect(acceptsDuringStep('awaiting_review', 'upload_complete')).toBe(false);
   });
 
   it('builds a transition with the review status the table gives, and refuses one the table lacks', () => {

@@ -1,10 +1,10 @@
-// upload-complete, approve, reject: ask the transition table whether the workflow's current state
+// upload-complete, approve, reject: ask the transition table whether the submission's state
 // accepts the trigger, send the signal, then wait (bounded) for the settled state the workflow's
 // transition write announces (LISTEN/NOTIFY), and answer from the row it wrote. No polling.
 import type { Request } from 'express';
 import crypto from 'node:crypto';
 import { accepts, outcomesOf, settledAfter, type Trigger } from '../../../lib/intake/lifecycle';
-import { findSubmission } from '../../../lib/intake/submissions';
+import { findOwnSubmission, findSubmission, type SubmissionRow } from '../../../lib/intake/submissions';
 import type { IntakeStatus } from '../../../lib/intake/vocabulary';
 import { approveSignal, rejectSignal, uploadCompleteSignal } from '../../../workflows/messages';
 import type { AppDeps } from '../../deps';
@@ -13,7 +13,7 @@ import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
 import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
-import { byActor, ownSubmission, statusView } from './submissions';
+import { byActor, statusView } from './submissions';
 import { intakeHandle, queryIntake, temporalCall } from './workflow-calls';
 
 const REFUSED: Record<'upload_complete' | 'approve' | 'reject', (s: IntakeStatus) => string> = {
@@ -25,21 +25,29 @@ const REFUSED: Record<'upload_complete' | 'approve' | 'reject', (s: IntakeStatus
 const requestIdOf = (req: Request) => String(req.id ?? crypto.randomUUID());
 
 /**
- * Send `trigger` to the submission's workflow if its current state accepts it, and wait for the
- * state it settles in. 200 when settled in one of the trigger's outcomes, 202 when still working
- * after TRANSITION_WAIT_MS, 409 when the trigger is not accepted or the submission went another way.
+ * Send `trigger` to the submission's workflow if its state accepts it, and wait for the state it
+ * settles in. 200 when settled in one of the trigger's outcomes, 202 when still working after
+ * TRANSITION_WAIT_MS, 409 when the trigger is not accepted or the submission went another way.
  */
-async function signalAndSettle(deps: AppDeps, submissionId: string, trigger: keyof typeof REFUSED, send: () => Promise<void>) {
-  // Watch before anything can move, so no transition between the check and the wait is missed.
+async function signalAndSettle(
+  deps: AppDeps,
+  submissionId: string,
+  find: () => Promise<SubmissionRow | undefined>,
+  trigger: keyof typeof REFUSED,
+  send: () => Promise<void>,
+) {
+  // Watch before reading, so no transition between the check and the wait is missed.
   const watch = await deps.transitions.watch(submissionId);
   try {
-    // The workflow's own state decides (it is ahead of the row while a step starts); the query
-    // also fails fast with 503 when no worker is there to act on the signal.
-    const before = await queryIntake(deps, submissionId);
-    if (!accepts(before.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](before.intakeStatus));
+    const row = await find();
+    if (!row) throw new AppError('not_found', 'No such submission.');
+    // The row is the transitions the workflow wrote: what the client has seen. The query only
+    // asks the workflow to answer: without a worker to act on the signal it fails fast (503).
+    await queryIntake(deps, submissionId);
+    if (!accepts(row.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](row.intakeStatus));
     await temporalCall(deps, send);
     const deadline = Date.now() + deps.cfg.TRANSITION_WAIT_MS;
-    let status: IntakeStatus = before.intakeStatus;
+    let status: IntakeStatus = row.intakeStatus;
     while (!settledAfter(trigger, status)) {
       const next = await watch.next(deadline - Date.now());
       if (next === undefined) break;
@@ -65,11 +73,14 @@ export function signalRoutes(): Route[] {
       summary: 'Say the upload is done: the bytes are verified', params: submissionIdParams,
       ok: { 200: ['verified: awaiting_review, or verification_failed with failureReason', C.StatusEnvelope], 202: ['still verifying; poll the status', C.StatusEnvelope] },
       problems: [404, 409],
-      async handler({ deps, params, actor, req, res }) {
-        const row = await ownSubmission(deps, actor(), params.submissionId);
-        const by = byActor(actor());
-        const { view, settled } = await signalAndSettle(deps, row.submissionId, 'upload_complete', () =>
-          intakeHandle(deps, row.submissionId).signal(uploadCompleteSignal, { requestId: requestIdOf(req), by }),
+      async handler({ deps, params: { submissionId }, actor, req, res }) {
+        const signal = { requestId: requestIdOf(req), by: byActor(actor()) };
+        const { view, settled } = await signalAndSettle(
+          deps,
+          submissionId,
+          () => findOwnSubmission(deps.sql, submissionId, actor().actorId),
+          'upload_complete',
+          () => intakeHandle(deps, submissionId).signal(uploadCompleteSignal, signal),
         );
         res.status(settled ? 200 : 202).json({ success: true, data: view });
       },
@@ -78,10 +89,10 @@ export function signalRoutes(): Route[] {
       ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/approve`, operationId: 'approveSubmission',
       summary: 'Approve: the verified bytes become a private draft in the media store', body: approveSchema,
       ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.StatusEnvelope], 202: ['still promoting; poll the status', C.StatusEnvelope] },
-      async handler({ deps, params, body, actor, req, res }) {
-        if (!(await findSubmission(deps.sql, params.submissionId))) throw new AppError('not_found', 'No such submission.');
+      async handler({ deps, params: { submissionId }, body, actor, req, res }) {
         const signal = { requestId: requestIdOf(req), by: byActor(actor()), reviewNotes: body.reviewNotes };
-        const { view, settled } = await signalAndSettle(deps, params.submissionId, 'approve', () => intakeHandle(deps, params.submissionId).signal(approveSignal, signal));
+        const find = () => findSubmission(deps.sql, submissionId);
+        const { view, settled } = await signalAndSettle(deps, submissionId, find, 'approve', () => intakeHandle(deps, submissionId).signal(approveSignal, signal));
         res.status(settled ? 200 : 202).json({ success: true, data: view });
       },
     }),
@@ -89,10 +100,10 @@ export function signalRoutes(): Route[] {
       ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/reject`, operationId: 'rejectSubmission',
       summary: 'Reject with a reason code', body: rejectSchema,
       ok: { 200: ['rejected', C.StatusEnvelope], 202: ['still recording; poll the status', C.StatusEnvelope] },
-      async handler({ deps, params, body, actor, req, res }) {
-        if (!(await findSubmission(deps.sql, params.submissionId))) throw new AppError('not_found', 'No such submission.');
+      async handler({ deps, params: { submissionId }, body, actor, req, res }) {
         const signal = { requestId: requestIdOf(req), by: byActor(actor()), reasonCode: body.reasonCode, reviewNotes: body.reviewNotes };
-        const { view, settled } = await signalAndSettle(deps, params.submissionId, 'reject', () => intakeHandle(deps, params.submissionId).signal(rejectSignal, signal));
+        const find = () => findSubmission(deps.sql, submissionId);
+        const { view, settled } = await signalAndSettle(deps, submissionId, find, 'reject', () => intakeHandle(deps, submissionId).signal(rejectSignal, signal));
         res.status(settled ? 200 : 202).json({ success: true, data: view });
       },
     }),
