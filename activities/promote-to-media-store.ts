@@ -1,9 +1,8 @@
 import type { Sql } from '../lib/db';
 import { insertDraftDocument, mediaDocumentId, mediaObjectKey } from '../lib/intake/drafts';
 import { outcomeOf } from '../lib/intake/lifecycle';
-import { findSubmission } from '../lib/intake/submissions';
 import { ObjectChangedError, type ObjectStore } from '../lib/storage/types';
-import { legacyStep, persist, persistOutcome } from './steps';
+import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
 import type { PromoteInput, PromoteResult } from './types';
 
 export interface PromotionHooks {
@@ -15,8 +14,7 @@ export function promoteToMediaStore(deps: { sql: Sql; store: ObjectStore; hooks?
   return async (i: PromoteInput): Promise<PromoteResult> => {
     const { sql } = deps;
     const { enter, outcomes } = legacyStep(i, { trigger: 'approve', reviewStatus: 'review_required', note: i.reviewNotes }, 'promotion_done', 'object_changed');
-    await persist(sql, enter);
-    const row = await findSubmission(sql, i.submissionId);
+    const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
     if (row && row.intakeStatus !== enter.to) {
       if (row.mediaStoreDocumentId) return { ok: true, mediaStoreDocumentId: row.mediaStoreDocumentId };
       if (row.failureCode === 'object_changed') return { ok: false, code: 'object_changed' };

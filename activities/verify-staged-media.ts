@@ -1,18 +1,16 @@
 import type { Sql } from '../lib/db';
-import { findSubmission } from '../lib/intake/submissions';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
 import type { ObjectStore } from '../lib/storage/types';
-import { legacyStep, persist, persistOutcome } from './steps';
+import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
 
 export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore }) {
   return async (i: VerifyInput): Promise<VerifyResult> => {
     const { store, sql } = deps;
     const { enter, outcomes } = legacyStep(i, { trigger: 'upload_complete', reviewStatus: 'review_required' }, 'verification_passed', 'verification_failed');
-    await persist(sql, enter);
     // A retry after the outcome was written answers what was recorded: the staged object of a
     // failed verification is already gone, and re-checking it would give another reason.
-    const row = await findSubmission(sql, i.submissionId);
+    const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
     if (row && row.intakeStatus !== enter.to) {
       if (row.verifiedSha256) return { ok: true, sha256: row.verifiedSha256 };
       if (row.failureCode) return { ok: false, code: row.failureCode };

@@ -39,7 +39,7 @@ async function temporalAnswers(d: ProbeDeps): Promise<boolean> {
  * At least one worker polls the task queue: a poller seen within the window whose worker has not
  * announced its shutdown (workers heartbeat their status to the server when they stop).
  */
-async function workerPolls(d: ProbeDeps): Promise<{ ok: boolean; pollers: number }> {
+export async function workerPolls(d: Omit<ProbeDeps, 'sql'>): Promise<{ ok: boolean; pollers: number }> {
   try {
     return await d.temporal.withDeadline(deadline(d.deadlineMs), async () => {
       const svc = d.temporal.workflowService;

@@ -16,7 +16,13 @@ import { launchStack, tempStackDir, type Stack } from '../../scripts/stack';
 // The process helpers the benches use on their own (bench/directory.ts, bench/http-overhead.ts).
 export { hasTaskset, spawnNode, stopChild, waitLive } from '../../scripts/stack';
 
-export interface BenchStack {
+/** The launcher's controls of each piece, plus the bench's own credentials and connection. */
+export interface BenchStack
+  extends Pick<
+    Stack,
+    | 'apiPid' | 'workerPid' | 'startWorker' | 'stopWorker' | 'killWorker' | 'workerExited' | 'startApi' | 'killApi'
+    | 'stopTemporal' | 'startTemporal' | 'stopPostgres' | 'startPostgres' | 'stop'
+  > {
   dir: string;
   dataDir: string;
   apiUrl: string;
@@ -26,21 +32,6 @@ export interface BenchStack {
   sql: Sql;
   partner: { key: string; headers: Record<string, string>; organizationId: string };
   operator: { token: string; headers: Record<string, string> };
-  apiPid: () => number | undefined;
-  workerPid: () => number | undefined;
-  startWorker(extraEnv?: Record<string, string>): Promise<void>;
-  stopWorker(): Promise<void>;
-  /** SIGKILL the worker process and wait until it is gone. */
-  killWorker(): Promise<void>;
-  /** Resolves when the worker process exits on its own (e.g. a fault hook killed it). */
-  workerExited(): Promise<void>;
-  startApi(extraEnv?: Record<string, string>): Promise<void>;
-  killApi(): Promise<void>;
-  stopTemporal(): Promise<void>;
-  startTemporal(): Promise<void>;
-  stopPostgres(): Promise<void>;
-  startPostgres(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 export interface BenchStackOptions {

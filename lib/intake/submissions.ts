@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { Sql, Tx } from '../db';
 import { transitionOf } from './lifecycle';
-import { recordCreated } from './transitions';
+import { eventFromWritten } from './transitions';
 import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, VerificationFailureCode } from './vocabulary';
 
 /** The row as the lifecycle sees it (no free text, no review notes). */
@@ -84,16 +84,19 @@ export async function createSubmission(
     }
     const b = o.body;
     const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
+    // The row and its create event in one statement, the event written from the row.
     const [row] = await tx<SubmissionRow[]>`
-      insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, credential_id,
-        source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
-        rights_posture, consent_posture, staging_key, intake_status, review_status, upload_deadline_at)
-      values (${submissionId}, ${b.tenantId}, ${b.studioCanonicalId ?? null}, ${b.artistCanonicalId}, ${o.by.actorId}, ${o.by.credentialId},
-        ${b.source}, ${b.sourceMessageId ?? null}, ${b.fileName}, ${b.mimeType}, ${b.sizeBytes}, ${b.title ?? null}, ${b.description ?? null},
-        ${b.styleIds ?? []}, ${b.placement ?? null}, ${b.tags ?? []}, ${b.rightsPosture}, ${b.consentPosture}, ${stagingKeyOf(submissionId)},
-        ${created.to}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
-      returning ${rowColumns(tx)}`;
-    await recordCreated(tx, created);
+      with written as (
+        insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, credential_id,
+          source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
+          rights_posture, consent_posture, staging_key, intake_status, review_status, upload_deadline_at)
+        values (${submissionId}, ${b.tenantId}, ${b.studioCanonicalId ?? null}, ${b.artistCanonicalId}, ${o.by.actorId}, ${o.by.credentialId},
+          ${b.source}, ${b.sourceMessageId ?? null}, ${b.fileName}, ${b.mimeType}, ${b.sizeBytes}, ${b.title ?? null}, ${b.description ?? null},
+          ${b.styleIds ?? []}, ${b.placement ?? null}, ${b.tags ?? []}, ${b.rightsPosture}, ${b.consentPosture}, ${stagingKeyOf(submissionId)},
+          ${created.to}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
+        returning *
+      ), event as (${eventFromWritten(tx, created)})
+      select ${rowColumns(tx)} from written`;
     return { kind: 'created', row: row! } as const;
   });
 }

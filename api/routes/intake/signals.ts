@@ -14,7 +14,7 @@ import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
 import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
 import { byActor, statusView } from './submissions';
-import { intakeHandle, queryIntake, temporalCall } from './workflow-calls';
+import { intakeHandle, requireWorker, temporalCall } from './workflow-calls';
 
 const REFUSED: Record<'upload_complete' | 'approve' | 'reject', (s: IntakeStatus) => string> = {
   upload_complete: (s) => `Upload already completed (status ${s}).`,
@@ -39,11 +39,13 @@ async function signalAndSettle(
   // Watch before reading, so no transition between the check and the wait is missed.
   const watch = await deps.transitions.watch(submissionId);
   try {
-    const row = await find();
+    // The row is the transitions the workflow wrote: what the client has seen. Without a worker
+    // to act on the signal, 503 now rather than a 202 after the wait. Both asked at once.
+    const [found, worker] = await Promise.allSettled([find(), requireWorker(deps)]);
+    if (found.status === 'rejected') throw found.reason;
+    const row = found.value;
     if (!row) throw new AppError('not_found', 'No such submission.');
-    // The row is the transitions the workflow wrote: what the client has seen. The query only
-    // asks the workflow to answer: without a worker to act on the signal it fails fast (503).
-    await queryIntake(deps, submissionId);
+    if (worker.status === 'rejected') throw worker.reason;
     if (!accepts(row.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](row.intakeStatus));
     await temporalCall(deps, send);
     const deadline = Date.now() + deps.cfg.TRANSITION_WAIT_MS;

@@ -17,6 +17,7 @@ import {
 import type { portfolioIntake } from '../../../workflows/portfolio-intake';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
+import { workerPolls } from '../../health/probes';
 
 const UNAVAILABLE_CODES = new Set<number>([grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.CANCELLED, grpcStatus.RESOURCE_EXHAUSTED]);
 
@@ -39,7 +40,24 @@ export const temporalCall = <T>(deps: AppDeps, fn: () => Promise<T>) => withTemp
 
 export const intakeHandle = (deps: AppDeps, submissionId: string) => deps.temporal.client.workflow.getHandle(intakeWorkflowId(submissionId));
 
-/** The workflow's own state (status reads); needs a worker, so it also tells whether one is there. */
+/**
+ * A signal is accepted by Temporal even when no worker runs, and nothing would act on it: the
+ * signal routes answer 503 instead, by the readiness rule (a poller seen within the window whose
+ * worker has not announced its shutdown). Asks the Temporal server, not the worker, so it costs
+ * no worker time however busy the worker is.
+ */
+export async function requireWorker(deps: AppDeps): Promise<void> {
+  const worker = await workerPolls({
+    temporal: deps.temporal.connection,
+    namespace: deps.cfg.TEMPORAL_NAMESPACE,
+    taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+    deadlineMs: deps.cfg.TEMPORAL_RPC_DEADLINE_MS,
+    pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
+  });
+  if (!worker.ok) throw new AppError('workflow_unavailable', 'No worker is polling the intake task queue; retry shortly.', { headers: { 'Retry-After': '5' } });
+}
+
+/** The workflow's own state (status reads); needs a worker to answer. */
 export function queryIntake(deps: AppDeps, submissionId: string): Promise<IntakeState> {
   return temporalCall(deps, () => intakeHandle(deps, submissionId).query(intakeStateQuery));
 }
