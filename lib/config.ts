@@ -128,9 +128,7 @@ export const stackConfigSchema = z.object({
 export const toolConfigSchema = z.object({ ...shared });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
-export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type StackConfig = z.infer<typeof stackConfigSchema>;
-export type ToolConfig = z.infer<typeof toolConfigSchema>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: { variable: string; message: string }[]) {

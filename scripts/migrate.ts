@@ -1,0 +1,8 @@
+// `npm run migrate`: apply pending migrations to DATABASE_URL (or the embedded default) and say
+// which. The API and `npm start` apply them at start too; this is for a deploy step of its own.
+import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
+import { migrateUp } from '../lib/db/migrate';
+
+const cfg = loadConfigOrExit(toolConfigSchema);
+const applied = await migrateUp(databaseUrlOf(cfg));
+console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
