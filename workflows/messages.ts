@@ -3,17 +3,9 @@
 // lib/intake/ (pure modules this folder may import).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ActorRef, IntakeView, MimeType, RejectReasonCode } from '../lib/intake/vocabulary';
+import type { ActorRef, IntakeView, RejectReasonCode, SubmissionRef } from '../lib/intake/vocabulary';
 
-export interface IntakeInput {
-  submissionId: string;
-  tenantId: string;
-  artistCanonicalId: string;
-  partnerActorId: string;
-  credentialId: string;
-  mimeType: MimeType;
-  sizeBytes: number;
-  stagingKey: string;
+export interface IntakeInput extends SubmissionRef {
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
   uploadDeadlineSeconds: number;
 }

@@ -4,18 +4,10 @@ import crypto from 'node:crypto';
 import type { Sql, Tx } from '../db';
 import { transitionOf } from './lifecycle';
 import { eventFromWritten } from './transitions';
-import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, VerificationFailureCode } from './vocabulary';
+import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
 
 /** The row as the lifecycle sees it (no free text, no review notes). */
-export interface SubmissionRow {
-  submissionId: string;
-  tenantId: string;
-  artistCanonicalId: string;
-  partnerActorId: string;
-  credentialId: string;
-  mimeType: MimeType;
-  sizeBytes: number;
-  stagingKey: string;
+export interface SubmissionRow extends SubmissionRef {
   intakeStatus: IntakeStatus;
   reviewStatus: ReviewStatus;
   failureCode: VerificationFailureCode | null;

@@ -45,6 +45,18 @@ export interface ActorRef {
 /** The actor of transitions nobody asked for (the upload window passing). */
 export const SYSTEM_ACTOR: ActorRef = { actorId: 'system:intake-workflow', credentialId: 'none' };
 
+/** What identifies a submission and its declared bytes: the workflow's input and the row share it. */
+export interface SubmissionRef {
+  submissionId: string;
+  tenantId: string;
+  artistCanonicalId: string;
+  partnerActorId: string;
+  credentialId: string;
+  mimeType: MimeType;
+  sizeBytes: number;
+  stagingKey: string;
+}
+
 /** A submission's state as the workflow holds it and as its row records it. */
 export interface IntakeView {
   submissionId: string;
