@@ -11,11 +11,15 @@ export interface ActivityDeps {
   sql: Sql;
   store: ObjectStore;
   hooks?: PromotionHooks;
+  /** MAX_IMAGE_PIXELS (default 50 megapixels). */
+  maxImagePixels?: number;
 }
+
+export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
 
 export function createActivities(deps: ActivityDeps): IntakeActivities {
   return {
-    verifyStagedMedia: verifyStagedMedia(deps),
+    verifyStagedMedia: verifyStagedMedia({ ...deps, maxImagePixels: deps.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS }),
     promoteToMediaStore: promoteToMediaStore(deps),
     resolveArtist: resolveArtist(deps),
     async recordTransition(t) {

@@ -2,7 +2,7 @@
 // transition that enters it and the outcomes it can end in, all decided by the workflow from the
 // transition table; the step persists them (lib/intake/transitions.ts) and decides nothing.
 import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
-import type { ActorRef, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
+import type { ActorRef, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
 import type { ArtistResolutionInput, ArtistResolutionResult } from '../workflows/messages';
 
 export interface VerifyInput {
@@ -15,7 +15,8 @@ export interface VerifyInput {
   enter?: Transition;
   outcomes?: StepOutcomes;
 }
-export type VerifyResult = { ok: true; sha256: string } | { ok: false; code: VerificationFailureCode };
+/** `image` is absent in results recorded before verification decoded images. */
+export type VerifyResult = { ok: true; sha256: string; image?: ImageFacts } | { ok: false; code: VerificationFailureCode };
 
 export interface PromoteInput {
   submissionId: string;

@@ -1,10 +1,11 @@
 import type { Sql } from '../lib/db';
+import { headerFormat, inspectImage } from '../lib/media/inspect';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
 import type { ObjectStore } from '../lib/storage/types';
 import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
 
-export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore }) {
+export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImagePixels: number }) {
   return async (i: VerifyInput): Promise<VerifyResult> => {
     const { store, sql } = deps;
     const { enter, outcomes } = legacyStep(i, { trigger: 'upload_complete', reviewStatus: 'review_required' }, 'verification_passed', 'verification_failed');
@@ -23,11 +24,16 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore }) {
     if (!stat) result = { ok: false, code: 'object_missing' };
     else if (stat.size !== i.sizeBytes) result = { ok: false, code: 'size_mismatch' };
     else if (!matchesMagic(i.mimeType, await store.readStagedPrefix(i.stagingKey, MAGIC_PREFIX_BYTES), stat.size))
-      result = { ok: false, code: 'magic_bytes_mismatch' };
+      // Another image type than declared (a PNG sent as image/jpeg), or not an image at all.
+      result = { ok: false, code: (await store.withStagedFile(i.stagingKey, headerFormat)) ? 'type_mismatch' : 'magic_bytes_mismatch' };
     else {
-      const sha256 = await store.sha256Staged(i.stagingKey);
-      await store.sealStaged(i.stagingKey, sha256);
-      result = { ok: true, sha256 };
+      const inspected = await store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels));
+      if (!inspected.ok) result = inspected;
+      else {
+        const sha256 = await store.sha256Staged(i.stagingKey);
+        await store.sealStaged(i.stagingKey, sha256);
+        result = { ok: true, sha256, image: inspected.image };
+      }
     }
     await persistOutcome(sql, outcomes, result);
     if (!result.ok) await store.deleteStaged(i.stagingKey);

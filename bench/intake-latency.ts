@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Connection, Client } from '@temporalio/client';
 import { intakeWorkflowId } from '../workflows/messages';
+import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
@@ -34,11 +35,6 @@ type Route = 'create' | 'put' | 'uploadComplete' | 'status' | 'approve' | 'rejec
 const samples = new Map<Route, number[]>();
 const record = (r: Route, ms: number) => (samples.get(r) ?? samples.set(r, []).get(r)!).push(ms);
 
-function jpeg(size: number): Buffer {
-  const b = crypto.randomBytes(size);
-  b.set([0xff, 0xd8, 0xff, 0xe0], 0);
-  return b;
-}
 
 async function timed(route: Route | null, url: string, init: RequestInit, expect: number[]): Promise<{ status: number; body: any }> {
   const t = performance.now();
@@ -94,7 +90,7 @@ async function oneIntake(s: BenchStack, i: number, measure: boolean, bytes: Buff
 const stack = await startBenchStack();
 try {
   const runId = crypto.randomBytes(3).toString('hex');
-  const bytes = jpeg(BYTES);
+  const bytes = realJpeg(BYTES);
   process.stderr.write(`stack ready at ${stack.apiUrl}; warm-up ${WARMUP} intakes ...\n`);
   await boundedLoad(async (i) => void (await oneIntake(stack, i, false, bytes, runId)), { count: WARMUP, concurrency: CONCURRENCY, maxMs: MAX_MS });
 

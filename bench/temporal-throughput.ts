@@ -17,6 +17,7 @@ import * as bareActivities from './bare/activities';
 import { firstSignal, secondSignal, stageQuery } from './bare/workflows';
 import { EVENT_TYPE_NAMES, medianPhases, phasesAfterSignal } from './lib/history-phases';
 import { intakeBody } from './lib/intake';
+import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
@@ -111,8 +112,7 @@ const worker = await Worker.create({
 });
 const running = worker.run();
 try {
-  const bytes = crypto.randomBytes(BYTES);
-  bytes.set([0xff, 0xd8, 0xff, 0xe0], 0);
+  const bytes = realJpeg(BYTES);
   const run = crypto.randomBytes(3).toString('hex');
   // warm-up both sides
   await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { intakeBody } from './lib/intake';
+import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
@@ -61,8 +62,7 @@ async function openIntake(s: BenchStack, bytes: Buffer, key: string): Promise<st
 const stack = await startBenchStack({ env: { WORKER_MAX_CACHED_WORKFLOWS: String(CACHE) } });
 try {
   const pid = stack.workerPid()!;
-  const bytes = crypto.randomBytes(BYTES);
-  bytes.set([0xff, 0xd8, 0xff, 0xe0], 0);
+  const bytes = realJpeg(BYTES);
   const run = crypto.randomBytes(3).toString('hex');
   // Warm the worker (bundle loaded, every code path run), closing each warm-up intake again, so
   // the baseline has none open.

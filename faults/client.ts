@@ -1,5 +1,6 @@
 // The intake calls the fault scenarios make, over HTTP like a partner and an operator would.
-import { intakeBody, jpegLike } from '../bench/lib/intake';
+import { realJpeg } from '../bench/lib/images';
+import { intakeBody } from '../bench/lib/intake';
 import type { BenchStack } from '../bench/lib/stack';
 
 export const INTAKE = '/api/private/portfolio-intake/v1';
@@ -29,7 +30,7 @@ export async function send(s: BenchStack, method: string, url: string, o: { head
   return { status: res.status, body, headers: res.headers, ms: performance.now() - t };
 }
 
-export const jpeg = jpegLike;
+export const jpeg = realJpeg;
 export const createBody = intakeBody;
 
 export async function create(s: BenchStack, body: ReturnType<typeof createBody>): Promise<{ id: string; upload: { url: string; headers: Record<string, string> } }> {

@@ -4,6 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { startBenchStack, type BenchStack } from '../bench/lib/stack';
 import { approveSignal, intakeWorkflowId } from '../workflows/messages';
 import { books, waitFinal, waitStatus } from './books';
+import { jpegMagicThenRandom, pngDeclaring } from '../bench/lib/images';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged } from './client';
 
 export type Size = 'short' | 'long';
@@ -297,6 +298,10 @@ const F8: Scenario = {
       await tryHostile('undersize', 4096, jpeg(2048), 'image/jpeg');
       await tryHostile('magic-mismatch', png.length, png, 'image/jpeg');
       await tryHostile('truncated-heic', heicHead.length, heicHead, 'image/heic');
+      const randomJpeg = jpegMagicThenRandom(4096);
+      await tryHostile('undecodable', randomJpeg.length, randomJpeg, 'image/jpeg');
+      const bomb = pngDeclaring(100_000, 100_000);
+      await tryHostile('pixel-bomb', bomb.length, bomb, 'image/png');
       await tryHostile('expired-url', 2048, jpeg(2048), 'image/jpeg', (u) => u.searchParams.set('exp', '1000'));
       await tryHostile('tampered-signature', 2048, jpeg(2048), 'image/jpeg', (u) => u.searchParams.set('sig', `${u.searchParams.get('sig')!.slice(0, -2)}AA`));
       const ids = await validIds;

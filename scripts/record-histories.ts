@@ -17,6 +17,7 @@ import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { startApi, type RunningApi } from '../api/server';
+import { realJpeg } from '../bench/lib/images';
 import { startBenchStack, type BenchStack } from '../bench/lib/stack';
 import { versions } from '../bench/lib/results';
 import { apiConfigSchema, parseConfig, PROJECT_ROOT } from '../lib/config';
@@ -74,11 +75,7 @@ async function call(base: string, method: string, p: string, headers: Record<str
   return JSON.parse(text);
 }
 
-function jpeg(size: number): Buffer {
-  const b = Buffer.alloc(size, 0x42);
-  b.set([0xff, 0xd8, 0xff, 0xe0], 0);
-  return b;
-}
+const jpeg = realJpeg;
 
 function png(size: number): Buffer {
   const b = Buffer.alloc(size, 0);

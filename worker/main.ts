@@ -29,7 +29,7 @@ const worker = await createIntakeWorker({
   connection,
   namespace: cfg.TEMPORAL_NAMESPACE,
   taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-  deps: { sql, store: createObjectStore(cfg), ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
+  deps: { sql, store: createObjectStore(cfg), maxImagePixels: cfg.MAX_IMAGE_PIXELS, ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
   workflowBundle: cfg.WORKFLOW_BUNDLE_PATH ? { codePath: cfg.WORKFLOW_BUNDLE_PATH } : undefined,
   maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES,
   maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,

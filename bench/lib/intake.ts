@@ -1,4 +1,4 @@
-// Shared by the benches and the fault suite: the create body of one intake and JPEG-looking bytes.
+// Shared by the benches and the fault suite: the create body of one intake (images: ./images.ts).
 import crypto from 'node:crypto';
 import type { BenchStack } from './stack';
 
@@ -14,11 +14,4 @@ export function intakeBody(s: BenchStack, o: { key?: string; sizeBytes: number; 
     rightsPosture: 'artist_attested',
     consentPosture: 'client_consented',
   };
-}
-
-/** n bytes that start like a JPEG (random after the magic bytes). */
-export function jpegLike(n: number): Buffer {
-  const b = crypto.randomBytes(n);
-  b.set([0xff, 0xd8, 0xff, 0xe0], 0);
-  return b;
 }

@@ -5,6 +5,7 @@
 import {
   SYSTEM_ACTOR,
   type ActorRef,
+  type ImageFacts,
   type IntakeStatus,
   type RejectReasonCode,
   type ReviewStatus,
@@ -61,6 +62,7 @@ export interface TransitionFacts {
   failureCode?: VerificationFailureCode;
   rejectReasonCode?: RejectReasonCode;
   mediaStoreDocumentId?: string;
+  image?: ImageFacts;
 }
 
 /** One decided transition: what the workflow moves to, and what every writer persists. */

@@ -42,6 +42,11 @@ export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
         failure_code = coalesce(${f.failureCode ?? null}, failure_code),
         reject_reason_code = coalesce(${f.rejectReasonCode ?? null}, reject_reason_code),
         media_store_document_id = coalesce(${f.mediaStoreDocumentId ?? null}, media_store_document_id),
+        image_format = coalesce(${f.image?.format ?? null}, image_format),
+        image_width = coalesce(${f.image?.width ?? null}::int, image_width),
+        image_height = coalesce(${f.image?.height ?? null}::int, image_height),
+        image_frames = coalesce(${f.image?.frames ?? null}::int, image_frames),
+        image_orientation = coalesce(${f.image?.orientation ?? null}::int, image_orientation),
         awaiting_since = case when ${t.to}::text = 'awaiting_review' then coalesce(awaiting_since, now()) else awaiting_since end,
         updated_at = now()
       where submission_id = ${t.submissionId} and intake_status = ${t.from}

@@ -24,6 +24,12 @@ export const verificationFailureCodes = [
   'object_missing',
   'size_mismatch',
   'magic_bytes_mismatch',
+  // The bytes do not decode as an image at all.
+  'undecodable',
+  // They decode, but as another type than the declared one.
+  'type_mismatch',
+  // The header declares more pixels than MAX_IMAGE_PIXELS: refused before decoding.
+  'dimensions_exceeded',
   // Found at promotion: the staged bytes no longer hash to what verification saw.
   'object_changed',
 ] as const;
@@ -35,6 +41,16 @@ export type RejectReasonCode = (typeof rejectReasonCodes)[number];
 export const rightsPostures = ['owner_attested', 'artist_attested', 'review_required'] as const;
 export const consentPostures = ['client_consented', 'not_required', 'review_required'] as const;
 export const submissionSources = ['permanent_messaging', 'partner_api', 'operator_upload'] as const;
+
+/** What verification learnt of a decoded image, recorded on the row. */
+export interface ImageFacts {
+  format: 'jpeg' | 'png' | 'webp' | 'heif';
+  width: number;
+  height: number;
+  frames: number;
+  /** EXIF orientation 1-8, or null when the file carries none. */
+  orientation: number | null;
+}
 
 /** Who caused a transition, recorded in intake_events. */
 export interface ActorRef {

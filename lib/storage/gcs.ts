@@ -2,6 +2,10 @@
 // and a private media bucket that only the worker writes to. Nothing here makes an object public:
 // no ACL is ever set, so both buckets keep their (private, uniform) access settings.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Storage, type Bucket, type File, type FileMetadata, type StorageOptions } from '@google-cloud/storage';
 import { ObjectChangedError, type ObjectStore, type SignedUpload } from './types';
@@ -75,6 +79,19 @@ export class GcsObjectStore implements ObjectStore {
   async sha256Staged(key: string): Promise<string> {
     const [meta] = await this.staging.file(key).getMetadata();
     return this.hashGeneration(key, generationOf(meta));
+  }
+
+  async withStagedFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
+    const [meta] = await this.staging.file(key).getMetadata();
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'staged-'));
+    const file = path.join(dir, 'object');
+    try {
+      // The generation seen now: a later overwrite cannot change what is inspected.
+      await pipeline(this.staging.file(key, { generation: generationOf(meta) }).createReadStream(), fs.createWriteStream(file));
+      return await fn(file);
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   }
 
   /**

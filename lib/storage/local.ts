@@ -83,6 +83,10 @@ export class LocalObjectStore implements ObjectStore {
     return sha256File(this.file('staging', key));
   }
 
+  async withStagedFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
+    return fn(this.file('staging', key));
+  }
+
   async sealStaged(key: string, sha256: string): Promise<void> {
     await fsp.writeFile(`${this.file('staging', key)}.sealed`, sha256);
   }

@@ -12,6 +12,8 @@ export interface ObjectStore {
   statStaged(key: string): Promise<{ size: number } | null>;
   readStagedPrefix(key: string, bytes: number): Promise<Buffer>;
   sha256Staged(key: string): Promise<string>;
+  /** Run `fn` on a local file holding the staged bytes (the file itself locally, a temporary download on GCS). */
+  withStagedFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T>;
   /** After verification the staged bytes can no longer be replaced. */
   sealStaged(key: string, sha256: string): Promise<void>;
   isSealed(key: string): Promise<boolean>;

@@ -1,19 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { realJpeg } from '../../bench/lib/images';
 import type { TestCredential } from './auth';
 import { uid, type TestStack } from './stack';
 
 export const INTAKE = '/api/private/portfolio-intake/v1';
 
-export function jpegBytes(size: number): Buffer {
-  const b = Buffer.alloc(size, 0x42);
-  b[0] = 0xff;
-  b[1] = 0xd8;
-  b[2] = 0xff;
-  b[3] = 0xe0;
-  return b;
-}
+/** A real JPEG of exactly `size` bytes (bench/lib/images.ts). */
+export const jpegBytes = realJpeg;
 
 export function submissionBody(partner: TestCredential & { organizationId?: string }, over: Record<string, unknown> = {}) {
   return {

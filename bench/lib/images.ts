@@ -1,0 +1,47 @@
+// Real images for the tests, the fault suite and the benches, made with sharp at load time: a
+// JPEG of any exact size is a real (noisy, photo-like) JPEG followed by zero padding, which every
+// decoder ignores after the end-of-image marker. Verification decodes what it is given, so a
+// "JPEG" of random bytes no longer passes.
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+
+const noise = (side: number) =>
+  sharp({ create: { width: side, height: side, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
+
+/** Real JPEGs from small to large; the largest that fits is padded to the size asked for. */
+const BASES: Buffer[] = (await Promise.all([8, 64, 256, 512].map((side) => noise(side).jpeg({ quality: 85 }).toBuffer()))).sort((a, b) => a.length - b.length);
+
+/** A valid JPEG of exactly `size` bytes (at least the smallest base, a few hundred bytes). */
+export function realJpeg(size: number): Buffer {
+  const base = [...BASES].reverse().find((b) => b.length <= size);
+  if (!base) throw new Error(`realJpeg: ${size} bytes is below the smallest JPEG made here (${BASES[0]!.length})`);
+  return Buffer.concat([base, Buffer.alloc(size - base.length)]);
+}
+
+export const realPng = (width: number, height: number) => sharp({ create: { width, height, channels: 4, background: '#3366aa80' } }).png().toBuffer();
+export const realWebp = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#aa3366' } }).webp().toBuffer();
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+function pngChunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(typed));
+  return Buffer.concat([len, typed, crc]);
+}
+
+/** A small, well-formed PNG whose header declares width x height pixels (a decompression bomb's shape). */
+export function pngDeclaring(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth; colour type 0 (grey), no interlace
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(Buffer.alloc(1024))), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** JPEG magic bytes followed by random bytes: what magic-byte checks alone used to accept. */
+export function jpegMagicThenRandom(size: number): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), crypto.randomBytes(size - 4)]);
+}
