@@ -1,6 +1,7 @@
 import type { Sql } from '../lib/db';
 import { headerFormat, inspectImage } from '../lib/media/inspect';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
+import { makePreview } from '../lib/media/previews';
 import type { ObjectStore } from '../lib/storage/types';
 import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
@@ -13,7 +14,10 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     // failed verification is already gone, and re-checking it would give another reason.
     const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
     if (row && row.intakeStatus !== enter.to) {
-      if (row.verifiedSha256) return { ok: true, sha256: row.verifiedSha256 };
+      if (row.verifiedSha256) {
+        await ensurePreviews(store, i, deps.maxImagePixels);
+        return { ok: true, sha256: row.verifiedSha256 };
+      }
       if (row.failureCode) return { ok: false, code: row.failureCode };
     }
     // Seal first: from here on the upload endpoint refuses to replace the bytes, so the hash we
@@ -36,7 +40,19 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       }
     }
     await persistOutcome(sql, outcomes, result);
-    if (!result.ok) await store.deleteStaged(i.stagingKey);
+    // After the outcome: the route answering upload-complete does not wait for the previews. A
+    // retry makes whatever is missing.
+    if (result.ok) await ensurePreviews(store, i, deps.maxImagePixels);
+    else await store.deleteStaged(i.stagingKey);
     return result;
   };
+}
+
+/** The review previews of a verified image (not of HEIC: nothing here decodes its pixels). */
+async function ensurePreviews(store: ObjectStore, i: VerifyInput, maxPixels: number): Promise<void> {
+  if (i.mimeType === 'image/heic') return;
+  for (const size of ['thumb', 'large'] as const) {
+    if (await store.readPreview(i.stagingKey, size)) continue;
+    await store.putPreview(i.stagingKey, size, await store.withStagedFile(i.stagingKey, (file) => makePreview(file, size, maxPixels)));
+  }
 }

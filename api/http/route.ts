@@ -57,6 +57,8 @@ export interface Operation extends Documented {
   rawBody?: boolean;
   /** Limit of the JSON body parser (default 64kb). */
   bodyLimit?: string;
+  /** Media type of the success answers when they are not JSON (an image). */
+  okContentType?: string;
 }
 
 export interface OperationDef extends Operation {

@@ -136,6 +136,8 @@ export const ArtistResolution = z.object({
   }),
 });
 
+export const PreviewImage = z.string().openapi({ type: 'string', format: 'binary', description: 'WebP bytes, no metadata' });
+
 export const UploadAccepted = z.object({ success: z.literal(true), data: z.object({ bytes: z.number().int() }) });
 
 // ---- directory ----

@@ -27,7 +27,7 @@ const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'];
 
 function routeConfig(op: Operation): RouteConfig {
   const responses: RouteConfig['responses'] = {};
-  for (const [status, [description, schema]] of Object.entries(op.ok)) responses[status] = { description, content: { 'application/json': { schema } } };
+  for (const [status, [description, schema]] of Object.entries(op.ok)) responses[status] = { description, content: { [op.okContentType ?? 'application/json']: { schema } } };
   Object.assign(responses, problems(...problemStatusesOf(op)));
   const request: RouteConfig['request'] = {
     ...(op.query ? { query: op.query } : {}),

@@ -6,6 +6,7 @@ import { directoryRoutes } from './directory';
 import { healthRoutes } from './health';
 import { identityRoutes } from './identity';
 import { artistResolutionRoutes } from './intake/artist-resolution';
+import { previewRoutes } from './intake/previews';
 import { reviewQueueRoutes } from './intake/review-queue';
 import { signalRoutes } from './intake/signals';
 import { submissionRoutes } from './intake/submissions';
@@ -26,6 +27,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...submissionRoutes(o),
     ...signalRoutes(),
     ...reviewQueueRoutes(),
+    ...previewRoutes(),
     ...artistResolutionRoutes(),
     ...openApiRoutes(),
   ];

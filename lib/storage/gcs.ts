@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Storage, type Bucket, type File, type FileMetadata, type StorageOptions } from '@google-cloud/storage';
-import { ObjectChangedError, type ObjectStore, type SignedUpload } from './types';
+import { ObjectChangedError, type ObjectStore, type PreviewSize, type SignedUpload } from './types';
 
 export interface GcsSettings {
   stagingBucket: string;
@@ -165,6 +165,20 @@ export class GcsObjectStore implements ObjectStore {
     return { size: Number(meta.size), sha256 };
   }
 
+  async putPreview(stagingKey: string, size: PreviewSize, bytes: Buffer): Promise<void> {
+    await this.staging.file(previewName(stagingKey, size)).save(bytes, { contentType: 'image/webp', resumable: false });
+  }
+
+  async readPreview(stagingKey: string, size: PreviewSize): Promise<Buffer | null> {
+    try {
+      const [buf] = await this.staging.file(previewName(stagingKey, size)).download();
+      return buf;
+    } catch (err) {
+      if (statusOf(err) === 404) return null;
+      throw err;
+    }
+  }
+
   async listMedia(): Promise<string[]> {
     const [files] = await this.media.getFiles();
     return files.map((f) => f.name);
@@ -233,6 +247,9 @@ async function metadataOrNull(file: File): Promise<FileMetadata | null> {
     throw err;
   }
 }
+
+/** Previews live in the (private) staging bucket, beside the staged object. */
+const previewName = (stagingKey: string, size: PreviewSize) => `previews/${stagingKey}/${size}.webp`;
 
 function generationOf(meta: FileMetadata): string {
   if (meta.generation === undefined) throw new Error('GCS returned an object without a generation');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { uploadUrl } from './signing';
-import { ObjectChangedError, type ObjectStore, type SignedUpload } from './types';
+import { ObjectChangedError, type ObjectStore, type PreviewSize, type SignedUpload } from './types';
 
 const SAFE_KEY = /^[A-Za-z0-9._\-/]+$/;
 
@@ -20,7 +20,7 @@ export class LocalObjectStore implements ObjectStore {
     fs.mkdirSync(path.join(root, 'media'), { recursive: true });
   }
 
-  private file(area: 'staging' | 'media', key: string): string {
+  private file(area: 'staging' | 'media' | 'previews', key: string): string {
     if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error('unsafe object key');
     return path.join(this.root, area, key);
   }
@@ -109,6 +109,23 @@ export class LocalObjectStore implements ObjectStore {
     const tmp = `${dest}.${crypto.randomUUID()}.part`;
     await fsp.copyFile(src, tmp);
     await fsp.rename(tmp, dest);
+  }
+
+  async putPreview(stagingKey: string, size: PreviewSize, bytes: Buffer): Promise<void> {
+    const target = this.file('previews', `${stagingKey}/${size}.webp`);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}.${crypto.randomUUID()}.part`;
+    await fsp.writeFile(tmp, bytes);
+    await fsp.rename(tmp, target);
+  }
+
+  async readPreview(stagingKey: string, size: PreviewSize): Promise<Buffer | null> {
+    try {
+      return await fsp.readFile(this.file('previews', `${stagingKey}/${size}.webp`));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
   }
 
   async statMedia(key: string) {

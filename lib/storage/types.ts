@@ -5,6 +5,8 @@ export interface SignedUpload {
   headers: Record<string, string>;
 }
 
+export type PreviewSize = 'thumb' | 'large';
+
 /** Object storage for staged uploads and the private media store. Both drivers are idempotent. */
 export interface ObjectStore {
   readonly driver: 'local' | 'gcs';
@@ -21,6 +23,9 @@ export interface ObjectStore {
   /** Copy staged bytes into the private media store, only if they still hash to sha256. */
   copyToMedia(stagingKey: string, mediaKey: string, sha256: string): Promise<void>;
   statMedia(key: string): Promise<{ size: number; sha256: string } | null>;
+  /** Private review previews beside the staged object (never public, never in the media store). */
+  putPreview(stagingKey: string, size: PreviewSize, bytes: Buffer): Promise<void>;
+  readPreview(stagingKey: string, size: PreviewSize): Promise<Buffer | null>;
   listMedia(): Promise<string[]>;
 }
 

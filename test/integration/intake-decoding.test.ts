@@ -1,12 +1,12 @@
-// Verification decodes the bytes (issue 13, part 1): every upload that magic bytes alone let
+// Verification decodes the bytes and makes private review previews (issue 13, parts 1 and 2): every upload that magic bytes alone let
 // through as an image now ends in verification_failed with a reason, and real images of each
 // decodable type reach awaiting_review with their dimensions on the row.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegMagicThenRandom, pngDeclaring, realJpeg, realPng, realWebp } from '../../bench/lib/images';
-import { apiKeyActor, type TestCredential } from '../helpers/auth';
+import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { stageAndVerify } from '../helpers/intake';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { eventually, startTestStack, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
 let partner: TestCredential;
@@ -72,5 +72,53 @@ describe('verification decodes what it is given', () => {
         select image_format, image_width, image_height, image_frames, image_orientation from submissions where submission_id = ${id}`;
       expect(row).toMatchObject(facts);
     }
+  });
+});
+
+describe('private review previews', () => {
+  it('an operator gets an upright WebP thumbnail and preview without EXIF, GPS, XMP or ICC; nobody else does', async () => {
+    const operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
+    // A phone photo: sideways pixels with orientation 6, GPS coordinates, an ICC profile.
+    const photo = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#468' } })
+      .withExif({ IFD0: { Make: 'PhoneCo', Model: 'P1' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 2400/100', GPSLongitudeRef: 'E', GPSLongitude: '2/1 21/1 300/100' } })
+      .withMetadata({ orientation: 6, icc: 'p3' })
+      .jpeg()
+      .toBuffer();
+    const source = await sharp(photo).metadata();
+    expect(source.exif?.toString('latin1')).toContain('PhoneCo');
+    expect(source.orientation).toBe(6);
+    const { id, done } = await verify(photo, 'image/jpeg');
+    expect(done.body.data.intakeStatus).toBe('awaiting_review');
+
+    const url = (size: string) => `${stack.url}/api/private/portfolio-intake/v1/submissions/${id}/preview?size=${size}`;
+    const fetchPreview = async (size: string) =>
+      eventually(async () => {
+        const r = await fetch(url(size), { headers: operator.headers });
+        return r.status === 200 && r;
+      }, 10_000, 50);
+    for (const [size, edge] of [['thumb', 320], ['large', 1600]] as const) {
+      const res = await fetchPreview(size);
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(res.headers.get('cache-control')).toBe('private, no-store');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const meta = await sharp(bytes).metadata();
+      expect(meta.format).toBe('webp');
+      // Turned upright (300 x 200 with orientation 6 shows as 200 x 300), never enlarged.
+      expect(meta.height).toBeGreaterThan(meta.width!);
+      expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(Math.min(edge, 300));
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.icc).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      expect(bytes.toString('latin1')).not.toMatch(/PhoneCo|GPS/);
+    }
+
+    expect((await fetch(url('thumb'))).status).toBe(401);
+    expect((await fetch(url('thumb'), { headers: partner.headers })).status).toBe(403);
+    const unknown = await fetch(`${stack.url}/api/private/portfolio-intake/v1/submissions/sub_nothing_here/preview`, { headers: operator.headers });
+    expect(unknown.status).toBe(404);
+    const failed = await verify(jpegMagicThenRandom(4096), 'image/jpeg');
+    const none = await fetch(`${stack.url}/api/private/portfolio-intake/v1/submissions/${failed.id}/preview`, { headers: operator.headers });
+    expect(none.status).toBe(404);
   });
 });
