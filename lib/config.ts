@@ -108,6 +108,10 @@ export const workerConfigSchema = z
     /** Sticky cache: open workflows kept in memory; beyond it they are replayed from history. */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100000).default(500),
     WORKFLOW_BUNDLE_PATH: optionalString,
+    /** Staged bytes and previews of a submission in a final state are deleted after this many seconds. */
+    STAGING_RETENTION_SECONDS: z.coerce.number().int().min(0).max(30 * 86400).default(3600),
+    /** How often the worker looks for staged bytes past their retention (0: never). */
+    RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
     /** Largest image accepted, in pixels (width x height of one frame), read from the header before decoding. */
     MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).max(1_000_000_000).default(50_000_000),
     /** Fault suite only (F2): the worker kills itself once per submission between copy and row insert. */

@@ -7,6 +7,8 @@ import { createObjectStore } from '../lib/storage';
 import { connectWorkerConnection } from '../temporal/connection';
 import { createIntakeWorker } from './create-worker';
 import { killOncePerSubmission } from './fault-hooks';
+import { startRetentionSweeps } from './retention';
+import { purgeStagedPastRetention } from '../activities/purge-staged';
 
 const cfg = loadConfigOrExit(workerConfigSchema);
 const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL });
@@ -25,11 +27,12 @@ Runtime.install({
 const address = temporalAddressOf(cfg);
 const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX });
 const connection = await connectWorkerConnection(cfg);
+const store = createObjectStore(cfg);
 const worker = await createIntakeWorker({
   connection,
   namespace: cfg.TEMPORAL_NAMESPACE,
   taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-  deps: { sql, store: createObjectStore(cfg), maxImagePixels: cfg.MAX_IMAGE_PIXELS, ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
+  deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
   workflowBundle: cfg.WORKFLOW_BUNDLE_PATH ? { codePath: cfg.WORKFLOW_BUNDLE_PATH } : undefined,
   maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES,
   maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
@@ -40,9 +43,16 @@ const worker = await createIntakeWorker({
 // Runtime.install registers SIGINT/SIGTERM: the worker stops polling, drains in-flight tasks,
 // and run() resolves; then the connection and the pool are closed.
 log.info({ temporalAddress: address, namespace: cfg.TEMPORAL_NAMESPACE, taskQueue: cfg.TEMPORAL_TASK_QUEUE, identity: worker.options.identity }, 'worker polling');
+const retention = startRetentionSweeps({
+  purge: purgeStagedPastRetention({ sql, store }),
+  retentionSeconds: cfg.STAGING_RETENTION_SECONDS,
+  everySeconds: cfg.RETENTION_SWEEP_SECONDS,
+  log,
+});
 try {
   await worker.run();
 } finally {
+  await retention.stop();
   await connection.close();
   await sql.end({ timeout: 5 });
   log.info('worker stopped');

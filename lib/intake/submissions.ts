@@ -136,3 +136,24 @@ export async function reviewQueue(sql: Sql, q: { page: number; limit: number }):
   const [count] = await sql<{ n: number }[]>`select count(*)::int as n from submissions where intake_status = 'awaiting_review'`;
   return { items, total: count?.n ?? 0 };
 }
+
+/**
+ * Submissions in a final state for longer than the retention whose staged bytes are still kept,
+ * locked for this transaction only (replicas sweeping at once take different rows).
+ */
+export async function claimStagedPastRetention(
+  tx: Tx,
+  o: { finalStatuses: readonly IntakeStatus[]; retentionSeconds: number; limit: number },
+): Promise<{ submissionId: string; stagingKey: string }[]> {
+  return tx<{ submissionId: string; stagingKey: string }[]>`
+    select submission_id, staging_key from submissions
+    where staged_purged_at is null and intake_status = any(${o.finalStatuses as string[]})
+      and updated_at < now() - make_interval(secs => ${o.retentionSeconds})
+    order by updated_at
+    limit ${o.limit}
+    for update skip locked`;
+}
+
+export async function markStagedPurged(tx: Tx, submissionIds: string[]): Promise<void> {
+  await tx`update submissions set staged_purged_at = now() where submission_id = any(${submissionIds})`;
+}

@@ -179,6 +179,10 @@ export class GcsObjectStore implements ObjectStore {
     }
   }
 
+  async deletePreviews(stagingKey: string): Promise<void> {
+    for (const size of ['thumb', 'large'] as const) await this.staging.file(previewName(stagingKey, size)).delete({ ignoreNotFound: true });
+  }
+
   async listMedia(): Promise<string[]> {
     const [files] = await this.media.getFiles();
     return files.map((f) => f.name);

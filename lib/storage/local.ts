@@ -97,6 +97,7 @@ export class LocalObjectStore implements ObjectStore {
 
   async deleteStaged(key: string): Promise<void> {
     await fsp.rm(this.file('staging', key), { force: true });
+    await fsp.rm(`${this.file('staging', key)}.sealed`, { force: true });
   }
 
   async copyToMedia(stagingKey: string, mediaKey: string, sha256: string): Promise<void> {
@@ -126,6 +127,10 @@ export class LocalObjectStore implements ObjectStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  async deletePreviews(stagingKey: string): Promise<void> {
+    await fsp.rm(this.file('previews', stagingKey), { recursive: true, force: true });
   }
 
   async statMedia(key: string) {

@@ -26,6 +26,7 @@ export interface ObjectStore {
   /** Private review previews beside the staged object (never public, never in the media store). */
   putPreview(stagingKey: string, size: PreviewSize, bytes: Buffer): Promise<void>;
   readPreview(stagingKey: string, size: PreviewSize): Promise<Buffer | null>;
+  deletePreviews(stagingKey: string): Promise<void>;
   listMedia(): Promise<string[]>;
 }
 
