@@ -14,10 +14,7 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     // failed verification is already gone, and re-checking it would give another reason.
     const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
     if (row && row.intakeStatus !== enter.to) {
-      if (row.verifiedSha256) {
-        await ensurePreviews(store, i, deps.maxImagePixels);
-        return { ok: true, sha256: row.verifiedSha256 };
-      }
+      if (row.verifiedSha256) return { ok: true, sha256: row.verifiedSha256 };
       if (row.failureCode) return { ok: false, code: row.failureCode };
     }
     // Seal first: from here on the upload endpoint refuses to replace the bytes, so the hash we
@@ -31,7 +28,13 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       // Another image type than declared (a PNG sent as image/jpeg), or not an image at all.
       result = { ok: false, code: (await store.withStagedFile(i.stagingKey, headerFormat)) ? 'type_mismatch' : 'magic_bytes_mismatch' };
     else {
-      const inspected = await store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels));
+      // Decoded once, and the review previews made from the same file before the outcome is
+      // written: when awaiting_review is visible, the previews of exactly these bytes exist.
+      const inspected = await store.withStagedFile(i.stagingKey, async (file) => {
+        const r = await inspectImage(file, i.mimeType, deps.maxImagePixels);
+        if (r.ok) await makePreviews(store, i, file, deps.maxImagePixels);
+        return r;
+      });
       if (!inspected.ok) result = inspected;
       else {
         const sha256 = await store.sha256Staged(i.stagingKey);
@@ -40,19 +43,13 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       }
     }
     await persistOutcome(sql, outcomes, result);
-    // After the outcome: the route answering upload-complete does not wait for the previews. A
-    // retry makes whatever is missing.
-    if (result.ok) await ensurePreviews(store, i, deps.maxImagePixels);
-    else await store.deleteStaged(i.stagingKey);
+    if (!result.ok) await store.deleteStaged(i.stagingKey);
     return result;
   };
 }
 
-/** The review previews of a verified image (not of HEIC: nothing here decodes its pixels). */
-async function ensurePreviews(store: ObjectStore, i: VerifyInput, maxPixels: number): Promise<void> {
+/** The review previews of a decoded image (not of HEIC: nothing here decodes its pixels). */
+async function makePreviews(store: ObjectStore, i: VerifyInput, file: string, maxPixels: number): Promise<void> {
   if (i.mimeType === 'image/heic') return;
-  for (const size of ['thumb', 'large'] as const) {
-    if (await store.readPreview(i.stagingKey, size)) continue;
-    await store.putPreview(i.stagingKey, size, await store.withStagedFile(i.stagingKey, (file) => makePreview(file, size, maxPixels)));
-  }
+  for (const size of ['thumb', 'large'] as const) await store.putPreview(i.stagingKey, size, await makePreview(file, size, maxPixels));
 }

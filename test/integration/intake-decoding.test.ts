@@ -1,6 +1,9 @@
 // Verification decodes the bytes and makes private review previews (issue 13, parts 1 and 2): every upload that magic bytes alone let
 // through as an image now ends in verification_failed with a reason, and real images of each
 // decodable type reach awaiting_review with their dimensions on the row.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegMagicThenRandom, pngDeclaring, realJpeg, realPng, realWebp } from '../../bench/lib/images';
@@ -117,6 +120,20 @@ describe('private review previews', () => {
     expect((await fetch(url('thumb'), { headers: partner.headers })).status).toBe(403);
     const unknown = await fetch(`${stack.url}/api/private/portfolio-intake/v1/submissions/sub_nothing_here/preview`, { headers: operator.headers });
     expect(unknown.status).toBe(404);
+
+    // The private draft stays the original: exactly the verified bytes, EXIF and all, never the preview.
+    const approved = await fetch(`${stack.url}/api/private/portfolio-intake/v1/submissions/${id}/approve`, {
+      method: 'POST',
+      headers: { ...operator.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ reviewNotes: 'Rights attested.' }),
+    });
+    expect(approved.status).toBe(200);
+    const [doc] = await stack.sql`
+      select m.sha256, m.object_key, s.verified_sha256 from media_documents m join submissions s using (submission_id) where m.submission_id = ${id}`;
+    expect(doc!.sha256).toBe(crypto.createHash('sha256').update(photo).digest('hex'));
+    expect(doc!.sha256).toBe(doc!.verifiedSha256);
+    expect(fs.readFileSync(path.join(stack.dataDir, 'objects', 'media', doc!.objectKey)).equals(photo)).toBe(true);
+
     const failed = await verify(jpegMagicThenRandom(4096), 'image/jpeg');
     const none = await fetch(`${stack.url}/api/private/portfolio-intake/v1/submissions/${failed.id}/preview`, { headers: operator.headers });
     expect(none.status).toBe(404);

@@ -1,0 +1,78 @@
+// Issue 13's media figure: what decoding verification costs beside the bare sha256 it replaced.
+//  M1  p50 of verifying a 12-megapixel JPEG (header + pixel decode, sha256, both review previews)
+//      / p50 of the bare sha256 of the same bytes, measured in the same run.
+//  M2  peak RSS growth while 4 such images are verified at once (the same functions the verify
+//      activity runs, in this process), against the process before.
+// Run: npm run bench:media [-- --runs 15]
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { DEFAULT_MAX_IMAGE_PIXELS } from '../activities';
+import { inspectImage } from '../lib/media/inspect';
+import { makePreview } from '../lib/media/previews';
+import { printTable, writeResults } from './lib/results';
+import { round, summarize } from './lib/stats';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
+const RUNS = Number(values.runs);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));
+try {
+  const file = path.join(dir, 'photo.jpg');
+  // 4000 x 3000, photo-like noise, quality 85: about what a phone camera writes.
+  await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
+    .jpeg({ quality: 85 })
+    .toFile(file);
+  const bytes = fs.statSync(file).size;
+
+  const sha256 = async () => {
+    const h = crypto.createHash('sha256');
+    await pipeline(fs.createReadStream(file), h);
+    return h.digest('hex');
+  };
+  const verify = async () => {
+    const inspected = await inspectImage(file, 'image/jpeg', DEFAULT_MAX_IMAGE_PIXELS);
+    if (!inspected.ok) throw new Error(inspected.code);
+    await sha256();
+    await makePreview(file, 'thumb', DEFAULT_MAX_IMAGE_PIXELS);
+    await makePreview(file, 'large', DEFAULT_MAX_IMAGE_PIXELS);
+  };
+  const time = async (fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
+  };
+
+  await verify(); // warm-up: libvips and the file cache
+  const bare: number[] = [];
+  const ours: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    bare.push(await time(sha256));
+    ours.push(await time(verify));
+  }
+
+  // M2: four at once, RSS sampled every 5 ms.
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  await Promise.all(Array.from({ length: 4 }, () => verify()));
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+
+  const b = summarize(bare);
+  const o = summarize(ours);
+  const mb = (x: number) => round(x / 2 ** 20, 1);
+  const rows = [
+    { id: 'M1', figure: 'p50 verify a 12 MP JPEG (decode + sha256 + previews) / p50 bare sha256', ours_ms: o.p50, baseline_ms: b.p50, ratio: round(o.p50 / b.p50, 1) },
+    { id: 'M2', figure: 'RSS while verifying 4 at once (MiB): before -> peak', ours_ms: `${mb(before)} -> ${mb(peak)}`, baseline_ms: '-', ratio: `+${mb(peak - before)} MiB` },
+  ];
+  printTable(`media verification: ${RUNS} runs, one ${round(bytes / 2 ** 20, 2)} MiB JPEG (4000 x 3000)`, rows);
+  console.log(`\nwritten: ${writeResults('media-verification', { runs: RUNS, bytes, bare: b, ours: o, rss: { before, peak } })}`);
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
