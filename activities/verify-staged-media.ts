@@ -1,8 +1,7 @@
 import type { Sql } from '../lib/db';
 import { headerFormat, inspectImage } from '../lib/media/inspect';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
-import { makePreview } from '../lib/media/previews';
-import type { ObjectStore } from '../lib/storage/types';
+import type { ObjectStore, PreviewSize } from '../lib/storage/types';
 import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
 
@@ -28,15 +27,12 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       // Another image type than declared (a PNG sent as image/jpeg), or not an image at all.
       result = { ok: false, code: (await store.withStagedFile(i.stagingKey, headerFormat)) ? 'type_mismatch' : 'magic_bytes_mismatch' };
     else {
-      // Decoded once, and the review previews made from the same file before the outcome is
-      // written: when awaiting_review is visible, the previews of exactly these bytes exist.
-      const inspected = await store.withStagedFile(i.stagingKey, async (file) => {
-        const r = await inspectImage(file, i.mimeType, deps.maxImagePixels);
-        if (r.ok) await makePreviews(store, i, file, deps.maxImagePixels);
-        return r;
-      });
+      // Decoded once, into the review previews, which are stored before the outcome is written:
+      // when awaiting_review is visible, the previews of exactly these bytes exist.
+      const inspected = await store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels));
       if (!inspected.ok) result = inspected;
       else {
+        for (const [size, bytes] of Object.entries(inspected.previews ?? {})) await store.putPreview(i.stagingKey, size as PreviewSize, bytes);
         const sha256 = await store.sha256Staged(i.stagingKey);
         await store.sealStaged(i.stagingKey, sha256);
         result = { ok: true, sha256, image: inspected.image };
@@ -46,10 +42,4 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     if (!result.ok) await store.deleteStaged(i.stagingKey);
     return result;
   };
-}
-
-/** The review previews of a decoded image (not of HEIC: nothing here decodes its pixels). */
-async function makePreviews(store: ObjectStore, i: VerifyInput, file: string, maxPixels: number): Promise<void> {
-  if (i.mimeType === 'image/heic') return;
-  for (const size of ['thumb', 'large'] as const) await store.putPreview(i.stagingKey, size, await makePreview(file, size, maxPixels));
 }
