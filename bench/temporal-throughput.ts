@@ -28,6 +28,10 @@ const { values } = parseArgs({
     inflight: { type: 'string', default: '8' },
     bytes: { type: 'string', default: String(200 * 1024) },
     seconds: { type: 'string', default: '180' },
+    // R5-R7 are about orchestration: by default the image is a real JPEG of few pixels (padded to
+    // --bytes), so decoding costs next to nothing; `photo` decodes a 512 x 512 noise JPEG, whose
+    // cost verification adds to every intake (that cost on its own: npm run bench:media).
+    image: { type: 'string', default: 'minimal' },
   },
 });
 const N = Number(values.intakes);
@@ -112,7 +116,7 @@ const worker = await Worker.create({
 });
 const running = worker.run();
 try {
-  const bytes = realJpeg(BYTES);
+  const bytes = realJpeg(BYTES, { minimal: values.image !== 'photo' });
   const run = crypto.randomBytes(3).toString('hex');
   // warm-up both sides
   await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });

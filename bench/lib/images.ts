@@ -12,10 +12,13 @@ const noise = (side: number) =>
 /** Real JPEGs from small to large; the largest that fits is padded to the size asked for. */
 const BASES: Buffer[] = (await Promise.all([8, 64, 256, 512].map((side) => noise(side).jpeg({ quality: 85 }).toBuffer()))).sort((a, b) => a.length - b.length);
 
-/** A valid JPEG of exactly `size` bytes (at least the smallest base, a few hundred bytes). */
-export function realJpeg(size: number): Buffer {
-  const base = [...BASES].reverse().find((b) => b.length <= size);
-  if (!base) throw new Error(`realJpeg: ${size} bytes is below the smallest JPEG made here (${BASES[0]!.length})`);
+/**
+ * A valid JPEG of exactly `size` bytes (at least the smallest base, a few hundred bytes). `minimal`:
+ * the 8 x 8 one, padded, for figures about orchestration rather than about decoding pixels.
+ */
+export function realJpeg(size: number, o: { minimal?: boolean } = {}): Buffer {
+  const base = o.minimal ? BASES[0] : [...BASES].reverse().find((b) => b.length <= size);
+  if (!base || base.length > size) throw new Error(`realJpeg: ${size} bytes is below the smallest JPEG made here (${BASES[0]!.length})`);
   return Buffer.concat([base, Buffer.alloc(size - base.length)]);
 }
 
