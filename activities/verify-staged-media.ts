@@ -1,5 +1,6 @@
 import type { Sql } from '../lib/db';
-import { headerFormat, inspectImage } from '../lib/media/inspect';
+import { headerFormat, inspectImage, type Inspection } from '../lib/media/inspect';
+import { decodeForPreviews, encodePreviews } from '../lib/media/previews';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
 import type { ObjectStore, PreviewSize } from '../lib/storage/types';
 import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
@@ -13,7 +14,10 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     // failed verification is already gone, and re-checking it would give another reason.
     const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
     if (row && row.intakeStatus !== enter.to) {
-      if (row.verifiedSha256) return { ok: true, sha256: row.verifiedSha256 };
+      if (row.verifiedSha256) {
+        await remakeMissingPreviews(store, i, deps.maxImagePixels);
+        return { ok: true, sha256: row.verifiedSha256 };
+      }
       if (row.failureCode) return { ok: false, code: row.failureCode };
     }
     // Seal first: from here on the upload endpoint refuses to replace the bytes, so the hash we
@@ -21,18 +25,17 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     await store.sealStaged(i.stagingKey, 'pending');
     const stat = await store.statStaged(i.stagingKey);
     let result: VerifyResult;
+    let inspected: Inspection | undefined;
     if (!stat) result = { ok: false, code: 'object_missing' };
     else if (stat.size !== i.sizeBytes) result = { ok: false, code: 'size_mismatch' };
     else if (!matchesMagic(i.mimeType, await store.readStagedPrefix(i.stagingKey, MAGIC_PREFIX_BYTES), stat.size))
       // Another image type than declared (a PNG sent as image/jpeg), or not an image at all.
       result = { ok: false, code: (await store.withStagedFile(i.stagingKey, headerFormat)) ? 'type_mismatch' : 'magic_bytes_mismatch' };
     else {
-      // Decoded once, into the review previews, which are stored before the outcome is written:
-      // when awaiting_review is visible, the previews of exactly these bytes exist.
-      const inspected = await store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels));
+      // Decoded once; the decoded pixels (in memory) become the previews after the outcome.
+      inspected = await store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels));
       if (!inspected.ok) result = inspected;
       else {
-        for (const [size, bytes] of Object.entries(inspected.previews ?? {})) await store.putPreview(i.stagingKey, size as PreviewSize, bytes);
         const sha256 = await store.sha256Staged(i.stagingKey);
         await store.sealStaged(i.stagingKey, sha256);
         result = { ok: true, sha256, image: inspected.image };
@@ -40,6 +43,31 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     }
     await persistOutcome(sql, outcomes, result);
     if (!result.ok) await store.deleteStaged(i.stagingKey);
+    // The review previews, from the pixels verification decoded (not from the file again: the
+    // staged bytes are sealed, but the previews must show what was verified). After the outcome,
+    // so the partner's answer does not wait for them; if storing them fails, the retried
+    // activity makes them (remakeMissingPreviews).
+    else if (inspected?.ok && inspected.decoded) await storePreviews(store, i.stagingKey, await encodePreviews(inspected.decoded));
     return result;
   };
+}
+
+async function storePreviews(store: ObjectStore, stagingKey: string, previews: Record<PreviewSize, Buffer>): Promise<void> {
+  for (const size of ['thumb', 'large'] as const) await store.putPreview(stagingKey, size, previews[size]);
+}
+
+/**
+ * A retried verification whose outcome was written: make the previews if they are missing. They
+ * are for display only; when they cannot be made (the sealed bytes were tampered with outside
+ * the API), the verdict stands and the preview route answers 404, rather than the lifecycle
+ * waiting on an activity that can never succeed.
+ */
+async function remakeMissingPreviews(store: ObjectStore, i: VerifyInput, maxPixels: number): Promise<void> {
+  if (i.mimeType === 'image/heic' || (await store.readPreview(i.stagingKey, 'large'))) return;
+  try {
+    const decoded = await store.withStagedFile(i.stagingKey, (file) => decodeForPreviews(file, maxPixels));
+    await storePreviews(store, i.stagingKey, await encodePreviews(decoded));
+  } catch {
+    // see above: no previews for this submission
+  }
 }

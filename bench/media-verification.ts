@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { DEFAULT_MAX_IMAGE_PIXELS } from '../activities';
 import { inspectImage } from '../lib/media/inspect';
+import { encodePreviews } from '../lib/media/previews';
 import { printTable, writeResults } from './lib/results';
 import { round, summarize } from './lib/stats';
 
@@ -35,8 +36,9 @@ try {
   };
   const verify = async () => {
     const inspected = await inspectImage(file, 'image/jpeg', DEFAULT_MAX_IMAGE_PIXELS);
-    if (!inspected.ok) throw new Error(inspected.code);
+    if (!inspected.ok || !inspected.decoded) throw new Error('not verified');
     await sha256();
+    await encodePreviews(inspected.decoded);
   };
   const time = async (fn: () => Promise<unknown>) => {
     const t = performance.now();
