@@ -43,23 +43,19 @@ export async function workerPolls(d: Omit<ProbeDeps, 'sql'>): Promise<{ ok: bool
   try {
     return await d.temporal.withDeadline(deadline(d.deadlineMs), async () => {
       const svc = d.temporal.workflowService;
-      const desc = await svc.describeTaskQueue({
-        namespace: d.namespace,
-        taskQueue: { name: d.taskQueue, kind: TASK_QUEUE_KIND_NORMAL },
-        taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
-      });
+      // Both asked at once: the pollers, and the workers that announced their shutdown.
+      const [desc, workers] = await Promise.all([
+        svc.describeTaskQueue({ namespace: d.namespace, taskQueue: { name: d.taskQueue, kind: TASK_QUEUE_KIND_NORMAL }, taskQueueType: TASK_QUEUE_TYPE_WORKFLOW }),
+        // Older servers have no worker list: fall back to the poller window alone.
+        svc.listWorkers({ namespace: d.namespace, pageSize: 1000 }).catch(() => undefined),
+      ]);
       const cutoff = Date.now() / 1000 - d.pollerWindowSeconds;
       const fresh = desc.pollers.filter((p) => Number(p.lastAccessTime?.seconds ?? 0) >= cutoff);
       if (fresh.length === 0) return { ok: false, pollers: 0 };
       const stopped = new Set<string>();
-      try {
-        const workers = await svc.listWorkers({ namespace: d.namespace, pageSize: 1000 });
-        for (const w of workers.workersInfo ?? []) {
-          const hb = w.workerHeartbeat;
-          if (hb?.workerIdentity && hb.taskQueue === d.taskQueue && (hb.status ?? 0) >= WORKER_STATUS_SHUTTING_DOWN) stopped.add(hb.workerIdentity);
-        }
-      } catch {
-        // Older servers have no worker list: fall back to the poller window alone.
+      for (const w of workers?.workersInfo ?? []) {
+        const hb = w.workerHeartbeat;
+        if (hb?.workerIdentity && hb.taskQueue === d.taskQueue && (hb.status ?? 0) >= WORKER_STATUS_SHUTTING_DOWN) stopped.add(hb.workerIdentity);
       }
       const live = fresh.filter((p) => !stopped.has(p.identity ?? ''));
       return { ok: live.length > 0, pollers: live.length };
