@@ -1,6 +1,7 @@
 // What readiness and the legacy report are made of: each probe answers within its deadline.
 import type { Connection } from '@temporalio/client';
 import { pingDatabase, type Sql } from '../../lib/db';
+import type { AppDeps } from '../deps';
 
 export interface ProbeDeps {
   sql: Sql;
@@ -9,6 +10,18 @@ export interface ProbeDeps {
   taskQueue: string;
   deadlineMs: number;
   pollerWindowSeconds: number;
+}
+
+/** The probe settings of this app: its pool, its Temporal connection and task queue, the poller window. */
+export function probeDepsOf(deps: AppDeps, deadlineMs: number): ProbeDeps {
+  return {
+    sql: deps.sql,
+    temporal: deps.temporal.connection,
+    namespace: deps.cfg.TEMPORAL_NAMESPACE,
+    taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
+    deadlineMs,
+    pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
+  };
 }
 
 export interface ProbeResults {
@@ -39,7 +52,7 @@ async function temporalAnswers(d: ProbeDeps): Promise<boolean> {
  * At least one worker polls the task queue: a poller seen within the window whose worker has not
  * announced its shutdown (workers heartbeat their status to the server when they stop).
  */
-export async function workerPolls(d: Omit<ProbeDeps, 'sql'>): Promise<{ ok: boolean; pollers: number }> {
+export async function workerPolls(d: ProbeDeps): Promise<{ ok: boolean; pollers: number }> {
   try {
     return await d.temporal.withDeadline(deadline(d.deadlineMs), async () => {
       const svc = d.temporal.workflowService;

@@ -91,7 +91,7 @@ export function defineRoute<P extends z.ZodObject | undefined = undefined, Q ext
 }
 
 export type WriteMethod = 'post' | 'put' | 'patch' | 'delete';
-export const WRITE_METHODS: readonly WriteMethod[] = ['post', 'put', 'patch', 'delete'];
+const WRITE_METHODS: readonly WriteMethod[] = ['post', 'put', 'patch', 'delete'];
 
 /** Public writes on a directory resource: 405 with `allow` (contract 4.3). */
 export function blockedWrites(path: string, allow: string, methods: readonly WriteMethod[] = WRITE_METHODS): BlockedRoute[] {

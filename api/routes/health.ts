@@ -6,7 +6,7 @@ import * as C from '../openapi/components';
 import { PUBLIC_BASE } from './bases';
 import { configuredNames } from '../../lib/config';
 import type { AppDeps } from '../deps';
-import { runProbes, type ProbeResults } from '../health/probes';
+import { runProbes, type ProbeResults, probeDepsOf } from '../health/probes';
 
 type DepStatus = 'ready' | 'blocked' | 'not_configured';
 
@@ -106,15 +106,7 @@ export function readiness(deps: AppDeps, p: ProbeResults) {
   };
 }
 
-const probe = (deps: AppDeps) =>
-  runProbes({
-    sql: deps.sql,
-    temporal: deps.temporal.connection,
-    namespace: deps.cfg.TEMPORAL_NAMESPACE,
-    taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
-    deadlineMs: Math.min(deps.cfg.TEMPORAL_RPC_DEADLINE_MS, 3000),
-    pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
-  });
+const probe = (deps: AppDeps) => runProbes(probeDepsOf(deps, Math.min(deps.cfg.TEMPORAL_RPC_DEADLINE_MS, 3000)));
 const uptime = (deps: AppDeps) => Math.round((Date.now() - deps.startedAt) / 10) / 100;
 const health = { doc: 'public', tag: 'health', auth: 'public' } as const;
 

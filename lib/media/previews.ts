@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import type { PreviewSize } from '../storage/types';
 
 /** Long edge, in pixels, of each preview. */
-export const PREVIEW_EDGE: Record<PreviewSize, number> = { thumb: 320, large: 1600 };
+const PREVIEW_EDGE: Record<PreviewSize, number> = { thumb: 320, large: 1600 };
 
 /** The verified image upright, in sRGB, fitted into the large preview's box: raw pixels in memory. */
 export interface DecodedImage {

@@ -3,7 +3,7 @@
 // transition write announces (LISTEN/NOTIFY), and answer from the row it wrote. No polling.
 import type { Request } from 'express';
 import crypto from 'node:crypto';
-import { accepts, outcomesOf, settledAfter, type Trigger } from '../../../lib/intake/lifecycle';
+import { accepts, outcomesOf, settledAfter } from '../../../lib/intake/lifecycle';
 import { findOwnSubmission, findSubmission, type SubmissionRow } from '../../../lib/intake/submissions';
 import type { IntakeStatus } from '../../../lib/intake/vocabulary';
 import { approveSignal, rejectSignal, uploadCompleteSignal } from '../../../workflows/messages';
@@ -61,7 +61,7 @@ async function signalAndSettle(
   const row = await findSubmission(deps.sql, submissionId);
   if (!row) throw new AppError('not_found', 'No such submission.');
   const settled = settledAfter(trigger, row.intakeStatus);
-  if (settled && !outcomesOf(trigger as Trigger).includes(row.intakeStatus))
+  if (settled && !outcomesOf(trigger).includes(row.intakeStatus))
     throw new AppError('invalid_transition', `The submission was decided otherwise (status ${row.intakeStatus}).`);
   return { view: statusView(row), settled };
 }

@@ -34,7 +34,7 @@ export function statusView(s: IntakeView) {
 export const byActor = (actor: Actor) => ({ actorId: actor.actorId, credentialId: actor.credential.id });
 
 /** The caller's own submission, or 404 (another partner's looks exactly like a missing one). */
-export async function ownSubmission(deps: AppDeps, actor: Actor, submissionId: string): Promise<SubmissionRow> {
+async function ownSubmission(deps: AppDeps, actor: Actor, submissionId: string): Promise<SubmissionRow> {
   const row = await findOwnSubmission(deps.sql, submissionId, actor.actorId);
   if (!row) throw new AppError('not_found', 'No such submission.');
   return row;

@@ -17,9 +17,11 @@ import {
 import type { portfolioIntake } from '../../../workflows/portfolio-intake';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
-import { workerPolls } from '../../health/probes';
+import { probeDepsOf, workerPolls } from '../../health/probes';
 
 const UNAVAILABLE_CODES = new Set<number>([grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.CANCELLED, grpcStatus.RESOURCE_EXHAUSTED]);
+
+const workflowUnavailable = (detail: string) => new AppError('workflow_unavailable', detail, { headers: { 'Retry-After': '5' } });
 
 export async function withTemporal<T>(temporal: { client: Client; connection: Connection }, deadlineMs: number, fn: () => Promise<T>): Promise<T> {
   try {
@@ -29,9 +31,7 @@ export async function withTemporal<T>(temporal: { client: Client; connection: Co
     if (err instanceof WorkflowNotFoundError) throw new AppError('not_found', 'No such submission.');
     const e = err as { code?: number; cause?: { code?: number } };
     const code = e.code ?? e.cause?.code;
-    if (code !== undefined && UNAVAILABLE_CODES.has(code)) {
-      throw new AppError('workflow_unavailable', 'The workflow service is unreachable; retry shortly.', { headers: { 'Retry-After': '5' } });
-    }
+    if (code !== undefined && UNAVAILABLE_CODES.has(code)) throw workflowUnavailable('The workflow service is unreachable; retry shortly.');
     throw err;
   }
 }
@@ -47,14 +47,8 @@ export const intakeHandle = (deps: AppDeps, submissionId: string) => deps.tempor
  * no worker time however busy the worker is.
  */
 export async function requireWorker(deps: AppDeps): Promise<void> {
-  const worker = await workerPolls({
-    temporal: deps.temporal.connection,
-    namespace: deps.cfg.TEMPORAL_NAMESPACE,
-    taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
-    deadlineMs: deps.cfg.TEMPORAL_RPC_DEADLINE_MS,
-    pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
-  });
-  if (!worker.ok) throw new AppError('workflow_unavailable', 'No worker is polling the intake task queue; retry shortly.', { headers: { 'Retry-After': '5' } });
+  const worker = await workerPolls(probeDepsOf(deps, deps.cfg.TEMPORAL_RPC_DEADLINE_MS));
+  if (!worker.ok) throw workflowUnavailable('No worker is polling the intake task queue; retry shortly.');
 }
 
 /** The workflow's own state (status reads); needs a worker to answer. */
