@@ -4,5 +4,11 @@ import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config
 import { migrateUp } from '../lib/db/migrate';
 
 const cfg = loadConfigOrExit(toolConfigSchema);
-const applied = await migrateUp(databaseUrlOf(cfg));
-console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
+try {
+  const applied = await migrateUp(databaseUrlOf(cfg));
+  console.log(applied.length ? `applied: ${applied.join(', ')}` : 'migrations: up to date');
+} catch (err) {
+  // The reason only (e.g. ECONNREFUSED), never the URL: it may carry a password.
+  console.error(`migrations not applied: ${(err as Error).message}`);
+  process.exitCode = 1;
+}
