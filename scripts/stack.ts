@@ -115,7 +115,7 @@ export async function stopChild(c: ChildProcess | undefined, graceMs = 15_000): 
   clearTimeout(timer);
 }
 
-export async function killChild(c: ChildProcess | undefined): Promise<void> {
+async function killChild(c: ChildProcess | undefined): Promise<void> {
   if (!c || !running(c)) return;
   const done = new Promise<void>((resolve) => c.once('exit', () => resolve()));
   c.kill('SIGKILL');
@@ -139,7 +139,7 @@ export async function waitLive(url: string, timeoutMs: number): Promise<void> {
  * Poll the readiness probe until it answers `ready`. `failed` (checked every round) ends the
  * wait early with its reason, e.g. when the API process is gone.
  */
-export async function waitReady(url: string, timeoutMs: number, failed: () => string | undefined = () => undefined): Promise<void> {
+async function waitReady(url: string, timeoutMs: number, failed: () => string | undefined = () => undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
