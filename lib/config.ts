@@ -54,6 +54,8 @@ const shared = {
   LEGACY_ANON_KEY: optionalString,
   LEGACY_SERVICE_KEY: optionalString,
   COMMS_INTAKE_WEBHOOK_SECRET: optionalString,
+  /** Largest image accepted, in pixels (width x height of one frame), read from the header before decoding (worker, projection). */
+  MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).max(1_000_000_000).default(50_000_000),
 };
 
 /** Variables a production process may not leave to embedded defaults. */
@@ -112,8 +114,6 @@ export const workerConfigSchema = z
     STAGING_RETENTION_SECONDS: z.coerce.number().int().min(0).max(30 * 86400).default(3600),
     /** How often the worker looks for staged bytes past their retention (0: never). */
     RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
-    /** Largest image accepted, in pixels (width x height of one frame), read from the header before decoding. */
-    MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).max(1_000_000_000).default(50_000_000),
     /** Fault suite only (F2): the worker kills itself once per submission between copy and row insert. */
     FAULT_KILL_AFTER_MEDIA_COPY: bool.default(false),
   })

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   idempotency_in_flight: 409,
   upload_sealed: 409,
   route_retired: 410,
+  media_taken_down: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,

@@ -35,8 +35,8 @@ interface Documented {
   operationId: string;
   summary: string;
   tag: string;
-  /** Success answers: status -> [description, schema]. */
-  ok: Readonly<Record<number, readonly [string, z.ZodType]>>;
+  /** Success answers: status -> [description, schema] (null: an answer without a body, such as 304). */
+  ok: Readonly<Record<number, readonly [string, z.ZodType | null]>>;
   /** Problem answers besides the ones every operation of its kind has. */
   problems?: readonly ProblemStatus[];
   deprecated?: boolean;

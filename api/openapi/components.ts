@@ -137,6 +137,7 @@ export const ArtistResolution = z.object({
 });
 
 export const PreviewImage = z.string().openapi({ type: 'string', format: 'binary', description: 'WebP bytes, no metadata' });
+export const RenditionImage = z.string().openapi({ type: 'string', format: 'binary', description: 'WebP bytes, no metadata; ETag is the sha256 of the bytes' });
 
 export const UploadAccepted = z.object({ success: z.literal(true), data: z.object({ bytes: z.number().int() }) });
 
@@ -245,12 +246,26 @@ export const ArtistEnvelope = z.object({ success: z.literal(true), data: Artist 
 
 const mediaPagination = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() });
 
+export const Rendition = z
+  .object({
+    name: z.enum(['large', 'small']).describe('large: long edge at most 2048 px; small: at most 640 px'),
+    width: z.number().int(),
+    height: z.number().int(),
+    content_type: z.string().describe('image/webp'),
+    url: z.string().describe('absolute URL under the public base; immutable bytes, 410 after a takedown'),
+  })
+  .openapi('Rendition');
+const renditions = z
+  .array(Rendition)
+  .describe('Public renditions, largest first: re-encoded, metadata stripped. Empty for records imported with an external image_url.');
+
 export const PortfolioAsset = z
   .object({
     id: z.string(),
     artist_id: z.string(),
     title: z.string(),
-    image_url: z.string().nullable(),
+    image_url: z.string().nullable().describe('the large rendition for assets published through intake'),
+    renditions,
     tags: z.array(z.string()),
     is_public: z.boolean(),
     publish_state: z.enum(['draft', 'private', 'owner_only', 'published_public', 'archived']),
@@ -275,6 +290,7 @@ export const OwnerAsset = z
     title: z.string(),
     description: z.string(),
     image_url: z.string().nullable(),
+    renditions,
     tags: z.array(z.string()),
     style_ids: z.array(z.string()),
     featured: z.boolean(),

@@ -27,7 +27,8 @@ const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'];
 
 function routeConfig(op: Operation): RouteConfig {
   const responses: RouteConfig['responses'] = {};
-  for (const [status, [description, schema]] of Object.entries(op.ok)) responses[status] = { description, content: { [op.okContentType ?? 'application/json']: { schema } } };
+  for (const [status, [description, schema]] of Object.entries(op.ok))
+    responses[status] = schema ? { description, content: { [op.okContentType ?? 'application/json']: { schema } } } : { description };
   Object.assign(responses, problems(...problemStatusesOf(op)));
   const request: RouteConfig['request'] = {
     ...(op.query ? { query: op.query } : {}),

@@ -40,6 +40,16 @@ interface MediaRow extends ProvenanceRow {
   rightsPosture: string;
   consentPosture: string;
   createdAt: Date;
+  /** Public renditions (paths under PUBLIC_BASE_URL), largest first; [] for imported records. */
+  renditions: RenditionRow[];
+}
+
+interface RenditionRow {
+  name: string;
+  width: number;
+  height: number;
+  type: string;
+  path: string;
 }
 
 interface DesignRow extends MediaRow {
@@ -49,7 +59,27 @@ interface DesignRow extends MediaRow {
 
 const MEDIA_COLUMNS = (alias: string) =>
   ['id', 'artist_id', 'studio_id', 'title', 'description', 'image_url', 'tags', 'style_ids', 'featured', 'is_public', 'publish_state',
-    'rights_posture', 'consent_posture', 'created_at'].map((c) => `${alias}.${c}`).join(', ');
+    'rights_posture', 'consent_posture', 'created_at'].map((c) => `${alias}.${c}`).join(', ') + `, ${renditionsOf(alias)} as renditions`;
+
+/** The record's public renditions as one JSON array (a primary-key lookup per row of the page). */
+const renditionsOf = (alias: string) => `(
+  select coalesce(json_agg(json_build_object('name', r.name, 'width', r.width, 'height', r.height, 'type', r.content_type,
+    'path', '/media/' || r.media_id || '/' || r.name || '.' || r.ext) order by r.width desc), '[]'::json)
+  from public_renditions r where r.media_id = ${alias}.id)`;
+
+/**
+ * Image addresses as stored: a path under PUBLIC_BASE_URL for the renditions this service serves,
+ * an absolute URL for imported records. Answers always carry absolute URLs.
+ */
+export function absoluteUrl(base: string, stored: string): string;
+export function absoluteUrl(base: string, stored: string | null): string | null;
+export function absoluteUrl(base: string, stored: string | null): string | null {
+  return stored !== null && stored.startsWith('/') ? `${base}${stored}` : stored;
+}
+
+function renditionsRecord(base: string, rows: RenditionRow[]) {
+  return rows.map((r) => ({ name: r.name, width: r.width, height: r.height, content_type: r.type, url: absoluteUrl(base, r.path) }));
+}
 
 function mediaFilters(sql: Sql, alias: 'p' | 'd', f: PortfolioFilters) {
   const a = sql.unsafe(alias);
@@ -61,7 +91,7 @@ function mediaFilters(sql: Sql, alias: 'p' | 'd', f: PortfolioFilters) {
     ${f.tags ? sql`and ${a}.tags && ${f.tags}::text[]` : none}`;
 }
 
-export async function listPublicPortfolios(sql: Sql, f: PortfolioFilters) {
+export async function listPublicPortfolios(sql: Sql, f: PortfolioFilters, base: string) {
   const where = () => sql`where ${publicMediaWhere(sql, 'p')} ${mediaFilters(sql, 'p', f)}`;
   const [rows, [count]] = await Promise.all([
     sql<MediaRow[]>`
@@ -71,10 +101,10 @@ export async function listPublicPortfolios(sql: Sql, f: PortfolioFilters) {
       limit ${f.limit} offset ${offsetOf(f)}`,
     sql<{ total: number }[]>`select count(*)::int as total from portfolio_assets p ${where()}`,
   ]);
-  return { rows: rows.map(portfolioRecord), total: count?.total ?? 0 };
+  return { rows: rows.map((r) => portfolioRecord(r, base)), total: count?.total ?? 0 };
 }
 
-export async function listPublicDesigns(sql: Sql, f: DesignFilters) {
+export async function listPublicDesigns(sql: Sql, f: DesignFilters, base: string) {
   // Every design this route lists is public; asking for non-public ones is answered with none.
   if (f.public === false) return { rows: [], total: 0 };
   const none = sql``;
@@ -91,16 +121,17 @@ export async function listPublicDesigns(sql: Sql, f: DesignFilters) {
       limit ${f.limit} offset ${offsetOf(f)}`,
     sql<{ total: number }[]>`select count(*)::int as total from designs d ${where()}`,
   ]);
-  return { rows: rows.map(designRecord), total: count?.total ?? 0 };
+  return { rows: rows.map((r) => designRecord(r, base)), total: count?.total ?? 0 };
 }
 
 /** Public portfolio asset (2.7). */
-export function portfolioRecord(r: MediaRow) {
+export function portfolioRecord(r: MediaRow, base: string) {
   return {
     id: r.id,
     artist_id: r.artistId,
     title: r.title,
-    image_url: r.imageUrl,
+    image_url: absoluteUrl(base, r.imageUrl),
+    renditions: renditionsRecord(base, r.renditions),
     tags: r.tags,
     is_public: r.isPublic,
     publish_state: r.publishState,
@@ -110,8 +141,8 @@ export function portfolioRecord(r: MediaRow) {
 }
 
 /** Public design (2.8): the asset fields plus description, price and the runtime trust proof. */
-export function designRecord(r: DesignRow) {
-  const { provenance, trust, ...rest } = portfolioRecord(r);
+export function designRecord(r: DesignRow, base: string) {
+  const { provenance, trust, ...rest } = portfolioRecord(r, base);
   return {
     ...rest,
     description: r.description,
@@ -120,6 +151,25 @@ export function designRecord(r: DesignRow) {
     provenance,
     trust,
   };
+}
+
+// ---- rendition delivery (/media/{assetId}/{name}.{ext}) ----
+
+export type RenditionLookup =
+  | { state: 'served'; objectKey: string; sha256: string; contentType: string; ext: string }
+  | { state: 'taken_down' }
+  | null;
+
+/** A rendition the public may fetch: its asset passes the public-read rule now; a taken-down asset says so. */
+export async function findPublicRendition(sql: Sql, assetId: string, name: string): Promise<RenditionLookup> {
+  const [row] = await sql<{ unpublishedAt: Date | null; isPublic: boolean; objectKey: string | null; sha256: string; contentType: string; ext: string }[]>`
+    select p.unpublished_at, (${publicMediaWhere(sql, 'p')}) as is_public, r.object_key, r.sha256, r.content_type, r.ext
+    from portfolio_assets p left join public_renditions r on r.media_id = p.id and r.name = ${name}
+    where p.id = ${assetId}`;
+  if (!row) return null;
+  if (row.unpublishedAt) return { state: 'taken_down' };
+  if (!row.isPublic || row.objectKey === null) return null;
+  return { state: 'served', objectKey: row.objectKey, sha256: row.sha256, contentType: row.contentType, ext: row.ext };
 }
 
 // ---- owner-scoped reads (/me) ----
@@ -142,7 +192,7 @@ function ownerAssets(sql: Sql, scope: OwnerScope) {
     union all
     select 'media_store_draft', m.document_id, m.artist_canonical_id, s.studio_canonical_id, coalesce(m.title, ''),
       coalesce(m.description, ''), null::text, m.tags, m.style_ids, false, false, m.publish_state,
-      m.rights_posture, m.consent_posture, m.created_at, m.visibility,
+      m.rights_posture, m.consent_posture, m.created_at, '[]'::json, m.visibility,
       'raw', 'portfolio_intake', 'media_store', null::text, m.created_at, 'rights_unknown', 'recommendation_only',
       array['private media-store draft; not projected to the runtime store'],
       'unverified', 'approved', m.visibility, 'none', '{}'::text[]
@@ -157,21 +207,21 @@ interface OwnerAssetRow extends MediaRow {
   recordVisibility: string;
 }
 
-export async function listOwnerAssets(sql: Sql, scope: OwnerScope, page: Page) {
+export async function listOwnerAssets(sql: Sql, scope: OwnerScope, page: Page, base: string) {
   const [rows, [count]] = await Promise.all([
     sql<OwnerAssetRow[]>`select * from (${ownerAssets(sql, scope)}) o order by o.created_at desc, o.id asc limit ${page.limit} offset ${offsetOf(page)}`,
     sql<{ total: number }[]>`select count(*)::int as total from (${ownerAssets(sql, scope)}) o`,
   ]);
-  return { rows: rows.map(ownerAssetRecord), total: count?.total ?? 0 };
+  return { rows: rows.map((r) => ownerAssetRecord(r, base)), total: count?.total ?? 0 };
 }
 
-export async function findOwnerAsset(sql: Sql, scope: OwnerScope, id: string) {
+export async function findOwnerAsset(sql: Sql, scope: OwnerScope, id: string, base: string) {
   const [row] = await sql<OwnerAssetRow[]>`select * from (${ownerAssets(sql, scope)}) o where o.id = ${id}`;
-  return row ? ownerAssetRecord(row) : null;
+  return row ? ownerAssetRecord(row, base) : null;
 }
 
 /** Owner view: everything the owner may know about their own record, including its governance state. */
-export function ownerAssetRecord(r: OwnerAssetRow) {
+export function ownerAssetRecord(r: OwnerAssetRow, base: string) {
   return {
     id: r.id,
     source: r.source,
@@ -179,7 +229,8 @@ export function ownerAssetRecord(r: OwnerAssetRow) {
     studio_id: r.studioId,
     title: r.title,
     description: r.description,
-    image_url: r.imageUrl,
+    image_url: absoluteUrl(base, r.imageUrl),
+    renditions: renditionsRecord(base, r.renditions),
     tags: r.tags,
     style_ids: r.styleIds,
     featured: r.featured,
@@ -197,23 +248,23 @@ export function ownerAssetRecord(r: OwnerAssetRow) {
 const DESIGN_OWNER_COLUMNS = (sql: Sql) =>
   sql`${sql.unsafe(MEDIA_COLUMNS('d'))}, d.visibility as record_visibility, d.price::float8 as price, d.runtime_trust_proof, ${provenanceColumns(sql, 'd')}`;
 
-export async function listOwnerDesigns(sql: Sql, scope: OwnerScope, page: Page) {
+export async function listOwnerDesigns(sql: Sql, scope: OwnerScope, page: Page, base: string) {
   const [rows, [count]] = await Promise.all([
     sql<(DesignRow & { recordVisibility: string })[]>`
       select ${DESIGN_OWNER_COLUMNS(sql)} from designs d where ${ownedBy(sql, 'd', scope)}
       order by d.created_at desc, d.id asc limit ${page.limit} offset ${offsetOf(page)}`,
     sql<{ total: number }[]>`select count(*)::int as total from designs d where ${ownedBy(sql, 'd', scope)}`,
   ]);
-  return { rows: rows.map(ownerDesignRecord), total: count?.total ?? 0 };
+  return { rows: rows.map((r) => ownerDesignRecord(r, base)), total: count?.total ?? 0 };
 }
 
-export async function findOwnerDesign(sql: Sql, scope: OwnerScope, id: string) {
+export async function findOwnerDesign(sql: Sql, scope: OwnerScope, id: string, base: string) {
   const [row] = await sql<(DesignRow & { recordVisibility: string })[]>`
     select ${DESIGN_OWNER_COLUMNS(sql)} from designs d where d.id = ${id} and ${ownedBy(sql, 'd', scope)}`;
-  return row ? ownerDesignRecord(row) : null;
+  return row ? ownerDesignRecord(row, base) : null;
 }
 
-export function ownerDesignRecord(r: DesignRow & { recordVisibility: string }) {
-  const { source: _source, ...rest } = ownerAssetRecord({ ...r, source: 'runtime' });
+export function ownerDesignRecord(r: DesignRow & { recordVisibility: string }, base: string) {
+  const { source: _source, ...rest } = ownerAssetRecord({ ...r, source: 'runtime' }, base);
   return { ...rest, price: r.price, runtime_trust_proof: r.runtimeTrustProof };
 }

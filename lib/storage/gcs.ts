@@ -82,16 +82,7 @@ export class GcsObjectStore implements ObjectStore {
   }
 
   async withStagedFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
-    const [meta] = await this.staging.file(key).getMetadata();
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'staged-'));
-    const file = path.join(dir, 'object');
-    try {
-      // The generation seen now: a later overwrite cannot change what is inspected.
-      await pipeline(this.staging.file(key, { generation: generationOf(meta) }).createReadStream(), fs.createWriteStream(file));
-      return await fn(file);
-    } finally {
-      await fsp.rm(dir, { recursive: true, force: true });
-    }
+    return withDownload(this.staging, key, fn);
   }
 
   /**
@@ -170,22 +161,32 @@ export class GcsObjectStore implements ObjectStore {
   }
 
   async readPreview(stagingKey: string, size: PreviewSize): Promise<Buffer | null> {
-    try {
-      const [buf] = await this.staging.file(previewName(stagingKey, size)).download();
-      return buf;
-    } catch (err) {
-      if (statusOf(err) === 404) return null;
-      throw err;
-    }
+    return downloadOrNull(this.staging.file(previewName(stagingKey, size)));
   }
 
   async deletePreviews(stagingKey: string): Promise<void> {
     for (const size of ['thumb', 'large'] as const) await this.staging.file(previewName(stagingKey, size)).delete({ ignoreNotFound: true });
   }
 
+  async withMediaFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
+    return withDownload(this.media, key, fn);
+  }
+
+  async putRendition(key: string, bytes: Buffer, contentType: string): Promise<void> {
+    await this.media.file(renditionName(key)).save(bytes, { contentType, resumable: false });
+  }
+
+  async readRendition(key: string): Promise<Buffer | null> {
+    return downloadOrNull(this.media.file(renditionName(key)));
+  }
+
+  async deleteRendition(key: string): Promise<void> {
+    await this.media.file(renditionName(key)).delete({ ignoreNotFound: true });
+  }
+
   async listMedia(): Promise<string[]> {
     const [files] = await this.media.getFiles();
-    return files.map((f) => f.name);
+    return files.map((f) => f.name).filter((name) => !name.startsWith('renditions/'));
   }
 
   /**
@@ -254,6 +255,32 @@ async function metadataOrNull(file: File): Promise<FileMetadata | null> {
 
 /** Previews live in the (private) staging bucket, beside the staged object. */
 const previewName = (stagingKey: string, size: PreviewSize) => `previews/${stagingKey}/${size}.webp`;
+
+/** Public renditions live in the (private) media bucket under their own prefix; the API serves them. */
+const renditionName = (key: string) => `renditions/${key}`;
+
+/** Run fn on a temporary download of the generation live now (a later overwrite cannot change what fn reads). */
+async function withDownload<T>(bucket: Bucket, key: string, fn: (file: string) => Promise<T>): Promise<T> {
+  const [meta] = await bucket.file(key).getMetadata();
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'object-'));
+  const file = path.join(dir, 'object');
+  try {
+    await pipeline(bucket.file(key, { generation: generationOf(meta) }).createReadStream(), fs.createWriteStream(file));
+    return await fn(file);
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function downloadOrNull(file: File): Promise<Buffer | null> {
+  try {
+    const [buf] = await file.download();
+    return buf;
+  } catch (err) {
+    if (statusOf(err) === 404) return null;
+    throw err;
+  }
+}
 
 function generationOf(meta: FileMetadata): string {
   if (meta.generation === undefined) throw new Error('GCS returned an object without a generation');

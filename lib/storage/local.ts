@@ -20,7 +20,7 @@ export class LocalObjectStore implements ObjectStore {
     fs.mkdirSync(path.join(root, 'media'), { recursive: true });
   }
 
-  private file(area: 'staging' | 'media' | 'previews', key: string): string {
+  private file(area: 'staging' | 'media' | 'previews' | 'renditions', key: string): string {
     if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error('unsafe object key');
     return path.join(this.root, area, key);
   }
@@ -113,20 +113,11 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async putPreview(stagingKey: string, size: PreviewSize, bytes: Buffer): Promise<void> {
-    const target = this.file('previews', `${stagingKey}/${size}.webp`);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    const tmp = `${target}.${crypto.randomUUID()}.part`;
-    await fsp.writeFile(tmp, bytes);
-    await fsp.rename(tmp, target);
+    await writeAtomically(this.file('previews', `${stagingKey}/${size}.webp`), bytes);
   }
 
   async readPreview(stagingKey: string, size: PreviewSize): Promise<Buffer | null> {
-    try {
-      return await fsp.readFile(this.file('previews', `${stagingKey}/${size}.webp`));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+    return readOrNull(this.file('previews', `${stagingKey}/${size}.webp`));
   }
 
   async deletePreviews(stagingKey: string): Promise<void> {
@@ -144,6 +135,22 @@ export class LocalObjectStore implements ObjectStore {
     }
   }
 
+  async withMediaFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T> {
+    return fn(this.file('media', key));
+  }
+
+  async putRendition(key: string, bytes: Buffer): Promise<void> {
+    await writeAtomically(this.file('renditions', key), bytes);
+  }
+
+  async readRendition(key: string): Promise<Buffer | null> {
+    return readOrNull(this.file('renditions', key));
+  }
+
+  async deleteRendition(key: string): Promise<void> {
+    await fsp.rm(this.file('renditions', key), { force: true });
+  }
+
   async listMedia(): Promise<string[]> {
     const base = path.join(this.root, 'media');
     const entries = await fsp.readdir(base, { recursive: true, withFileTypes: true });
@@ -155,6 +162,22 @@ export class LocalObjectStore implements ObjectStore {
 
 export class UploadTooLargeError extends Error {}
 export class SealedError extends Error {}
+
+async function writeAtomically(target: string, bytes: Buffer): Promise<void> {
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  const tmp = `${target}.${crypto.randomUUID()}.part`;
+  await fsp.writeFile(tmp, bytes);
+  await fsp.rename(tmp, target);
+}
+
+async function readOrNull(file: string): Promise<Buffer | null> {
+  try {
+    return await fsp.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
 
 async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');

@@ -7,7 +7,7 @@ export interface SignedUpload {
 
 export type PreviewSize = 'thumb' | 'large';
 
-/** Object storage for staged uploads and the private media store. Both drivers are idempotent. */
+/** Object storage for staged uploads, the private media store and its public renditions. Both drivers are idempotent. */
 export interface ObjectStore {
   readonly driver: 'local' | 'gcs';
   signUpload(key: string, o: { contentType: string; sizeBytes: number; expiresInSeconds: number }): Promise<SignedUpload>;
@@ -27,7 +27,17 @@ export interface ObjectStore {
   putPreview(stagingKey: string, size: PreviewSize, bytes: Buffer): Promise<void>;
   readPreview(stagingKey: string, size: PreviewSize): Promise<Buffer | null>;
   deletePreviews(stagingKey: string): Promise<void>;
+  /** Keys of the drafts in the media store (renditions are not listed). */
   listMedia(): Promise<string[]>;
+  /** Run `fn` on a local file holding a media-store object (a temporary download on GCS). */
+  withMediaFile<T>(key: string, fn: (file: string) => Promise<T>): Promise<T>;
+  /**
+   * Public renditions (re-encoded, metadata-free) under content-addressed keys. They live in the
+   * private media store too: the API answers their URLs itself, nothing is publicly readable.
+   */
+  putRendition(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  readRendition(key: string): Promise<Buffer | null>;
+  deleteRendition(key: string): Promise<void>;
 }
 
 export class ObjectChangedError extends Error {

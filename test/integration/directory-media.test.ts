@@ -37,10 +37,10 @@ describe('GET /portfolios (portfolios:read)', () => {
     expect((await get('/portfolios?limit=100')).body.data).toHaveLength(100);
   });
 
-  it('lists assets with id, artist_id, title, image_url, tags, is_public, publish_state published_public, provenance and trust', async () => {
+  it('lists assets with id, artist_id, title, image_url, renditions, tags, is_public, publish_state published_public, provenance and trust', async () => {
     const { body } = await get('/portfolios?limit=100');
     for (const a of body.data) {
-      expect(Object.keys(a).sort()).toEqual(['artist_id', 'id', 'image_url', 'is_public', 'provenance', 'publish_state', 'tags', 'title', 'trust']);
+      expect(Object.keys(a).sort()).toEqual(['artist_id', 'id', 'image_url', 'is_public', 'provenance', 'publish_state', 'renditions', 'tags', 'title', 'trust']);
       expect(a.publish_state).toBe('published_public');
       expect(a.is_public).toBe(true);
     }

@@ -1,4 +1,8 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realJpeg } from '../../bench/lib/images';
 import { assetIdOf, projectDraft, ProjectionRefusedError } from '../../lib/directory/projection';
 import { call } from '../helpers/directory-seed';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
@@ -10,10 +14,17 @@ let owner: TestCredential;
 let operator: TestCredential;
 const ARTIST = 'artist-canonical-proj-1';
 
-/** A private draft as intake approval leaves it: a submission row and its media_documents row. */
+const deps = () => ({ sql: stack.sql, store: stack.api.deps.store, maxImagePixels: 50_000_000 });
+
+/** A private draft as intake approval leaves it: a submission row, its media_documents row and the bytes in the media store. */
 async function draft(o: { rights?: string; consent?: string; tags?: string[] } = {}): Promise<string> {
   const submissionId = uid('sub_');
   const documentId = uid('mdoc_');
+  const bytes = realJpeg(3000);
+  const objectKey = `drafts/${submissionId}`;
+  const file = path.join(stack.dataDir, 'objects', 'media', objectKey);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, bytes);
   const rights = o.rights ?? 'artist_attested';
   const consent = o.consent ?? 'client_consented';
   await stack.sql`
@@ -25,7 +36,7 @@ async function draft(o: { rights?: string; consent?: string; tags?: string[] } =
   await stack.sql`
     insert into media_documents (document_id, submission_id, tenant_id, artist_canonical_id, owner_actor_id, object_key, sha256,
       mime_type, size_bytes, title, tags, style_ids, rights_posture, consent_posture, approved_by, review_notes)
-    values (${documentId}, ${submissionId}, 'tenant-proj', ${ARTIST}, 'partner-proj', ${`media/drafts/${documentId}`}, ${'a'.repeat(64)},
+    values (${documentId}, ${submissionId}, 'tenant-proj', ${ARTIST}, 'partner-proj', ${objectKey}, ${crypto.createHash('sha256').update(bytes).digest('hex')},
       'image/jpeg', 1234, 'Koi sleeve', ${o.tags ?? ['koi']}, ${['japanese']}, ${rights}, ${consent}, 'operator-x', 'Looks right.')`;
   return documentId;
 }
@@ -61,10 +72,10 @@ describe('governed projection of a media-store draft', () => {
     const partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const reviewerless = await bearerActor(stack, { operator: true, permissions: ['search:read'] });
     const inactive = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'], active: false });
-    expect(await refusal(projectDraft(stack.sql, { documentId: doc, operatorActorId: 'nobody-here' }))).toBe('operator_not_found');
-    expect(await refusal(projectDraft(stack.sql, { documentId: doc, operatorActorId: partner.actorId }))).toBe('operator_required');
-    expect(await refusal(projectDraft(stack.sql, { documentId: doc, operatorActorId: reviewerless.actorId }))).toBe('permission_missing');
-    expect(await refusal(projectDraft(stack.sql, { documentId: doc, operatorActorId: inactive.actorId }))).toBe('operator_not_found');
+    expect(await refusal(projectDraft(deps(), { documentId: doc, operatorActorId: 'nobody-here' }))).toBe('operator_not_found');
+    expect(await refusal(projectDraft(deps(), { documentId: doc, operatorActorId: partner.actorId }))).toBe('operator_required');
+    expect(await refusal(projectDraft(deps(), { documentId: doc, operatorActorId: reviewerless.actorId }))).toBe('permission_missing');
+    expect(await refusal(projectDraft(deps(), { documentId: doc, operatorActorId: inactive.actorId }))).toBe('operator_not_found');
     expect(await portfolioIds()).not.toContain(assetIdOf(doc));
     const { n } = (await stack.sql<{ n: number }[]>`select count(*)::int as n from access_audit where action = 'draft_projection_refused' and subject = ${doc}`)[0]!;
     expect(n).toBe(4);
@@ -73,9 +84,9 @@ describe('governed projection of a media-store draft', () => {
   it('is refused for a review_required rights or consent posture, and for an unknown document', async () => {
     const rights = await draft({ rights: 'review_required' });
     const consent = await draft({ consent: 'review_required' });
-    expect(await refusal(projectDraft(stack.sql, { documentId: rights, operatorActorId: operator.actorId }))).toBe('rights_posture_not_publishable');
-    expect(await refusal(projectDraft(stack.sql, { documentId: consent, operatorActorId: operator.actorId }))).toBe('consent_posture_not_publishable');
-    expect(await refusal(projectDraft(stack.sql, { documentId: 'mdoc_missing', operatorActorId: operator.actorId }))).toBe('document_not_found');
+    expect(await refusal(projectDraft(deps(), { documentId: rights, operatorActorId: operator.actorId }))).toBe('rights_posture_not_publishable');
+    expect(await refusal(projectDraft(deps(), { documentId: consent, operatorActorId: operator.actorId }))).toBe('consent_posture_not_publishable');
+    expect(await refusal(projectDraft(deps(), { documentId: 'mdoc_missing', operatorActorId: operator.actorId }))).toBe('document_not_found');
     const listed = await portfolioIds();
     expect(listed).not.toContain(assetIdOf(rights));
     expect(listed).not.toContain(assetIdOf(consent));
@@ -83,15 +94,15 @@ describe('governed projection of a media-store draft', () => {
 
   it('publishes an allowed draft once: it appears in GET /portfolios, is audited, and a second run changes nothing', async () => {
     const doc = await draft({ rights: 'owner_attested', consent: 'not_required' });
-    const first = await projectDraft(stack.sql, { documentId: doc, operatorActorId: operator.actorId });
+    const first = await projectDraft(deps(), { documentId: doc, operatorActorId: operator.actorId });
     expect(first).toEqual({ status: 'projected', assetId: assetIdOf(doc), documentId: doc });
-    const again = await projectDraft(stack.sql, { documentId: doc, operatorActorId: operator.actorId });
+    const again = await projectDraft(deps(), { documentId: doc, operatorActorId: operator.actorId });
     expect(again.status).toBe('already_projected');
 
     const { body } = await call(stack, `/portfolios?artist_id=${ARTIST}&limit=100`, { headers: reader.headers });
     const asset = body.data.find((a: any) => a.id === assetIdOf(doc));
     expect(asset).toMatchObject({ artist_id: ARTIST, title: 'Koi sleeve', is_public: true, publish_state: 'published_public', tags: ['koi'] });
-    expect(asset.image_url).toBe(`urn:media-store:document:${doc}`);
+    expect(asset.image_url).toBe(`${stack.api.deps.publicBaseUrl}/media/${assetIdOf(doc)}/large.webp`);
     expect(asset.provenance).toMatchObject({ recordState: 'curated', sourceType: 'portfolio_intake', licenseStatus: 'owner_attested' });
     expect(asset.trust).toMatchObject({ approvalStatus: 'approved', visibility: 'public' });
 

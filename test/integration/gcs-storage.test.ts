@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Storage } from '@google-cloud/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realJpeg } from '../../bench/lib/images';
+import { makeRenditions } from '../../lib/media/renditions';
 import { createObjectStore } from '../../lib/storage';
 import type { SignedUpload } from '../../lib/storage/types';
 import { ObjectChangedError, type ObjectStore } from '../../lib/storage/types';
@@ -188,6 +190,27 @@ describe('GCS object store against the fake-gcs-server emulator', () => {
     expect(sha256(copied)).toBe(sha256(bytes));
     expect(second.contentType).toBe('image/jpeg');
     expect(second.metadata).toEqual({ sha256: sha256(bytes) }); // no staging seal leaks into media
+  });
+
+  it('renders a draft from the media bucket and keeps its renditions there, under their own prefix, until deleted', async () => {
+    const key = stagingKey();
+    const mediaKey = `drafts/${crypto.randomBytes(6).toString('hex')}`;
+    const bytes = realJpeg(6000);
+    await uploadThroughSignedUrl(key, bytes);
+    await store.copyToMedia(key, mediaKey, sha256(bytes));
+
+    const renditions = await store.withMediaFile(mediaKey, (file) => makeRenditions(file, 50_000_000));
+    expect(renditions.map((r) => r.name)).toEqual(['large', 'small']);
+    for (const r of renditions) await store.putRendition(r.key, r.bytes, 'image/webp');
+    const [large] = renditions;
+    expect((await store.readRendition(large!.key))?.equals(large!.bytes)).toBe(true);
+    const [meta] = await inspector.bucket(MEDIA_BUCKET).file(`renditions/${large!.key}`).getMetadata();
+    expect(meta.contentType).toBe('image/webp');
+    expect(await store.listMedia()).not.toContain(`renditions/${large!.key}`); // drafts only
+
+    await store.deleteRendition(large!.key);
+    await store.deleteRendition(large!.key); // deleting a missing one is nothing to do
+    expect(await store.readRendition(large!.key)).toBeNull();
   });
 
   it('copies an unsealed staged object only when its bytes still hash to the given sha256', async () => {

@@ -37,7 +37,7 @@ export function designsRoutes(): Route[] {
           search: q.search,
           minPrice: q.min_price,
           maxPrice: q.max_price,
-        });
+        }, deps.publicBaseUrl);
         res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
       },
     }),

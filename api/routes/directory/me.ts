@@ -25,7 +25,7 @@ export function meRoutes(): Route[] {
       ...owner, method: 'get', path: assets, operationId: 'listOwnAssets', summary: 'Your portfolio assets, drafts included',
       query: ownerListQuery, ok: { 200: ['a page', C.OwnerAssetsPage] },
       async handler({ deps, query, actor, res }) {
-        const { rows, total } = await listOwnerAssets(deps.sql, actor(), query);
+        const { rows, total } = await listOwnerAssets(deps.sql, actor(), query, deps.publicBaseUrl);
         res.json({ success: true, data: rows, pagination: mediaPagination(query, total) });
       },
     }),
@@ -33,7 +33,7 @@ export function meRoutes(): Route[] {
       ...owner, method: 'get', path: `${assets}/{id}`, operationId: 'getOwnAsset', summary: 'One of your portfolio assets',
       params: ownerItemParams, ok: { 200: ['the asset', C.envelope(C.OwnerAsset)] }, problems: [404],
       async handler({ deps, params, actor, res }) {
-        const asset = await findOwnerAsset(deps.sql, actor(), params.id);
+        const asset = await findOwnerAsset(deps.sql, actor(), params.id, deps.publicBaseUrl);
         if (!asset) throw new AppError('not_found', 'No such portfolio asset.');
         res.json({ success: true, data: asset });
       },
@@ -42,7 +42,7 @@ export function meRoutes(): Route[] {
       ...owner, method: 'get', path: designs, operationId: 'listOwnDesigns', summary: 'Your designs, drafts included',
       query: ownerListQuery, ok: { 200: ['a page', C.OwnerDesignsPage] },
       async handler({ deps, query, actor, res }) {
-        const { rows, total } = await listOwnerDesigns(deps.sql, actor(), query);
+        const { rows, total } = await listOwnerDesigns(deps.sql, actor(), query, deps.publicBaseUrl);
         res.json({ success: true, data: rows, pagination: mediaPagination(query, total) });
       },
     }),
@@ -50,7 +50,7 @@ export function meRoutes(): Route[] {
       ...owner, method: 'get', path: `${designs}/{id}`, operationId: 'getOwnDesign', summary: 'One of your designs',
       params: ownerItemParams, ok: { 200: ['the design', C.envelope(C.OwnerDesign)] }, problems: [404],
       async handler({ deps, params, actor, res }) {
-        const design = await findOwnerDesign(deps.sql, actor(), params.id);
+        const design = await findOwnerDesign(deps.sql, actor(), params.id, deps.publicBaseUrl);
         if (!design) throw new AppError('not_found', 'No such design.');
         res.json({ success: true, data: design });
       },

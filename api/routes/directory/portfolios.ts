@@ -34,7 +34,7 @@ export function portfoliosRoutes(): Route[] {
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/portfolios`, operationId: 'listPortfolios', tag: 'portfolios', auth: 'any', permission: 'portfolios:read',
       summary: 'Public portfolio assets', query: portfoliosQuery, ok: { 200: ['a page of assets', C.PortfoliosPage] },
       async handler({ deps, query: q, res }) {
-        const { rows, total } = await listPublicPortfolios(deps.sql, mediaFiltersOf(q));
+        const { rows, total } = await listPublicPortfolios(deps.sql, mediaFiltersOf(q), deps.publicBaseUrl);
         res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
       },
     }),
