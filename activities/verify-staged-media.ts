@@ -47,7 +47,7 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     // staged bytes are sealed, but the previews must show what was verified). After the outcome,
     // so the partner's answer does not wait for them; if storing them fails, the retried
     // activity makes them (remakeMissingPreviews).
-    else if (inspected?.ok && inspected.decoded) await storePreviews(store, i.stagingKey, await encodePreviews(inspected.decoded));
+    else if (inspected?.ok) await storePreviews(store, i.stagingKey, await encodePreviews(inspected.decoded));
     return result;
   };
 }
@@ -63,9 +63,9 @@ async function storePreviews(store: ObjectStore, stagingKey: string, previews: R
  * waiting on an activity that can never succeed.
  */
 async function remakeMissingPreviews(store: ObjectStore, i: VerifyInput, maxPixels: number): Promise<void> {
-  if (i.mimeType === 'image/heic' || (await store.readPreview(i.stagingKey, 'large'))) return;
+  if (await store.readPreview(i.stagingKey, 'large')) return;
   try {
-    const decoded = await store.withStagedFile(i.stagingKey, (file) => decodeForPreviews(file, maxPixels));
+    const decoded = await store.withStagedFile(i.stagingKey, (file) => decodeForPreviews(file, maxPixels, i.mimeType === 'image/heic'));
     await storePreviews(store, i.stagingKey, await encodePreviews(decoded));
   } catch {
     // see above: no previews for this submission

@@ -36,7 +36,7 @@ try {
   };
   const verify = async () => {
     const inspected = await inspectImage(file, 'image/jpeg', DEFAULT_MAX_IMAGE_PIXELS);
-    if (!inspected.ok || !inspected.decoded) throw new Error('not verified');
+    if (!inspected.ok) throw new Error('not verified');
     await sha256();
     await encodePreviews(inspected.decoded);
   };

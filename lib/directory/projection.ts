@@ -70,6 +70,7 @@ export const assetIdOf = (documentId: string) => `pfa_${documentId}`;
 interface DraftRow {
   documentId: string;
   objectKey: string;
+  mimeType: string;
   sha256: string;
   artistCanonicalId: string;
   studioCanonicalId: string | null;
@@ -96,7 +97,7 @@ async function requireOperator(tx: Tx, actorId: string): Promise<void> {
 /** The draft, if its postures allow a public surface (locked when asked). */
 async function publishableDraft(tx: Tx, documentId: string, lock: boolean): Promise<DraftRow> {
   const [doc] = await tx<DraftRow[]>`
-    select m.document_id, m.object_key, m.sha256, m.artist_canonical_id, s.studio_canonical_id, m.title, m.description, m.tags,
+    select m.document_id, m.object_key, m.mime_type, m.sha256, m.artist_canonical_id, s.studio_canonical_id, m.title, m.description, m.tags,
       m.style_ids, m.rights_posture, m.consent_posture, m.created_at
     from media_documents m join submissions s on s.submission_id = m.submission_id
     where m.document_id = ${documentId}
@@ -128,7 +129,7 @@ async function renditionsOf(deps: ProjectionDeps, doc: DraftRow): Promise<Rendit
   if (!stored) throw new ProjectionRefusedError('draft_missing', `The media store holds no object for ${doc.documentId}.`);
   if (stored.sha256 !== doc.sha256) throw new ProjectionRefusedError('draft_changed', `The stored draft no longer hashes to the approved sha256.`);
   try {
-    return await deps.store.withMediaFile(doc.objectKey, (file) => makeRenditions(file, deps.maxImagePixels));
+    return await deps.store.withMediaFile(doc.objectKey, (file) => makeRenditions(file, deps.maxImagePixels, doc.mimeType === 'image/heic'));
   } catch (err) {
     throw new ProjectionRefusedError('draft_not_renderable', `The draft could not be decoded here (${(err as Error).message}).`);
   }

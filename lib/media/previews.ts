@@ -4,6 +4,7 @@
 // to, so EXIF (GPS included), XMP, IPTC and ICC profiles are all dropped; colours are converted to sRGB.
 import sharp from 'sharp';
 import type { PreviewSize } from '../storage/types';
+import { decodeHeic } from './heic';
 
 /** Long edge, in pixels, of each preview. */
 const PREVIEW_EDGE: Record<PreviewSize, number> = { thumb: 320, large: 1600 };
@@ -18,9 +19,13 @@ export interface DecodedImage {
  * Every pixel of the file decoded ONCE, fitted into an edge x edge box (libvips shrinks JPEG and
  * WebP while decoding, so a 12-megapixel photo is never held at full size). libvips warnings
  * (truncated data, corrupt segments) fail it: verification counts this decode as the image decoding.
+ * HEIC (heic: true) is decoded by libheif in a worker thread (heic.ts), already upright.
  */
-export async function decodeUpright(file: string, o: { maxPixels: number; edge: number }): Promise<DecodedImage> {
-  const { data, info } = await sharp(file, { limitInputPixels: o.maxPixels, failOn: 'warning' })
+export async function decodeUpright(file: string, o: { maxPixels: number; edge: number; heic?: boolean }): Promise<DecodedImage> {
+  const input = o.heic
+    ? await decodeHeic(file).then((h) => sharp(h.pixels, { raw: { width: h.width, height: h.height, channels: 4 }, limitInputPixels: o.maxPixels }))
+    : sharp(file, { limitInputPixels: o.maxPixels, failOn: 'warning' });
+  const { data, info } = await input
     .rotate()
     .resize({ width: o.edge, height: o.edge, fit: 'inside', withoutEnlargement: true })
     .toColourspace('srgb')
@@ -39,8 +44,8 @@ export async function encodeWebp(d: DecodedImage, o: { edge: number; quality: nu
 }
 
 /** The pixels verification decodes: fitted for the large preview. */
-export function decodeForPreviews(file: string, maxPixels: number): Promise<DecodedImage> {
-  return decodeUpright(file, { maxPixels, edge: PREVIEW_EDGE.large });
+export function decodeForPreviews(file: string, maxPixels: number, heic = false): Promise<DecodedImage> {
+  return decodeUpright(file, { maxPixels, edge: PREVIEW_EDGE.large, heic });
 }
 
 /** Both previews, encoded from decoded pixels (no file is read again). */

@@ -24,8 +24,8 @@ export interface Rendition {
 }
 
 /** Both public renditions of an image file, decoded once. */
-export async function makeRenditions(file: string, maxPixels: number): Promise<Rendition[]> {
-  const decoded = await decodeUpright(file, { maxPixels, edge: RENDITION_EDGE.large });
+export async function makeRenditions(file: string, maxPixels: number, heic = false): Promise<Rendition[]> {
+  const decoded = await decodeUpright(file, { maxPixels, edge: RENDITION_EDGE.large, heic });
   const out: Rendition[] = [];
   for (const name of RENDITION_NAMES) {
     const { bytes, width, height } = await encodeWebp(decoded, { edge: RENDITION_EDGE[name], quality: name === 'large' ? 82 : 75 });

@@ -24,6 +24,8 @@ afterAll(async () => {
 });
 
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+/** HEVC-coded HEIC, 240 x 160 (test/fixtures/images/make-heic.py: sharp cannot encode HEVC). */
+const HEIC = fs.readFileSync(path.join(import.meta.dirname, '../fixtures/images/gradient.heic'));
 const verify = (bytes: Buffer, mimeType: string) => stageAndVerify(stack, partner, bytes, { mimeType });
 
 describe('verification decodes what it is given', () => {
@@ -61,7 +63,7 @@ describe('verification decodes what it is given', () => {
     expect(done.body.data).toMatchObject({ intakeStatus: 'verification_failed', failureReason: 'type_mismatch' });
   });
 
-  it('a valid JPEG, PNG and WebP each reach awaiting_review with format and dimensions on the row', async () => {
+  it('a valid JPEG, PNG, WebP and HEIC each reach awaiting_review with format and dimensions on the row', async () => {
     const exif = await sharp({ create: { width: 120, height: 80, channels: 3, background: '#246' } })
       .withMetadata({ orientation: 6 })
       .jpeg()
@@ -71,6 +73,7 @@ describe('verification decodes what it is given', () => {
       [exif, 'image/jpeg', { imageFormat: 'jpeg', imageWidth: 120, imageHeight: 80, imageOrientation: 6 }],
       [await realPng(33, 21), 'image/png', { imageFormat: 'png', imageWidth: 33, imageHeight: 21, imageFrames: 1 }],
       [await realWebp(50, 40), 'image/webp', { imageFormat: 'webp', imageWidth: 50, imageHeight: 40, imageFrames: 1 }],
+      [HEIC, 'image/heic', { imageFormat: 'heif', imageWidth: 240, imageHeight: 160, imageFrames: 1 }],
     ];
     for (const [bytes, mimeType, facts] of cases) {
       const { id, done } = await verify(bytes, mimeType);
@@ -79,6 +82,28 @@ describe('verification decodes what it is given', () => {
         select image_format, image_width, image_height, image_frames, image_orientation from submissions where submission_id = ${id}`;
       expect(row).toMatchObject(facts);
     }
+  });
+});
+
+describe('HEIC', () => {
+  it('is decoded pixel by pixel: a valid one gets upright previews of its pixels; damaged coded data is undecodable', async () => {
+    const operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
+    const { id, done } = await verify(HEIC, 'image/heic');
+    expect(done.body.data.intakeStatus).toBe('awaiting_review');
+    const preview = await eventually(async () => {
+      const r = await fetch(`${stack.url}/api/private/portfolio-intake/v1/submissions/${id}/preview?size=large`, { headers: operator.headers });
+      return r.status === 200 && Buffer.from(await r.arrayBuffer());
+    }, 10_000, 50);
+    const { data, info } = await sharp(preview).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([240, 160]);
+    // The fixture is a gradient: red grows with x (lossy coding keeps it within a few levels).
+    const red = (x: number, y: number) => data[(y * info.width + x) * info.channels]!;
+    expect(red(200, 80) - red(20, 80)).toBeGreaterThan(150);
+
+    // The same container with its coded image data cut short: the header parses, the pixels do not.
+    const truncated = HEIC.subarray(0, HEIC.length - 400);
+    const cut = await verify(truncated, 'image/heic');
+    expect(cut.done.body.data).toMatchObject({ intakeStatus: 'verification_failed', failureReason: 'undecodable' });
   });
 });
 

@@ -3,6 +3,8 @@
 // what the public fetches is re-encoded, capped and free of every metadata block, and a takedown
 // makes it disappear at once.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetIdOf, projectDraft, ProjectionRefusedError, unpublishAsset } from '../../lib/directory/projection';
@@ -40,8 +42,8 @@ async function phonePhoto(): Promise<Buffer> {
 }
 
 /** create, upload, verify, approve: the promoted submission's media-store document. */
-async function promoted(photo: Buffer, artist: string): Promise<{ submissionId: string; documentId: string }> {
-  const { id, done } = await stageAndVerify(stack, partner, photo, { artistCanonicalId: artist, title: 'Koi back piece' });
+async function promoted(photo: Buffer, artist: string, mimeType = 'image/jpeg'): Promise<{ submissionId: string; documentId: string }> {
+  const { id, done } = await stageAndVerify(stack, partner, photo, { artistCanonicalId: artist, title: 'Koi back piece', mimeType });
   expect(done.body.data.intakeStatus).toBe('awaiting_review');
   const approved = await call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Rights attested.' } });
   expect(approved.body.data.intakeStatus).toBe('promoted_to_media_store');
@@ -111,6 +113,20 @@ describe('public renditions of a projected draft', () => {
     expect((await fetch(`${base}/media/pfa_nothing_here/large.webp`)).status).toBe(404);
     expect((await fetch(`${base}/media/${assetId}/large.jpg`)).status).toBe(400);
     expect((await fetch(`${base}/media/${assetId}/large.webp`, { method: 'DELETE' })).status).toBe(405);
+  });
+});
+
+describe('public renditions of a HEIC draft', () => {
+  it('are made from its decoded pixels, never enlarged', async () => {
+    const heic = fs.readFileSync(path.join(import.meta.dirname, '../fixtures/images/gradient.heic'));
+    const artist = uid('artist-heic-');
+    const { documentId } = await promoted(heic, artist, 'image/heic');
+    await projectDraft(deps(), { documentId, operatorActorId: operator.actorId });
+    const [asset] = await listed('portfolios', artist);
+    expect(asset.renditions.map((r: any) => [r.name, r.width, r.height])).toEqual([['large', 240, 160], ['small', 240, 160]]);
+    const res = await fetch(asset.image_url);
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'image/webp']);
+    expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).format).toBe('webp');
   });
 });
 

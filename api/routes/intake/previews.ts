@@ -22,7 +22,7 @@ export function previewRoutes(): Route[] {
         const row = await findSubmission(deps.sql, params.submissionId);
         if (!row) throw new AppError('not_found', 'No such submission.');
         const bytes = await deps.store.readPreview(row.stagingKey, query.size);
-        if (!bytes) throw new AppError('not_found', 'This submission has no preview (not verified, or a HEIC image).');
+        if (!bytes) throw new AppError('not_found', 'This submission has no preview (it was not verified).');
         res.set('cache-control', 'private, no-store').set('x-content-type-options', 'nosniff').type('image/webp').send(bytes);
       },
     }),
