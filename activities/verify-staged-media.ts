@@ -32,11 +32,15 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       // Another image type than declared (a PNG sent as image/jpeg), or not an image at all.
       result = { ok: false, code: (await store.withStagedFile(i.stagingKey, headerFormat)) ? 'type_mismatch' : 'magic_bytes_mismatch' };
     else {
-      // Decoded once; the decoded pixels (in memory) become the previews after the outcome.
-      inspected = await store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels));
+      // Decoded once; the decoded pixels (in memory) become the previews after the outcome. The
+      // hash is taken at the same time (the bytes are sealed: both read the same bytes).
+      const [inspection, sha256] = await Promise.all([
+        store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels)),
+        store.sha256Staged(i.stagingKey),
+      ]);
+      inspected = inspection;
       if (!inspected.ok) result = inspected;
       else {
-        const sha256 = await store.sha256Staged(i.stagingKey);
         await store.sealStaged(i.stagingKey, sha256);
         result = { ok: true, sha256, image: inspected.image };
       }

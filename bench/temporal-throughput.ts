@@ -2,10 +2,10 @@
 // them), each beside its baseline in the same run: a bare workflow of the same shape on the same
 // dev server, run by a worker with the same concurrency options.
 //  R5  intakes/s end to end over HTTP (create, PUT, upload-complete, approve -> promoted), fixed in-flight cap
-//      / bare workflows/s (start, signal, activity, signal, activity)                      target >= 0.7
+//      / bare workflows/s (start, signal, activity, signal, activity)                      target >= 0.6 (issue 12)
 //  R6  history events per completed intake / events of the bare workflow of the same shape  target = 1.0
-//  R7  p50 upload-complete -> awaiting_review visible over HTTP / p50 signal -> activity done (bare)  target <= 1.3
-// Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180]
+//  R7  p50 upload-complete -> awaiting_review visible over HTTP / p50 signal -> activity done (bare)  target <= 1.2 (issue 12)
+// Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180 --rounds 4 --image minimal|photo]
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,8 +32,10 @@ const { values } = parseArgs({
     // --bytes), so decoding costs next to nothing; `photo` decodes a 512 x 512 noise JPEG, whose
     // cost verification adds to every intake (that cost on its own: npm run bench:media).
     image: { type: 'string', default: 'minimal' },
+    rounds: { type: 'string', default: '4' },
   },
 });
+const ROUNDS = Math.max(1, Number(values.rounds));
 const N = Number(values.intakes);
 const INFLIGHT = Number(values.inflight);
 const BYTES = Number(values.bytes);
@@ -125,28 +127,37 @@ try {
   for (const xs of [...Object.values(steps), ...Object.values(bareSteps)]) xs.length = 0; // drop the warm-up
   const ids: string[] = [];
   const toReview: number[] = [];
-  let t = performance.now();
-  await boundedLoad(
-    async (i) => {
-      const r = await intake(stack, bytes, `bench-${run}-${i}`);
-      ids.push(r.id);
-      toReview.push(r.toReviewMs);
-    },
-    { count: N, concurrency: INFLIGHT, maxMs: MAX_MS },
-  );
-  const intakeSeconds = (performance.now() - t) / 1000;
   const bareIds: string[] = [];
   const signalToActivity: number[] = [];
-  t = performance.now();
-  await boundedLoad(
-    async (i) => {
-      const id = `bare-${run}-${i}`;
-      signalToActivity.push(await bare(client, bareQueue, id));
-      bareIds.push(id);
-    },
-    { count: N, concurrency: INFLIGHT, maxMs: MAX_MS },
-  );
-  const bareSeconds = (performance.now() - t) / 1000;
+  let intakeSeconds = 0;
+  let bareSeconds = 0;
+  // Both sides alternate in ROUNDS batches, so a slow spell of the machine (this is a shared
+  // 2-core box) lands on both rather than on whichever side happened to run then.
+  const perRound = Math.ceil(N / ROUNDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    const count = Math.min(perRound, N - round * perRound);
+    if (count <= 0) break;
+    let t = performance.now();
+    await boundedLoad(
+      async (i) => {
+        const r = await intake(stack, bytes, `bench-${run}-${round}-${i}`);
+        ids.push(r.id);
+        toReview.push(r.toReviewMs);
+      },
+      { count, concurrency: INFLIGHT, maxMs: MAX_MS },
+    );
+    intakeSeconds += (performance.now() - t) / 1000;
+    t = performance.now();
+    await boundedLoad(
+      async (i) => {
+        const id = `bare-${run}-${round}-${i}`;
+        signalToActivity.push(await bare(client, bareQueue, id));
+        bareIds.push(id);
+      },
+      { count, concurrency: INFLIGHT, maxMs: MAX_MS },
+    );
+    bareSeconds += (performance.now() - t) / 1000;
+  }
 
   const intakeEvents = await Promise.all(ids.slice(0, 20).map(async (id) => (await client.workflow.getHandle(intakeWorkflowId(id)).fetchHistory()).events ?? []));
   const bareEvents = await Promise.all(bareIds.slice(0, 20).map(async (id) => (await client.workflow.getHandle(id).fetchHistory()).events ?? []));
@@ -165,9 +176,9 @@ try {
   const r7 = summarize(toReview);
   const b7 = summarize(signalToActivity);
   const rows = [
-    { id: 'R5', figure: 'intakes/s end to end / bare workflows/s', ours: round(intakeRate), baseline: round(bareRate), ratio: round(intakeRate / bareRate), target: '>= 0.7' },
+    { id: 'R5', figure: 'intakes/s end to end / bare workflows/s', ours: round(intakeRate), baseline: round(bareRate), ratio: round(intakeRate / bareRate), target: '>= 0.6' },
     { id: 'R6', figure: 'history events per completed intake / bare shape', ours: ie.p50, baseline: be.p50, ratio: round(ie.p50 / be.p50), target: '= 1.0' },
-    { id: 'R7', figure: 'p50 upload-complete -> awaiting_review (HTTP) / p50 signal -> activity done (bare)', ours: r7.p50, baseline: b7.p50, ratio: round(r7.p50 / b7.p50), target: '<= 1.3' },
+    { id: 'R7', figure: 'p50 upload-complete -> awaiting_review (HTTP) / p50 signal -> activity done (bare)', ours: r7.p50, baseline: b7.p50, ratio: round(r7.p50 / b7.p50), target: '<= 1.2' },
   ];
   printTable(`R5-R7: ${ids.length} intakes (${BYTES} B) and ${bareIds.length} bare workflows, ${INFLIGHT} in flight`, rows);
   const ic = typeCounts(intakeEvents[0] ?? []);
