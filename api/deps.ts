@@ -6,6 +6,8 @@ import type { TransitionFeed } from '../lib/intake/transition-feed';
 import type { LocalSigningKey } from '../lib/identity/local-keys';
 import type { Logger } from '../lib/logger';
 import type { ObjectStore } from '../lib/storage/types';
+import type { ApiMetrics } from './http/metrics';
+import type { RateLimits } from './http/rate-limit';
 
 /** Everything the HTTP app needs, built by api/main.ts (or by a test). */
 export interface AppDeps {
@@ -24,4 +26,7 @@ export interface AppDeps {
   uploadSigningSecret: string;
   version: string;
   startedAt: number;
+  metrics: ApiMetrics;
+  /** Absent when RATE_LIMITS_ENABLED is false. */
+  rateLimits: RateLimits | undefined;
 }

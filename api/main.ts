@@ -4,7 +4,7 @@ import { createLogger } from '../lib/logger';
 import { startApi } from './server';
 
 const cfg = loadConfigOrExit(apiConfigSchema);
-const log = createLogger({ name: cfg.SERVICE_NAME, level: cfg.LOG_LEVEL });
+const log = createLogger({ name: cfg.SERVICE_NAME, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
 const api = await startApi(cfg, log);
 log.info({ url: api.url, publicBaseUrl: api.deps.publicBaseUrl }, 'api listening');
 

@@ -16,6 +16,8 @@ import { createTemporalClient } from '../temporal/connection';
 import type { Express } from 'express';
 import { createApp } from './app';
 import type { AppDeps } from './deps';
+import { createApiMetrics } from './http/metrics';
+import { createRateLimits } from './http/rate-limit';
 
 export const VERSION: string = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
 
@@ -51,7 +53,10 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   const sql = createSql(databaseUrl, { max: cfg.DATABASE_POOL_MAX });
   // Lazy: the API starts (and reports `blocked`) even while Temporal is away.
   const temporal = createTemporalClient(cfg);
+  const metrics = createApiMetrics(sql);
+  const rateLimits = cfg.RATE_LIMITS_ENABLED ? createRateLimits(cfg, databaseUrl, (family) => metrics.rateLimited(family)) : undefined;
   const closeResources = async () => {
+    await rateLimits?.close().catch(() => {});
     await temporal.connection.close().catch(() => {});
     await sql.end({ timeout: 5 });
   };
@@ -60,7 +65,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   try {
     const uploadSigningSecret = cfg.UPLOAD_SIGNING_SECRET ?? loadOrCreateSecret(cfg.DATA_DIR, 'upload-signing.key');
     const localSigningKey = cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined;
-    const transitions = createTransitionFeed(sql);
+    const transitions = createTransitionFeed(sql, (status) => metrics.transition(status));
     const startedAt = Date.now();
 
     /** Everything that depends on our own URL, built completely before the server listens. */
@@ -80,6 +85,8 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         uploadSigningSecret,
         version: VERSION,
         startedAt,
+        metrics,
+        rateLimits,
       };
       const app = createApp(deps);
       const server = http.createServer(app);

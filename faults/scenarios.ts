@@ -1,4 +1,4 @@
-// The fault scenarios F1-F8 (issue 7). Each starts its own stack, injects its fault by killing or
+// The fault scenarios F1-F8 (issue 7) and F9 (issue 17). Each starts its own stack, injects its fault by killing or
 // stopping real processes by pid, and checks the books afterwards. `short` is the CI size.
 import { Client, Connection } from '@temporalio/client';
 import { startBenchStack, type BenchStack } from '../bench/lib/stack';
@@ -6,6 +6,8 @@ import { approveSignal, intakeWorkflowId } from '../workflows/messages';
 import { books, waitFinal, waitStatus } from './books';
 import { jpegMagicThenRandom, pngDeclaring } from '../bench/lib/images';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged } from './client';
+import { upsertMapping } from '../lib/identity/actors';
+import { createApiKey } from '../lib/identity/api-keys';
 
 export type Size = 'short' | 'long';
 export interface Row {
@@ -20,7 +22,8 @@ export type Scenario = { id: string; fault: string; holds: string; run: (size: S
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function withStack<T>(fn: (s: BenchStack) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
-  const s = await startBenchStack({ env: { TRANSITION_WAIT_MS: '3000', ...env } });
+  // Rate limits are off unless a scenario is about them: the others send bursts on purpose.
+  const s = await startBenchStack({ env: { TRANSITION_WAIT_MS: '3000', RATE_LIMITS_ENABLED: 'false', ...env } });
   try {
     return await fn(s);
   } finally {
@@ -319,7 +322,77 @@ const F8: Scenario = {
   },
 };
 
-export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8];
+const F9: Scenario = {
+  id: 'F9',
+  fault: 'a burst of creates from one partner while another partner works',
+  holds: 'the burst gets 429 rate_limited, never a 500; the other partner 0 refusals; rows without a workflow 0',
+  run: async (size) => {
+    const burst = size === 'short' ? 60 : 300;
+    const limit = 20;
+    return withStack(
+      async (s) => {
+        const other = await secondPartner(s);
+        const statuses: Record<number, number> = {};
+        const burstIds: string[] = [];
+        const otherIds: string[] = [];
+        let otherRefused = 0;
+        let badRefusals = 0;
+        const fire = async () => {
+          const r = await send(s, 'POST', `${INTAKE}/submissions`, { headers: s.partner.headers, body: createBody(s, { sizeBytes: 2048 }) });
+          statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          if (r.status === 201) burstIds.push(r.body.data.submission.submissionId);
+          // A refusal says why and when to come back.
+          if (r.status === 429 && (r.body?.code !== 'rate_limited' || !r.headers.get('retry-after') || !r.headers.get('ratelimit'))) badRefusals++;
+        };
+        const otherFlow = (async () => {
+          for (let i = 0; i < 10; i++) {
+            const r = await send(s, 'POST', `${INTAKE}/submissions`, { headers: other.headers, body: { ...createBody(s, { sizeBytes: 2048 }), tenantId: other.organizationId } });
+            if (r.status === 201) otherIds.push(r.body.data.submission.submissionId);
+            else otherRefused++;
+            await sleep(100);
+          }
+        })();
+        // The burst: 10 at a time, bounded in count.
+        for (let i = 0; i < burst; i += 10) await Promise.all(Array.from({ length: Math.min(10, burst - i) }, fire));
+        await otherFlow;
+        const rows = await s.sql<{ n: number }[]>`select count(*)::int as n from submissions where partner_actor_id = 'bench-partner'`;
+        const b = await books(s, [...burstIds, ...otherIds]);
+        const measured = {
+          burst,
+          limitPerMinute: limit,
+          created: statuses[201] ?? 0,
+          rateLimited: statuses[429] ?? 0,
+          serverErrors: Object.entries(statuses).filter(([k]) => Number(k) >= 500).reduce((n, [, v]) => n + v, 0),
+          badRefusals,
+          otherCreated: otherIds.length,
+          otherRefused,
+          rowsWithoutWorkflow: b.workflowsMissing + Math.abs(rows[0]!.n - burstIds.length),
+        };
+        const pass =
+          measured.created === limit && measured.rateLimited === burst - limit && measured.serverErrors === 0 && badRefusals === 0 && otherRefused === 0 && measured.rowsWithoutWorkflow === 0;
+        return { measured, pass };
+      },
+      { RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_CREATE_PER_MINUTE: String(limit) },
+    );
+  },
+};
+
+/** Another partner organization with its own key, on the same stack. */
+async function secondPartner(s: BenchStack): Promise<{ headers: Record<string, string>; organizationId: string }> {
+  const organizationId = 'fault-other-tenant';
+  const created = await createApiKey(s.sql, { organizationId, label: 'second partner' });
+  await upsertMapping(s.sql, {
+    actorId: 'fault-other-partner',
+    credentialKind: 'api_key',
+    credentialSubject: created.keyId,
+    role: 'partner',
+    permissions: ['portfolio_intake:stage'],
+    organizationId,
+  });
+  return { headers: { 'x-api-key': created.key }, organizationId };
+}
+
+export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9];
 
 export async function runScenario(sc: Scenario, size: Size): Promise<Row> {
   const t = performance.now();

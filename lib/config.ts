@@ -24,6 +24,8 @@ export const EMBEDDED_DEFAULTS = {
 const shared = {
   NODE_ENV: nodeEnv,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** auto: human-readable lines when stdout is a terminal outside production, JSON lines otherwise. */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   SERVICE_NAME: z.string().min(1).default('tattoo-portfolio-intake'),
   DATA_DIR: z.string().min(1).default(DATA_DIR_DEFAULT),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -95,6 +97,18 @@ export const apiConfigSchema = z
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
     /** The docs page offers the embedded stack's demo partner key (never in production). */
     DOCS_PREFILL_DEMO_KEY: bool.default(true),
+    /** Rate limits per credential (per client address on public routes), requests per minute per route family; shared through PostgreSQL. */
+    RATE_LIMITS_ENABLED: bool.default(true),
+    RATE_LIMIT_CREATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    RATE_LIMIT_UPLOAD_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+    RATE_LIMIT_SIGNAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(240),
+    RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+    RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+    /** Per organization: submissions open in `staged` at once, and the bytes they declare. */
+    QUOTA_STAGED_SUBMISSIONS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+    QUOTA_STAGED_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
+    /** Bearer token for GET /metrics; without it /metrics answers only outside production. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Fault suite only (F4): the API kills itself after committing a new submission row. */
     FAULT_KILL_AFTER_SUBMISSION_COMMIT: bool.default(false),
   })
@@ -114,6 +128,11 @@ export const workerConfigSchema = z
     STAGING_RETENTION_SECONDS: z.coerce.number().int().min(0).max(30 * 86400).default(3600),
     /** How often the worker looks for staged bytes past their retention (0: never). */
     RETENTION_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86400).default(60),
+    /** Port of the worker's /metrics (Prometheus text; 0: none). Listens on WORKER_METRICS_HOST. */
+    WORKER_METRICS_PORT: port.default(0),
+    WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** Bearer token for the worker's /metrics (as METRICS_TOKEN for the API). */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Fault suite only (F2): the worker kills itself once per submission between copy and row insert. */
     FAULT_KILL_AFTER_MEDIA_COPY: bool.default(false),
   })
@@ -126,6 +145,8 @@ export const stackConfigSchema = z.object({
   POSTGRES_PORT: port.default(EMBEDDED_DEFAULTS.postgresPort),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(EMBEDDED_DEFAULTS.temporalUiPort),
+  /** `npm start` serves the worker's /metrics here (0: not at all). */
+  WORKER_METRICS_PORT: port.default(9464),
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_SQLITE_FILE: optionalString,
   SEED_DEMO: bool.default(true),

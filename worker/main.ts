@@ -3,15 +3,18 @@ import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { databaseUrlOf, loadConfigOrExit, temporalAddressOf, workerConfigSchema } from '../lib/config';
 import { createSql } from '../lib/db';
 import { createLogger } from '../lib/logger';
+import { freePort } from '../lib/net/free-port';
 import { createObjectStore } from '../lib/storage';
 import { connectWorkerConnection } from '../temporal/connection';
 import { createIntakeWorker } from './create-worker';
 import { killOncePerSubmission } from './fault-hooks';
+import { startWorkerMetricsServer } from './metrics';
 import { startRetentionSweeps } from './retention';
 import { purgeStagedPastRetention } from '../activities/purge-staged';
 
 const cfg = loadConfigOrExit(workerConfigSchema);
-const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL });
+const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
+const coreMetricsAddress = cfg.WORKER_METRICS_PORT ? `127.0.0.1:${await freePort()}` : undefined;
 Runtime.install({
   logger: {
     log: (level, message, meta) => log[level.toLowerCase() as 'info']({ ...meta }, message),
@@ -21,7 +24,11 @@ Runtime.install({
     warn: (m, meta) => log.warn(meta ?? {}, m),
     error: (m, meta) => log.error(meta ?? {}, m),
   },
-  telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+  telemetryOptions: {
+    logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) },
+    // The SDK's Prometheus exporter on a loopback port of its own; /metrics (WORKER_METRICS_PORT) serves it.
+    ...(coreMetricsAddress ? { metrics: { prometheus: { bindAddress: coreMetricsAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+  },
 });
 
 const address = temporalAddressOf(cfg);
@@ -43,6 +50,16 @@ const worker = await createIntakeWorker({
 // Runtime.install registers SIGINT/SIGTERM: the worker stops polling, drains in-flight tasks,
 // and run() resolves; then the connection and the pool are closed.
 log.info({ temporalAddress: address, namespace: cfg.TEMPORAL_NAMESPACE, taskQueue: cfg.TEMPORAL_TASK_QUEUE, identity: worker.options.identity }, 'worker polling');
+const metrics = coreMetricsAddress
+  ? await startWorkerMetricsServer({
+      host: cfg.WORKER_METRICS_HOST,
+      port: cfg.WORKER_METRICS_PORT,
+      coreMetricsAddress,
+      token: cfg.METRICS_TOKEN,
+      production: cfg.NODE_ENV === 'production',
+    })
+  : undefined;
+if (metrics) log.info({ url: metrics.url }, 'worker metrics');
 const retention = startRetentionSweeps({
   purge: purgeStagedPastRetention({ sql, store }),
   retentionSeconds: cfg.STAGING_RETENTION_SECONDS,
@@ -53,6 +70,7 @@ try {
   await worker.run();
 } finally {
   await retention.stop();
+  await metrics?.close();
   await connection.close();
   await sql.end({ timeout: 5 });
   log.info('worker stopped');

@@ -7,12 +7,13 @@ import {
   condition,
   patched,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
 import type { IntakeActivities } from '../activities/types';
 import { accepts, acceptsDuringStep, outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
-import { SYSTEM_ACTOR, type ActorRef } from '../lib/intake/vocabulary';
+import { SYSTEM_ACTOR, type ActorRef, type IntakeStatus } from '../lib/intake/vocabulary';
 import {
   approveSignal,
   AwaitingSinceKey,
@@ -48,6 +49,25 @@ export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
 
 type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
 
+/**
+ * The Web UI's "current details" line for on-call staff (in memory only: answered through the
+ * workflow metadata query, never written to history, so replays are unaffected).
+ */
+export function currentDetailsOf(s: Pick<IntakeState, 'intakeStatus' | 'failureCode' | 'rejectReasonCode' | 'mediaStoreDocumentId'>, at: Date, uploadDeadline: Date): string {
+  const when = at.toISOString();
+  const lines: Record<IntakeStatus, string> = {
+    staged: `waiting for the upload and upload-complete until ${uploadDeadline.toISOString()}`,
+    verifying: `verifying the uploaded bytes since ${when}`,
+    awaiting_review: `awaiting review since ${when}`,
+    verification_failed: `verification failed: ${s.failureCode ?? 'unknown'} (${when})`,
+    rejected: `rejected by an operator: ${s.rejectReasonCode ?? 'no reason code'} (${when})`,
+    promoting: `approved; promoting into the private media store since ${when}`,
+    promoted_to_media_store: `promoted to the private media store as ${s.mediaStoreDocumentId ?? '?'} (${when})`,
+    expired: `expired: no upload-complete within the upload window (${when})`,
+  };
+  return lines[s.intakeStatus];
+}
+
 export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> {
   const state: IntakeState = {
     submissionId: input.submissionId,
@@ -76,6 +96,8 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   };
 
   setHandler(intakeStateQuery, () => state);
+  const uploadDeadline = new Date(Date.now() + input.uploadDeadlineSeconds * 1000);
+  setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
   // Handlers only record; the main body acts. A trigger the current state does not accept is
   // ignored: the HTTP route asked the same table and has already answered 409 for it.
   setHandler(uploadCompleteSignal, (s) => {
@@ -101,6 +123,7 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
       { key: ReviewStatusKey, value: t.reviewStatus },
       ...(t.to === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
     ]);
+    setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
   };
 
   // The upload window is a workflow timer (not a workflow timeout), so expiry runs cleanup.

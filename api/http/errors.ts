@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   mapping_refused: 422,
   rate_limited: 429,
+  quota_exceeded: 429,
   internal_error: 500,
   dependency_unavailable: 503,
   identity_provider_unavailable: 503,

@@ -40,6 +40,13 @@ interface HttpishError {
   expose?: boolean;
 }
 
+/** Express 5's router throws a URIError (status 400, not exposed) when a path parameter does not decode. */
+function isUndecodablePath(err: unknown): boolean {
+  if (err instanceof URIError) return true;
+  const e = err as HttpishError & { message?: unknown };
+  return (e?.status ?? e?.statusCode) === 400 && typeof e.message === 'string' && e.message.startsWith('Failed to decode param');
+}
+
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) {
@@ -62,6 +69,10 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.setHeader('Retry-After', '5');
       return sendProblem(res, 503, 'dependency_unavailable', 'The database is unavailable; retry shortly.');
     }
+    // A malformed percent-escape in the path (`/artists/%`): the router fails to decode a path
+    // parameter while matching, before any route or credential check. The client's error: 400,
+    // and no stack trace in the log (the request line is logged as a warning like every 4xx).
+    if (isUndecodablePath(err)) return sendProblem(res, 400, 'validation_failed', 'The request path is not validly percent-encoded.');
     const status = e.status ?? e.statusCode;
     if (status && status >= 400 && status < 500 && e.expose) return sendProblem(res, status, 'validation_failed', 'The request could not be read.');
     ((req as { log?: Logger }).log ?? log).error({ err }, 'unhandled error');

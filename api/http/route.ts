@@ -10,6 +10,7 @@ import { authenticate, enforce, type Actor, type AuthRule } from '../auth/middle
 import type { AppDeps } from '../deps';
 import type { ProblemStatus } from '../openapi/components';
 import { AppError } from './errors';
+import type { RateFamily } from './rate-limit';
 import { parseInput } from './validate';
 
 export type DocumentId = 'intake' | 'public';
@@ -59,6 +60,8 @@ export interface Operation extends Documented {
   bodyLimit?: string;
   /** Media type of the success answers when they are not JSON (an image). */
   okContentType?: string;
+  /** Rate-limit family (RATE_LIMIT_*_PER_MINUTE); default from what the operation is (rateFamilyOf). */
+  limit?: RateFamily | 'none';
 }
 
 export interface OperationDef extends Operation {
@@ -118,6 +121,17 @@ export function authRuleOf(op: Pick<Operation, 'auth' | 'permission'>): AuthRule
   }
 }
 
+/**
+ * The limit an operation counts against: its own `limit`, else uploads (raw bodies), public
+ * routes (per client address), reads (GET) and writes (signals) per credential.
+ */
+export function rateFamilyOf(op: Pick<Operation, 'limit' | 'rawBody' | 'auth' | 'method'>): RateFamily | 'none' {
+  if (op.limit) return op.limit;
+  if (op.rawBody) return 'upload';
+  if (op.auth === 'public') return 'public';
+  return op.method === 'get' ? 'read' : 'signal';
+}
+
 function blockedHandler(allow: string): RequestHandler {
   return (req) => {
     throw new AppError('public_writes_blocked', `${req.method} is not available on this resource: public writes are blocked.`, { headers: { Allow: allow } });
@@ -133,14 +147,21 @@ export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDep
       continue;
     }
     const rule = authRuleOf(r);
-    const chain: RequestHandler[] = [];
+    const family = rateFamilyOf(r);
+    const chain: RequestHandler[] = [
+      (_req, res, next) => {
+        res.locals.route = r.path; // the route template, for the request metrics
+        next();
+      },
+    ];
     if (r.body) chain.push(express.json({ limit: r.bodyLimit ?? '64kb' }));
     chain.push(async (req, res) => {
       let actor: Actor | undefined;
-      if (r.auth !== 'public') {
-        actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
-        enforce(actor, rule);
-      }
+      if (r.auth !== 'public') actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
+      // Counted per credential once it is proven (per client address on public routes), before
+      // anything is read or written: a refused request changes nothing.
+      if (deps.rateLimits && family !== 'none') await deps.rateLimits.consume(family, actor ? `cred:${actor.credential.id}` : `ip:${req.ip}`, res);
+      if (actor) enforce(actor, rule);
       const params = r.params ? parseInput(r.params, req.params, 'path') : undefined;
       const query = r.query ? parseInput(r.query, req.query, 'query') : undefined;
       const body = r.body ? parseInput(r.body, req.body, 'body') : undefined;

@@ -26,6 +26,11 @@ export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 
 
 const PROBLEM_HEADERS: Partial<Record<ProblemStatus, Record<string, { description: string; schema: { type: 'string' } }>>> = {
   405: { Allow: { description: 'the methods this resource answers', schema: { type: 'string' } } },
+  429: {
+    'Retry-After': { description: 'seconds until the window has room again', schema: { type: 'string' } },
+    'RateLimit-Policy': { description: 'the limit: `"<family>";q=<requests>;w=<seconds>` (IETF RateLimit headers draft)', schema: { type: 'string' } },
+    RateLimit: { description: 'what is left: `"<family>";r=<remaining>;t=<seconds to reset>`', schema: { type: 'string' } },
+  },
   503: { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'string' } } },
 };
 
@@ -40,7 +45,7 @@ const WHEN: Record<ProblemStatus, string> = {
   413: 'body too large',
   415: 'unsupported body encoding',
   422: 'idempotency key reused with a different body',
-  429: 'too many requests',
+  429: 'too many requests (`rate_limited`: the credential\'s or address\'s limit for this kind of request) or a quota reached (`quota_exceeded`)',
   503: 'a dependency (Temporal, worker, identity provider, database) is unavailable; retry after `Retry-After`',
 };
 

@@ -1,6 +1,6 @@
 // The documented operations are the route definitions themselves (api/http/route.ts): this file
 // only picks them out and says which problem answers each one can give.
-import { isOperation, type Operation, type Route } from '../http/route';
+import { isOperation, rateFamilyOf, type Operation, type Route } from '../http/route';
 import type { ProblemStatus } from './components';
 
 export type { Operation };
@@ -16,5 +16,6 @@ export function problemStatusesOf(op: Operation): ProblemStatus[] {
   if (op.auth !== 'public') for (const p of AUTH_PROBLEMS) s.add(p);
   if (op.query || op.params || op.body) s.add(400);
   if (op.body || op.rawBody) s.add(413);
+  if (rateFamilyOf(op) !== 'none') s.add(429);
   return [...s].sort((a, b) => a - b);
 }

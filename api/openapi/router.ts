@@ -35,6 +35,34 @@ function demoApiKey(deps: AppDeps): string | undefined {
   }
 }
 
+/** `host` or `host:port` as a Host header carries it (IPv6 literals in brackets), lower case. */
+const hostHeader = (host: string, port?: number | string) => {
+  const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return (port === undefined || port === '' ? h : `${h}:${port}`).toLowerCase();
+};
+
+/**
+ * The Host values this API answers to as itself: its listen host, localhost and 127.0.0.1 on the
+ * port the request came in on, and the hosts of PUBLIC_BASE_URL and of the URL it announces. A
+ * page on any other name (DNS rebinding: attacker.example resolving to 127.0.0.1) gets no key.
+ */
+export function isOwnHost(req: Pick<express.Request, 'headers' | 'socket'>, deps: Pick<AppDeps, 'cfg' | 'publicBaseUrl'>): boolean {
+  const given = req.headers.host?.trim().toLowerCase();
+  if (!given) return false;
+  const port = req.socket.localPort;
+  const own = new Set<string>();
+  if (port !== undefined) for (const h of [deps.cfg.HOST, 'localhost', '127.0.0.1']) own.add(hostHeader(h, port));
+  for (const url of [deps.cfg.PUBLIC_BASE_URL, deps.publicBaseUrl]) {
+    if (!url) continue;
+    try {
+      own.add(new URL(url).host.toLowerCase());
+    } catch {
+      // not a URL: nothing to add
+    }
+  }
+  return own.has(given);
+}
+
 /** The documents of the routes the app serves, built once per app on first request. */
 export function openApiRoutes(): Route[] {
   const built = new WeakMap<readonly Route[], Map<DocumentId, unknown>>();
@@ -57,9 +85,10 @@ export function docsPageRouter(deps: AppDeps): Router {
   const page = (res: express.Response) => res.set('content-security-policy', CSP).set('x-content-type-options', 'nosniff');
   r.get('/docs', (_req, res) => void page(res).type('html').sendFile(path.join(DOCS_DIR, 'index.html')));
   r.get('/docs/init.js', (_req, res) => void page(res).type('js').sendFile(path.join(DOCS_DIR, 'init.js')));
-  r.get('/docs/config.json', (_req, res) => {
-    const key = demoApiKey(deps);
-    res.set('cache-control', 'no-store').json({
+  r.get('/docs/config.json', (req, res) => {
+    // The key only to a page on one of our own names, never to one a rebinding DNS name served.
+    const key = isOwnHost(req, deps) ? demoApiKey(deps) : undefined;
+    res.set({ 'cache-control': 'no-store', vary: 'host' }).json({
       urls: [
         { name: 'Portfolio intake (private) 1.0.0', url: `${INTAKE_BASE}/openapi.json` },
         { name: 'Directory (public and beta)', url: `${PUBLIC_BASE}/openapi.json` },

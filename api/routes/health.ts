@@ -4,7 +4,6 @@ import type { Response } from 'express';
 import { defineRoute, type Route } from '../http/route';
 import * as C from '../openapi/components';
 import { PUBLIC_BASE } from './bases';
-import { configuredNames } from '../../lib/config';
 import type { AppDeps } from '../deps';
 import { runProbes, type ProbeResults, probeDepsOf } from '../health/probes';
 
@@ -15,10 +14,49 @@ interface DependencyGroup {
   group: string;
   env: readonly string[];
   required: boolean;
-  ready: (p: ProbeResults, cfg: AppDeps['cfg']) => boolean;
+  ready: (p: ProbeResults, cfg: Cfg) => boolean;
 }
 
 const storageEnv = (bucket: string) => ['STORAGE_DRIVER', 'STORAGE_LOCAL_DIR', bucket] as const;
+
+type Cfg = AppDeps['cfg'];
+/**
+ * What an unset variable means in this configuration. `default`: it has a working default (the
+ * embedded stack's, or a value generated into DATA_DIR), so it is not missing. `unused`: the
+ * selected driver does not read it. `optional`: nothing depends on it. Any other unset variable of
+ * a group is missing, and keeps that group from `ready`.
+ */
+const WHEN_UNSET: Readonly<Record<string, (cfg: Cfg) => 'default' | 'unused' | 'optional' | 'missing'>> = {
+  DATABASE_URL: () => 'default', // the embedded PostgreSQL (required when NODE_ENV=production)
+  TEMPORAL_ADDRESS: () => 'default', // the embedded dev server (required when NODE_ENV=production)
+  PUBLIC_BASE_URL: () => 'default', // the listen URL (required when NODE_ENV=production)
+  // Local signed upload URLs: generated into DATA_DIR/secrets; GCS signs its own URLs.
+  UPLOAD_SIGNING_SECRET: (cfg) => (cfg.STORAGE_DRIVER === 'local' ? 'default' : 'unused'),
+  STORAGE_LOCAL_DIR: (cfg) => (cfg.STORAGE_DRIVER === 'local' ? 'default' : 'unused'), // DATA_DIR/objects
+  GCS_STAGING_BUCKET: (cfg) => (cfg.STORAGE_DRIVER === 'gcs' ? 'missing' : 'unused'),
+  GCS_MEDIA_BUCKET: (cfg) => (cfg.STORAGE_DRIVER === 'gcs' ? 'missing' : 'unused'),
+  IDP_JWKS_URL: (cfg) => (cfg.IDP_DRIVER === 'external' ? 'missing' : 'unused'),
+  IDP_ISSUER: (cfg) => (cfg.IDP_DRIVER === 'external' ? 'missing' : 'unused'),
+  IDP_AUDIENCE: (cfg) => (cfg.IDP_DRIVER === 'external' ? 'missing' : 'unused'),
+  IDP_KEY_VERIFY_URL: (cfg) => (cfg.IDP_DRIVER === 'external' ? 'missing' : 'unused'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: () => 'optional', // logs go to stdout either way
+};
+
+/**
+ * Names only, never values. configuredEnv: set, or unset with a working default. missingEnv: what
+ * this configuration needs and does not have. Unset variables the drivers do not read are in neither.
+ */
+export function envOf(cfg: Cfg, names: readonly string[]): { configuredEnv: string[]; missingEnv: string[] } {
+  const values = cfg as unknown as Record<string, unknown>;
+  const configuredEnv: string[] = [];
+  const missingEnv: string[] = [];
+  for (const name of names) {
+    const unset = values[name] === undefined ? (WHEN_UNSET[name]?.(cfg) ?? 'missing') : 'set';
+    if (unset === 'set' || unset === 'default') configuredEnv.push(name);
+    else if (unset === 'missing') missingEnv.push(name);
+  }
+  return { configuredEnv, missingEnv };
+}
 
 export const DEPENDENCY_GROUPS: readonly DependencyGroup[] = [
   { id: 'hosting', group: 'hosting', env: ['PORT', 'PUBLIC_BASE_URL'], required: true, ready: () => true },
@@ -84,11 +122,13 @@ export const SAFETY_POSTURE = Object.freeze({
 });
 
 export function readiness(deps: AppDeps, p: ProbeResults) {
-  const cfgRecord = deps.cfg as unknown as Record<string, unknown>;
   const dependencies = DEPENDENCY_GROUPS.map((g) => {
-    const ok = g.ready(p, deps.cfg);
+    const env = envOf(deps.cfg, g.env);
+    // A group with a missing variable is never ready: blocked if required (and readiness with it),
+    // not_configured if optional (readiness does not wait for it).
+    const ok = g.ready(p, deps.cfg) && env.missingEnv.length === 0;
     const status: DepStatus = ok ? 'ready' : g.required ? 'blocked' : 'not_configured';
-    return { id: g.id, group: g.group, status, required: g.required, ...configuredNames(cfgRecord, g.env) };
+    return { id: g.id, group: g.group, status, required: g.required, ...env };
   });
   const blocked = new Set(dependencies.filter((d) => d.status === 'blocked').map((d) => d.id));
   const flows = FLOWS.map((f) => {

@@ -19,8 +19,8 @@ export interface RouteOptions {
 
 export function allRoutes(o: RouteOptions): Route[] {
   return [
-    // Health first: probes are the most frequent request.
-    ...healthRoutes(),
+    // Health first: probes are the most frequent request. Never rate limited (orchestrators).
+    ...healthRoutes().map((r) => (r.kind === 'operation' ? { ...r, limit: 'none' as const } : r)),
     ...identityRoutes(),
     ...directoryRoutes(),
     ...uploadRoutes(),

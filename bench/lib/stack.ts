@@ -61,7 +61,8 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       postgres: { embedded: { dir: path.join(dir, 'pg') } },
       temporal: { embedded: { dbFile: path.join(dir, 'temporal.db') } },
       processes: {
-        env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, ...o.env },
+        // Benches measure orchestration and reads, not the limiter: limits off unless asked for.
+        env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, RATE_LIMITS_ENABLED: 'false', ...o.env },
         ...(o.serverCpus ? { cpus: o.serverCpus } : {}),
       },
     });

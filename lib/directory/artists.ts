@@ -29,13 +29,21 @@ interface ArtistRow {
   createdAt: Date;
 }
 
-const COLUMNS = 'a.id, a.name, a.studio_id, a.bio, a.specialties, a.years_experience, a.hourly_rate::float8 as hourly_rate, a.is_active, a.created_at';
+// studio_id comes from the joined studio, which is only joined when it is publicly listed: an
+// artist of a private or deprecated studio answers studio_id null, and filtering by such a studio
+// finds nothing (as for an unknown id), so a hidden studio cannot be discovered through its artists.
+const COLUMNS = 's.id as studio_id, a.id, a.name, a.bio, a.specialties, a.years_experience, a.hourly_rate::float8 as hourly_rate, a.is_active, a.created_at';
+
+/** artists a, with s: the artist's studio when it is publicly listed (else nulls). */
+function fromArtists(sql: Sql) {
+  return sql`artists a left join studios s on s.id = a.studio_id and ${publicDirectoryWhere(sql, 's')}`;
+}
 
 function where(sql: Sql, f: ArtistFilters) {
   const none = sql``;
   return sql`
     where ${publicDirectoryWhere(sql, 'a')}
-    ${f.studioId ? sql`and a.studio_id = ${f.studioId}` : none}
+    ${f.studioId ? sql`and s.id = ${f.studioId}` : none}
     ${f.specialty ? sql`and a.specialties @> ${[f.specialty]}::text[]` : none}
     ${f.minExperience !== undefined ? sql`and a.years_experience >= ${f.minExperience}::numeric` : none}
     ${f.maxHourlyRate !== undefined ? sql`and a.hourly_rate is not null and a.hourly_rate <= ${f.maxHourlyRate}` : none}
@@ -52,17 +60,17 @@ export async function listArtists(sql: Sql, f: ArtistFilters) {
   };
   const [rows, [count]] = await Promise.all([
     sql<ArtistRow[]>`
-      select ${sql.unsafe(COLUMNS)} from artists a
+      select ${sql.unsafe(COLUMNS)} from ${fromArtists(sql)}
       ${where(sql, f)}
       order by ${sorts[f.sortBy]} ${direction(sql, f.sortOrder)} nulls last, a.id asc
       limit ${f.limit} offset ${offsetOf(f)}`,
-    sql<{ total: number }[]>`select count(*)::int as total from artists a ${where(sql, f)}`,
+    sql<{ total: number }[]>`select count(*)::int as total from ${fromArtists(sql)} ${where(sql, f)}`,
   ]);
   return { rows: rows.map(artistListItem), total: count?.total ?? 0 };
 }
 
 export async function findArtist(sql: Sql, id: string) {
-  const [row] = await sql<ArtistRow[]>`select ${sql.unsafe(COLUMNS)} from artists a where a.id = ${id} and ${publicDirectoryWhere(sql, 'a')}`;
+  const [row] = await sql<ArtistRow[]>`select ${sql.unsafe(COLUMNS)} from ${fromArtists(sql)} where a.id = ${id} and ${publicDirectoryWhere(sql, 'a')}`;
   return row ? artistDetail(row) : null;
 }
 

@@ -1,6 +1,8 @@
 // Actor mappings: what a proven credential may do. Non-secret metadata only.
 import { z } from 'zod';
 import type { Sql } from '../db';
+import type { TransactionSql } from 'postgres';
+import { generateApiKey, storeApiKey } from './api-keys';
 import { capabilitySchema, NOT_FOR_PARTNER_KEYS, permissionSchema, type Capability, type Permission } from './permissions';
 import type { CredentialKind, ProvenIdentity } from './types';
 
@@ -57,24 +59,63 @@ export function checkMappingRules(m: z.infer<typeof mappingInputSchema>): void {
   }
 }
 
-export async function upsertMapping(sql: Sql, input: MappingInput): Promise<void> {
+/** Parses a mapping and applies the rules; throws ZodError or MappingRefusedError, writes nothing. */
+export function parseMapping(input: MappingInput): z.infer<typeof mappingInputSchema> {
   const m = mappingInputSchema.parse(input);
   checkMappingRules(m);
-  await sql.begin(async (tx) => {
-    await tx`
-      insert into actor_mappings (actor_id, credential_kind, credential_subject, credential_issuer, role, permissions,
-        organization_id, studio_scope, artist_scope, capabilities, is_human_operator, self_service, active)
-      values (${m.actorId}, ${m.credentialKind}, ${m.credentialSubject}, ${m.credentialIssuer}, ${m.role}, ${m.permissions},
-        ${m.organizationId}, ${m.studioScope}, ${m.artistScope}, ${m.capabilities}, ${m.isHumanOperator}, ${m.selfService}, ${m.active})
-      on conflict (actor_id) do update set
-        credential_kind = excluded.credential_kind, credential_subject = excluded.credential_subject,
-        credential_issuer = excluded.credential_issuer, role = excluded.role, permissions = excluded.permissions,
-        organization_id = excluded.organization_id, studio_scope = excluded.studio_scope, artist_scope = excluded.artist_scope,
-        capabilities = excluded.capabilities, is_human_operator = excluded.is_human_operator,
-        self_service = excluded.self_service, active = excluded.active, updated_at = now()`;
-    await tx`insert into access_audit (action, subject, detail) values ('mapping_upserted', ${m.actorId},
-      ${tx.json({ role: m.role, permissions: m.permissions, capabilities: m.capabilities, active: m.active })})`;
+  return m;
+}
+
+/** The mapping row and its audit line; the caller holds the transaction. */
+async function writeMapping(tx: TransactionSql, m: z.infer<typeof mappingInputSchema>): Promise<void> {
+  await tx`
+    insert into actor_mappings (actor_id, credential_kind, credential_subject, credential_issuer, role, permissions,
+      organization_id, studio_scope, artist_scope, capabilities, is_human_operator, self_service, active)
+    values (${m.actorId}, ${m.credentialKind}, ${m.credentialSubject}, ${m.credentialIssuer}, ${m.role}, ${m.permissions},
+      ${m.organizationId}, ${m.studioScope}, ${m.artistScope}, ${m.capabilities}, ${m.isHumanOperator}, ${m.selfService}, ${m.active})
+    on conflict (actor_id) do update set
+      credential_kind = excluded.credential_kind, credential_subject = excluded.credential_subject,
+      credential_issuer = excluded.credential_issuer, role = excluded.role, permissions = excluded.permissions,
+      organization_id = excluded.organization_id, studio_scope = excluded.studio_scope, artist_scope = excluded.artist_scope,
+      capabilities = excluded.capabilities, is_human_operator = excluded.is_human_operator,
+      self_service = excluded.self_service, active = excluded.active, updated_at = now()`;
+  await tx`insert into access_audit (action, subject, detail) values ('mapping_upserted', ${m.actorId},
+    ${tx.json({ role: m.role, permissions: m.permissions, capabilities: m.capabilities, active: m.active })})`;
+}
+
+export async function upsertMapping(sql: Sql, input: MappingInput): Promise<void> {
+  const m = parseMapping(input);
+  await sql.begin((tx) => writeMapping(tx, m));
+}
+
+/** What a new key's mapping says; the credential fields come from the key itself. */
+export type KeyMappingInput = Omit<MappingInput, 'actorId' | 'credentialKind' | 'credentialSubject' | 'credentialIssuer' | 'organizationId'> & {
+  /** Default: `partner-<keyId>`. */
+  actorId?: string | undefined;
+};
+
+/**
+ * A new local API key together with its actor mapping: both rows are written in one transaction,
+ * or neither. The mapping is parsed and checked against the rules before anything is written, so a
+ * refused mapping (MappingRefusedError) leaves no unusable key behind.
+ */
+export async function createMappedApiKey(
+  sql: Sql,
+  o: { organizationId: string; label?: string | undefined; mapping: KeyMappingInput },
+): Promise<{ keyId: string; key: string; actorId: string }> {
+  const k = generateApiKey();
+  const m = parseMapping({
+    ...o.mapping,
+    actorId: o.mapping.actorId ?? `partner-${k.keyId}`,
+    credentialKind: 'api_key',
+    credentialSubject: k.keyId,
+    organizationId: o.organizationId,
   });
+  await sql.begin(async (tx) => {
+    await storeApiKey(tx, k, { organizationId: o.organizationId, label: o.label ?? '' });
+    await writeMapping(tx, m);
+  });
+  return { keyId: k.keyId, key: k.key, actorId: m.actorId };
 }
 
 export async function findActiveActor(sql: Sql, id: ProvenIdentity): Promise<Actor | null> {

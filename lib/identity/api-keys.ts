@@ -1,7 +1,7 @@
 // Local API keys: `<prefix>_<keyId>_<secret>`. Only a hash of the secret is stored, beside the
 // non-secret key id; comparison is constant-time.
 import crypto from 'node:crypto';
-import type { Sql } from '../db';
+import type { Sql, Tx } from '../db';
 import { InvalidCredentialError, type ProvenIdentity } from './types';
 
 export const KEY_PREFIX = 'tpk';
@@ -17,13 +17,32 @@ export function parseApiKey(key: string): { prefix: string; keyId: string; secre
   return { prefix: m[1]!, keyId: m[2]!, secret: m[3]! };
 }
 
-export async function createApiKey(sql: Sql, o: { organizationId: string; label?: string; ownerSubject?: string }) {
+export interface NewApiKey {
+  keyId: string;
+  /** The whole key, shown once to its owner; only a hash of its secret is stored. */
+  key: string;
+  secret: string;
+}
+
+/** Fresh key material; nothing is stored until `storeApiKey`. */
+export function generateApiKey(): NewApiKey {
   const keyId = crypto.randomBytes(9).toString('base64url').replace(/[-_]/g, 'x');
   const secret = crypto.randomBytes(32).toString('base64url');
+  return { keyId, secret, key: `${KEY_PREFIX}_${keyId}_${secret}` };
+}
+
+/** Stores the hash of a generated key; `sql` may be a transaction (see createMappedApiKey in actors.ts). */
+export async function storeApiKey(sql: Tx, k: NewApiKey, o: { organizationId: string; label?: string; ownerSubject?: string }): Promise<void> {
   await sql`
     insert into api_keys (key_id, prefix, secret_hash, label, organization_id, owner_subject)
-    values (${keyId}, ${KEY_PREFIX}, ${hashSecret(secret)}, ${o.label ?? ''}, ${o.organizationId}, ${o.ownerSubject ?? null})`;
-  return { keyId, key: `${KEY_PREFIX}_${keyId}_${secret}` };
+    values (${k.keyId}, ${KEY_PREFIX}, ${hashSecret(k.secret)}, ${o.label ?? ''}, ${o.organizationId}, ${o.ownerSubject ?? null})`;
+}
+
+/** A key on its own, without a mapping (it proves an identity but may do nothing until mapped). */
+export async function createApiKey(sql: Tx, o: { organizationId: string; label?: string; ownerSubject?: string }) {
+  const k = generateApiKey();
+  await storeApiKey(sql, k, o);
+  return { keyId: k.keyId, key: k.key };
 }
 
 export async function revokeApiKey(sql: Sql, keyId: string): Promise<boolean> {

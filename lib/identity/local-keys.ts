@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { MAX_TOKEN_AGE_SECONDS } from './jwt';
 
 export const LOCAL_ALG = 'ES256';
 export const LOCAL_AUDIENCE = 'tattoo-intake-api';
@@ -42,6 +43,9 @@ export async function issueLocalToken(
   key: LocalSigningKey,
   o: { subject: string; issuer: string; audience?: string; ttlSeconds?: number },
 ): Promise<string> {
+  const ttl = o.ttlSeconds ?? 3600;
+  // The verifier refuses a longer lifetime (lib/identity/jwt.ts); say so here rather than mint a dud.
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_AGE_SECONDS) throw new RangeError(`ttlSeconds must be an integer from 1 to ${MAX_TOKEN_AGE_SECONDS}`);
   const pk = await importJWK(key.privateJwk, LOCAL_ALG);
   return new SignJWT({})
     .setProtectedHeader({ alg: LOCAL_ALG, kid: key.kid, typ: 'JWT' })
@@ -49,6 +53,6 @@ export async function issueLocalToken(
     .setIssuer(o.issuer)
     .setAudience(o.audience ?? LOCAL_AUDIENCE)
     .setIssuedAt()
-    .setExpirationTime(`${o.ttlSeconds ?? 3600}s`)
+    .setExpirationTime(`${ttl}s`)
     .sign(pk);
 }

@@ -1,6 +1,7 @@
 // Intake SQL on the submissions row: create (with its idempotency record), reads by owner, by
 // operator and by staging key, and the review queue. Explicit column lists, parameters only.
 import crypto from 'node:crypto';
+import type postgres from 'postgres';
 import type { Sql, Tx } from '../db';
 import { transitionOf } from './lifecycle';
 import { eventFromWritten } from './transitions';
@@ -50,7 +51,17 @@ export interface SubmissionDeclaration {
   consentPosture: string;
 }
 
-export type CreateResult = { kind: 'created' | 'replayed'; row: SubmissionRow } | { kind: 'key_reused' };
+export type CreateResult =
+  | { kind: 'created' | 'replayed'; row: SubmissionRow }
+  | { kind: 'key_reused' }
+  | { kind: 'quota_exceeded'; open: number; openBytes: number };
+
+/** Per organization: how many submissions may be open in `staged` at once, and the bytes they may declare. */
+export interface StagedQuota {
+  organizationId: string;
+  maxStaged: number;
+  maxStagedBytes: number;
+}
 
 /**
  * The idempotency record, the submission row and its create event in one transaction. Concurrent
@@ -58,39 +69,67 @@ export type CreateResult = { kind: 'created' | 'replayed'; row: SubmissionRow } 
  */
 export async function createSubmission(
   sql: Sql,
-  o: { by: ActorRef; body: SubmissionDeclaration; fingerprint: string; uploadWindowSeconds: number },
+  o: { by: ActorRef; body: SubmissionDeclaration; fingerprint: string; uploadWindowSeconds: number; quota: StagedQuota },
 ): Promise<CreateResult> {
-  return sql.begin(async (tx) => {
-    const submissionId = newSubmissionId();
-    const claimed = await tx`
-      insert into idempotency_records (actor_id, idempotency_key, operation, fingerprint, resource_id)
-      values (${o.by.actorId}, ${o.body.idempotencyKey}, 'create_submission', ${o.fingerprint}, ${submissionId})
-      on conflict do nothing returning resource_id`;
-    if (claimed.length === 0) {
-      const [prior] = await tx<{ fingerprint: string; resourceId: string }[]>`
-        select fingerprint, resource_id from idempotency_records
-        where actor_id = ${o.by.actorId} and operation = 'create_submission' and idempotency_key = ${o.body.idempotencyKey}`;
-      if (!prior || prior.fingerprint !== o.fingerprint) return { kind: 'key_reused' } as const;
-      const [row] = await tx<SubmissionRow[]>`select ${rowColumns(tx)} from submissions where submission_id = ${prior.resourceId}`;
-      return { kind: 'replayed', row: row! } as const;
-    }
-    const b = o.body;
-    const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
-    // The row and its create event in one statement, the event written from the row.
-    const [row] = await tx<SubmissionRow[]>`
-      with written as (
-        insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, credential_id,
-          source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
-          rights_posture, consent_posture, staging_key, intake_status, review_status, upload_deadline_at)
-        values (${submissionId}, ${b.tenantId}, ${b.studioCanonicalId ?? null}, ${b.artistCanonicalId}, ${o.by.actorId}, ${o.by.credentialId},
-          ${b.source}, ${b.sourceMessageId ?? null}, ${b.fileName}, ${b.mimeType}, ${b.sizeBytes}, ${b.title ?? null}, ${b.description ?? null},
-          ${b.styleIds ?? []}, ${b.placement ?? null}, ${b.tags ?? []}, ${b.rightsPosture}, ${b.consentPosture}, ${stagingKeyOf(submissionId)},
-          ${created.to}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
-        returning *
-      ), event as (${eventFromWritten(tx, created)})
-      select ${rowColumns(tx)} from written`;
-    return { kind: 'created', row: row! } as const;
-  });
+  return sql
+    .begin((tx) => createIn(tx, o))
+    .catch((err: unknown) => {
+      if (err instanceof QuotaRefusal) return { kind: 'quota_exceeded', open: err.open, openBytes: err.openBytes } as const;
+      throw err;
+    });
+}
+
+/** Thrown inside the transaction so that it rolls back (the idempotency claim included). */
+class QuotaRefusal extends Error {
+  constructor(
+    readonly open: number,
+    readonly openBytes: number,
+  ) {
+    super('staged quota reached');
+  }
+}
+
+async function createIn(
+  tx: postgres.TransactionSql,
+  o: { by: ActorRef; body: SubmissionDeclaration; fingerprint: string; uploadWindowSeconds: number; quota: StagedQuota },
+): Promise<CreateResult> {
+  const submissionId = newSubmissionId();
+  const claimed = await tx`
+    insert into idempotency_records (actor_id, idempotency_key, operation, fingerprint, resource_id)
+    values (${o.by.actorId}, ${o.body.idempotencyKey}, 'create_submission', ${o.fingerprint}, ${submissionId})
+    on conflict do nothing returning resource_id`;
+  if (claimed.length === 0) {
+    const [prior] = await tx<{ fingerprint: string; resourceId: string }[]>`
+      select fingerprint, resource_id from idempotency_records
+      where actor_id = ${o.by.actorId} and operation = 'create_submission' and idempotency_key = ${o.body.idempotencyKey}`;
+    if (!prior || prior.fingerprint !== o.fingerprint) return { kind: 'key_reused' } as const;
+    const [row] = await tx<SubmissionRow[]>`select ${rowColumns(tx)} from submissions where submission_id = ${prior.resourceId}`;
+    return { kind: 'replayed', row: row! } as const;
+  }
+  const b = o.body;
+  // The quota, counted under a per-organization lock so concurrent creates cannot all pass it.
+  // A refusal rolls back the idempotency claim too: nothing of this request remains.
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`staged-quota:${o.quota.organizationId}`}, 0))`;
+  const [open] = await tx<{ n: number; bytes: number }[]>`
+    select count(*)::int as n, coalesce(sum(size_bytes), 0)::float8 as bytes
+    from submissions where partner_organization_id = ${o.quota.organizationId} and intake_status = 'staged'`;
+  if (open!.n + 1 > o.quota.maxStaged || open!.bytes + b.sizeBytes > o.quota.maxStagedBytes) throw new QuotaRefusal(open!.n, open!.bytes);
+  const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
+  // The row and its create event in one statement, the event written from the row.
+  const [row] = await tx<SubmissionRow[]>`
+    with written as (
+      insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, partner_organization_id,
+        credential_id, source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
+        rights_posture, consent_posture, staging_key, intake_status, review_status, upload_deadline_at)
+      values (${submissionId}, ${b.tenantId}, ${b.studioCanonicalId ?? null}, ${b.artistCanonicalId}, ${o.by.actorId}, ${o.quota.organizationId},
+        ${o.by.credentialId},
+        ${b.source}, ${b.sourceMessageId ?? null}, ${b.fileName}, ${b.mimeType}, ${b.sizeBytes}, ${b.title ?? null}, ${b.description ?? null},
+        ${b.styleIds ?? []}, ${b.placement ?? null}, ${b.tags ?? []}, ${b.rightsPosture}, ${b.consentPosture}, ${stagingKeyOf(submissionId)},
+        ${created.to}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
+      returning *
+    ), event as (${eventFromWritten(tx, created)})
+    select ${rowColumns(tx)} from written`;
+  return { kind: 'created', row: row! } as const;
 }
 
 /** The caller's own submission; the ownership check is part of the WHERE. */

@@ -16,7 +16,8 @@ export interface TransitionFeed {
   watch(submissionId: string): Promise<TransitionWatch>;
 }
 
-export function createTransitionFeed(sql: Sql): TransitionFeed {
+/** `onTransition` hears every transition any workflow writes (the API's transition counter). */
+export function createTransitionFeed(sql: Sql, onTransition?: (status: IntakeStatus) => void): TransitionFeed {
   const watchers = new Map<string, Set<(s: IntakeStatus) => void>>();
   let listening: Promise<unknown> | undefined;
 
@@ -27,6 +28,7 @@ export function createTransitionFeed(sql: Sql): TransitionFeed {
     } catch {
       return;
     }
+    onTransition?.(n.intakeStatus);
     for (const wake of watchers.get(n.submissionId) ?? []) wake(n.intakeStatus);
   };
   // postgres.js keeps the LISTEN connection and re-listens after a reconnect. A failed first
@@ -36,6 +38,10 @@ export function createTransitionFeed(sql: Sql): TransitionFeed {
       listening = undefined;
       throw err;
     }));
+
+  // With a listener for every transition, listen from the start (not only once a route waits);
+  // should the database be away now, the first watch tries again.
+  if (onTransition) ensureListening().catch(() => {});
 
   return {
     async watch(submissionId) {

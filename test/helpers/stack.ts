@@ -71,6 +71,8 @@ export async function startTestStack(
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: taskQueue,
     DATA_DIR: dataDir,
+    // Tests send bursts on purpose; the rate-limit tests turn the limiter on.
+    RATE_LIMITS_ENABLED: 'false',
     ...opts.env,
   });
   const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL, ...(opts.logDestination ? { destination: opts.logDestination } : {}) });

@@ -113,3 +113,34 @@ describe('GET /artists (artists:read)', () => {
     expect(body.errors.map((e: any) => e.path)).toContain(path);
   });
 });
+
+describe('artists of a studio the directory does not list', () => {
+  // Public artists whose studio is private or deprecated: listed, but their studio stays hidden.
+  const HIDDEN = [
+    { id: 'art_hx_private_studio', studioId: 'std_fx_private' },
+    { id: 'art_hx_deprecated_studio', studioId: 'std_fx_deprecated' },
+  ];
+  beforeAll(async () => {
+    const rows = HIDDEN.map((h, i) => ({ id: h.id, studioId: h.studioId, name: `Quietude Hx${i}`, bio: 'Works quietly.', specialties: ['blackwork'], yearsExperience: 4, hourlyRate: 110, sourceType: 'test_fixture', visibility: 'public' }));
+    await stack.sql`insert into artists ${stack.sql(rows as Record<string, any>[])}`;
+  });
+
+  it('answers studio_id null for such an artist in the list and by id, and the real studio_id for a listed one', async () => {
+    const list = await artists('search=quietude&limit=100');
+    expect(list.body.data.map((a: any) => [a.id, a.studio_id]).sort()).toEqual(HIDDEN.map((h) => [h.id, null]).sort());
+    for (const h of HIDDEN) {
+      const one = await call(stack, `/artists/${h.id}`, { headers: reader.headers });
+      expect(one.status).toBe(200);
+      expect(one.body.data.studio_id).toBeNull();
+    }
+    const owner = await call(stack, `/artists/${OWNER.artistId}`, { headers: reader.headers });
+    expect(owner.body.data.studio_id).toBe(OWNER.studioId);
+  });
+
+  it.each(['std_fx_private', 'std_fx_deprecated', 'std_nope'])('finds no artist for studio_id=%s, as for an unknown studio', async (studioId) => {
+    const r = await artists(`studio_id=${studioId}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual([]);
+    expect(r.body.pagination.total).toBe(0);
+  });
+});

@@ -4,6 +4,8 @@ import { startEmbeddedPostgres, type EmbeddedPg } from '../../lib/db/embedded';
 import { migrateUp } from '../../lib/db/migrate';
 import { freePort } from '../../lib/net/free-port';
 import { eventually, startTestStack, uid, type TestStack } from '../helpers/stack';
+import { readiness } from '../../api/routes/health';
+import { apiConfigSchema, parseConfig } from '../../lib/config';
 
 const SECRET_ENV = {
   UPLOAD_SIGNING_SECRET: 'upload-secret-' + 'x'.repeat(40),
@@ -78,6 +80,50 @@ describe('health, against the real stack', () => {
     const bodies = await Promise.all(['/health/live', '/health/ready', '/health'].map(async (p) => (await fetch(`${stack.url}/api/v1${p}`)).text()));
     const secrets = [...Object.values(SECRET_ENV).filter(Boolean), stack.api.deps.uploadSigningSecret, 'postgres:postgres'];
     for (const body of bodies) for (const s of secrets) expect(body).not.toContain(s);
+  });
+});
+
+describe('readiness names only what is really missing', () => {
+  let stack: TestStack;
+  // The embedded default: no PUBLIC_BASE_URL, UPLOAD_SIGNING_SECRET, STORAGE_LOCAL_DIR or COMMS_INTAKE_WEBHOOK_SECRET.
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => stack?.stop());
+  const group = (body: Record<string, any>, id: string) => body.dependencies.find((d: { id: string }) => d.id === id);
+
+  it('in the embedded default: variables with a working default count as configured, unused ones are in neither list', async () => {
+    const { status, body } = await eventually(async () => {
+      const r = await get(stack, '/health/ready');
+      return r.body.status === 'ready' && r;
+    });
+    expect(status).toBe(200);
+    expect(group(body, 'hosting')).toMatchObject({ status: 'ready', configuredEnv: ['PORT', 'PUBLIC_BASE_URL'], missingEnv: [] });
+    expect(group(body, 'portfolio_intake_staging')).toMatchObject({
+      status: 'ready',
+      configuredEnv: ['STORAGE_DRIVER', 'STORAGE_LOCAL_DIR', 'UPLOAD_SIGNING_SECRET'],
+      missingEnv: [],
+    });
+    expect(group(body, 'partner_auth')).toMatchObject({ status: 'ready', configuredEnv: ['IDP_DRIVER'], missingEnv: [] });
+    expect(group(body, 'observability')).toMatchObject({ status: 'ready', missingEnv: [] });
+    // A group that is ready lacks nothing; the only name left missing is the optional group's own.
+    for (const d of body.dependencies) if (d.status === 'ready') expect(d.missingEnv, d.id).toEqual([]);
+    expect(group(body, 'communications_intake')).toMatchObject({ status: 'not_configured', required: false, missingEnv: ['COMMS_INTAKE_WEBHOOK_SECRET'] });
+  });
+
+  it('with the GCS driver or an external identity provider, their unset variables are missing and block their groups', () => {
+    const probes = { database: { ok: true, ms: 1 }, temporal: { ok: true }, worker: { ok: true, pollers: 1 } };
+    const gcs = parseConfig(apiConfigSchema, { NODE_ENV: 'test', STORAGE_DRIVER: 'gcs', GCS_MEDIA_BUCKET: 'media' });
+    const g = readiness({ ...stack.api.deps, cfg: gcs }, probes);
+    expect(g.status).toBe('blocked');
+    expect(group(g, 'portfolio_intake_staging')).toMatchObject({ status: 'blocked', configuredEnv: ['STORAGE_DRIVER'], missingEnv: ['GCS_STAGING_BUCKET'] });
+    expect(group(g, 'approved_portfolio_storage')).toMatchObject({ status: 'ready', missingEnv: [] });
+    expect(g.flows.find((f) => f.id === 'portfolio_intake')).toMatchObject({ status: 'blocked', blockedBy: ['portfolio_intake_staging'] });
+
+    const ext = parseConfig(apiConfigSchema, { NODE_ENV: 'test', IDP_DRIVER: 'external', IDP_JWKS_URL: 'https://idp.example/jwks', IDP_ISSUER: 'https://idp.example/' });
+    const e = readiness({ ...stack.api.deps, cfg: ext }, probes);
+    expect(group(e, 'partner_auth')).toMatchObject({ status: 'blocked', missingEnv: ['IDP_AUDIENCE', 'IDP_KEY_VERIFY_URL'] });
+    expect(group(e, 'portfolio_intake_staging').missingEnv).toEqual([]);
   });
 });
 

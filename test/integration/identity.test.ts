@@ -2,13 +2,14 @@
 // JWKS and a key-verify endpoint on loopback, verified by jose exactly as in production.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MappingRefusedError, upsertMapping } from '../../lib/identity/actors';
 import { revokeApiKey } from '../../lib/identity/api-keys';
-import { createIdentityProvider } from '../../lib/identity';
+import { createIdentityProvider, LOCAL_ISSUER } from '../../lib/identity';
+import { issueLocalToken, LOCAL_ALG, LOCAL_AUDIENCE } from '../../lib/identity/local-keys';
 import { InvalidCredentialError, ProviderUnavailableError } from '../../lib/identity/types';
-import { apiKeyActor } from '../helpers/auth';
+import { apiKeyActor, bearerActor } from '../helpers/auth';
 import { call, INTAKE, submissionBody } from '../helpers/intake';
 import { freePort } from '../../lib/net/free-port';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
@@ -18,7 +19,10 @@ const AUDIENCE = 'tattoo-intake';
 
 interface FakeIdp {
   url: string;
-  sign(claims?: Record<string, unknown>, o?: { alg?: string; key?: Parameters<SignJWT['sign']>[0]; kid?: string; exp?: string; iss?: string; aud?: string }): Promise<string>;
+  sign(
+    claims?: Record<string, unknown>,
+    o?: { alg?: string; key?: Parameters<SignJWT['sign']>[0]; kid?: string; exp?: string | number | null; iat?: number | null; typ?: string; iss?: string; aud?: string },
+  ): Promise<string>;
   validKeys: Map<string, { keyId: string; organizationId: string; permissions: string[] }>;
   close(): Promise<void>;
 }
@@ -46,15 +50,17 @@ async function startFakeIdp(): Promise<FakeIdp> {
   return {
     url,
     validKeys,
-    sign: (claims = {}, o = {}) =>
-      new SignJWT({ ...claims })
-        .setProtectedHeader({ alg: o.alg ?? 'RS256', kid: o.kid ?? 'k1' })
+    // iat / exp: null leaves the claim out; a number is an absolute NumericDate.
+    sign: (claims = {}, o = {}) => {
+      const jwt = new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: o.alg ?? 'RS256', kid: o.kid ?? 'k1', ...(o.typ ? { typ: o.typ } : {}) })
         .setSubject('user-1')
         .setIssuer(o.iss ?? ISSUER)
-        .setAudience(o.aud ?? AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime(o.exp ?? '10m')
-        .sign(o.key ?? privateKey),
+        .setAudience(o.aud ?? AUDIENCE);
+      if (o.iat !== null) jwt.setIssuedAt(o.iat);
+      if (o.exp !== null) jwt.setExpirationTime(o.exp ?? '10m');
+      return jwt.sign(o.key ?? privateKey);
+    },
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
@@ -100,6 +106,31 @@ describe('external identity provider: bearer tokens through a real JWKS over HTT
     await expect(provider.verifyBearer(await make())).rejects.toBeInstanceOf(InvalidCredentialError);
   });
 
+  const now = () => Math.floor(Date.now() / 1000);
+  it.each([
+    ['an exp a century out (lifetime beyond the maximum token age)', () => idp.sign({}, { exp: '100y' })],
+    ['a lifetime of 24 h and one second', () => idp.sign({}, { iat: now(), exp: now() + 24 * 3600 + 1 })],
+    ['an iat older than the maximum token age (exp still ahead)', () => idp.sign({}, { iat: now() - 25 * 3600, exp: now() + 600 })],
+    ['an iat in the future beyond the clock tolerance', () => idp.sign({}, { iat: now() + 120, exp: now() + 600 })],
+    ['no iat', () => idp.sign({}, { iat: null })],
+    ['no exp', () => idp.sign({}, { exp: null })],
+    ['a header typ other than JWT / at+jwt', () => idp.sign({}, { typ: 'dpop+jwt' })],
+    ['a header typ of JOSE', () => idp.sign({}, { typ: 'JOSE' })],
+  ])('refuses %s as an invalid credential', async (_name, make) => {
+    await expect(provider.verifyBearer(await make())).rejects.toBeInstanceOf(InvalidCredentialError);
+  });
+
+  it.each([
+    ['typ JWT', { typ: 'JWT' }],
+    ['typ at+jwt', { typ: 'at+jwt' }],
+    ['typ application/at+JWT', { typ: 'application/at+JWT' }],
+    ['no typ', {}],
+    ['a lifetime of exactly 24 h', { iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 24 * 3600 }],
+    ['an iat in the future within the clock tolerance', { iat: Math.floor(Date.now() / 1000) + 3 }],
+  ] as const)('accepts a token with %s', async (_name, o) => {
+    await expect(provider.verifyBearer(await idp.sign({}, o))).resolves.toMatchObject({ kind: 'bearer', subject: 'user-1' });
+  });
+
   it('reports the provider unavailable (not an invalid credential) when the JWKS cannot be fetched', async () => {
     const gone = createIdentityProvider(externalSettings(`http://127.0.0.1:${await freePort()}`), { sql: stack.sql, localJwksUrl: '' });
     await expect(gone.verifyBearer(await idp.sign())).rejects.toBeInstanceOf(ProviderUnavailableError);
@@ -139,6 +170,35 @@ describe('local identity provider and actor mappings', () => {
     expect(r.status).toBe(200);
     expect(r.body.keys).toHaveLength(1);
     expect(r.body.keys[0]).not.toHaveProperty('d');
+  });
+
+  it('answers 401 invalid_credential over HTTP for a local token living beyond the maximum age, from the future, or of a foreign typ', async () => {
+    const member = await bearerActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const key = stack.api.deps.localSigningKey!;
+    const pk = await importJWK(key.privateJwk, LOCAL_ALG);
+    const now = Math.floor(Date.now() / 1000);
+    const token = (o: { iat?: number; exp?: number; typ?: string }) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: LOCAL_ALG, kid: key.kid, typ: o.typ ?? 'JWT' })
+        .setSubject(member.subject!)
+        .setIssuer(LOCAL_ISSUER)
+        .setAudience(LOCAL_AUDIENCE)
+        .setIssuedAt(o.iat ?? now)
+        .setExpirationTime(o.exp ?? now + 600)
+        .sign(pk);
+    const get = async (t: string) => call(stack, 'GET', `${INTAKE}/submissions/sub_x`, { headers: { authorization: `Bearer ${t}` } });
+    // The same subject with an ordinary token gets past authentication (404: no such submission).
+    expect((await get(await token({}))).status).toBe(404);
+    for (const t of [await token({ exp: now + 100 * 365 * 86400 }), await token({ iat: now + 3600, exp: now + 7200 }), await token({ typ: 'secevent+jwt' })]) {
+      const r = await get(t);
+      expect(r.status).toBe(401);
+      expect(r.headers.get('content-type')).toContain('application/problem+json');
+      expect(r.body.code).toBe('invalid_credential');
+    }
+  });
+
+  it('the local provider will not mint a token the verifier would refuse', async () => {
+    await expect(issueLocalToken(stack.api.deps.localSigningKey!, { subject: 's', issuer: LOCAL_ISSUER, ttlSeconds: 24 * 3600 + 1 })).rejects.toBeInstanceOf(RangeError);
   });
 
   it('a revoked API key is 401', async () => {

@@ -51,9 +51,13 @@ describe('the documents', () => {
     const { body } = await call(stack, 'GET', `${INTAKE}/openapi.json`);
     const approve = body.paths['/api/private/portfolio-intake/v1/submissions/{submissionId}/approve'].post;
     expect(approve.security).toEqual([{ BearerAuth: [] }]);
-    expect(Object.keys(approve.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '503']);
+    expect(Object.keys(approve.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '429', '503']);
     expect(Object.keys(approve.responses['409'].content)).toEqual(['application/problem+json']);
     expect(approve.responses['503'].headers).toHaveProperty('Retry-After');
+    expect(Object.keys(approve.responses['429'].headers).sort()).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+    // Probes are never rate limited, so they document no 429.
+    const { body: pub } = await call(stack, 'GET', '/api/v1/openapi.json');
+    expect(pub.paths['/api/v1/health/live'].get.responses).not.toHaveProperty('429');
     expect(body.paths['/api/private/portfolio-intake/v1/submissions/{submissionId}/upload-complete'].post.security).toEqual([{ ApiKeyAuth: [] }]);
     expect(body.paths['/api/private/portfolio-intake/v1/submissions'].post.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }]);
   });

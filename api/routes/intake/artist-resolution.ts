@@ -23,7 +23,7 @@ export function artistResolutionRoutes(): Route[] {
         const violation = scopeViolation(actor(), { tenantId: body.tenantId });
         if (violation) throw new AppError('out_of_scope', violation);
         const fingerprint = fingerprintOf(body);
-        const result = await temporalCall(deps, () =>
+        const result = await temporalCall(deps, 'execute', () =>
           deps.temporal.client.workflow.execute<typeof artistResolution>('artistResolution', {
             workflowId: artistResolutionWorkflowId(body.tenantId, sha256(body.idempotencyKey).slice(0, 32)),
             taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,

@@ -47,7 +47,7 @@ async function signalAndSettle(
     if (!row) throw new AppError('not_found', 'No such submission.');
     if (worker.status === 'rejected') throw worker.reason;
     if (!accepts(row.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](row.intakeStatus));
-    await temporalCall(deps, send);
+    await temporalCall(deps, 'signal', send);
     const deadline = Date.now() + deps.cfg.TRANSITION_WAIT_MS;
     let status: IntakeStatus = row.intakeStatus;
     while (!settledAfter(trigger, status)) {

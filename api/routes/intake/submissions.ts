@@ -55,7 +55,7 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
       summary: 'Create a submission (idempotent) and get a signed upload URL',
       body: createSubmissionSchema(o.maxMediaBytes),
       ok: { 201: ['created, or the same submission again for the same idempotencyKey and body (Idempotent-Replayed: true)', C.CreatedSubmission] },
-      problems: [409, 422],
+      problems: [409, 422], limit: 'create',
       async handler({ deps, body, actor, res }) {
         const { cfg } = deps;
         const violation = scopeViolation(actor(), body);
@@ -65,12 +65,19 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
           body,
           fingerprint: fingerprintOf(body),
           uploadWindowSeconds: cfg.UPLOAD_URL_TTL_SECONDS + cfg.UPLOAD_GRACE_SECONDS,
+          quota: { organizationId: actor().organizationId, maxStaged: cfg.QUOTA_STAGED_SUBMISSIONS, maxStagedBytes: cfg.QUOTA_STAGED_BYTES },
         });
         if (result.kind === 'key_reused') throw new AppError('idempotency_key_reused', 'This idempotencyKey was used with a different body.');
+        if (result.kind === 'quota_exceeded')
+          throw new AppError(
+            'quota_exceeded',
+            `Your organization has ${result.open} submissions (${result.openBytes} declared bytes) open in staged; the quota is ${cfg.QUOTA_STAGED_SUBMISSIONS} submissions and ${cfg.QUOTA_STAGED_BYTES} bytes. Upload or let them expire, then retry.`,
+            { headers: { 'Retry-After': '60' } },
+          );
         const row = result.row;
         // Fault suite only (F4; refused in production): die between the committed row and the start.
         if (cfg.FAULT_KILL_AFTER_SUBMISSION_COMMIT && result.kind === 'created') process.kill(process.pid, 'SIGKILL');
-        await startIntake(deps, row);
+        await startIntake(deps, row, body.fileName);
         // A replay gets a fresh URL while the submission still takes an upload, and never one
         // that outlives the workflow's upload deadline.
         const seconds = uploadUrlSeconds(deps, row);

@@ -36,7 +36,15 @@ export async function withTemporal<T>(temporal: { client: Client; connection: Co
   }
 }
 
-export const temporalCall = <T>(deps: AppDeps, fn: () => Promise<T>) => withTemporal(deps.temporal, deps.cfg.TEMPORAL_RPC_DEADLINE_MS, fn);
+/** A Temporal call from a route; failures (not "not found") count in temporal_call_failures_total{operation}. */
+export async function temporalCall<T>(deps: AppDeps, operation: 'start' | 'signal' | 'query' | 'execute', fn: () => Promise<T>): Promise<T> {
+  try {
+    return await withTemporal(deps.temporal, deps.cfg.TEMPORAL_RPC_DEADLINE_MS, fn);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code === 'workflow_unavailable') deps.metrics.temporalFailure(operation);
+    throw err;
+  }
+}
 
 export const intakeHandle = (deps: AppDeps, submissionId: string) => deps.temporal.client.workflow.getHandle(intakeWorkflowId(submissionId));
 
@@ -48,16 +56,19 @@ export const intakeHandle = (deps: AppDeps, submissionId: string) => deps.tempor
  */
 export async function requireWorker(deps: AppDeps): Promise<void> {
   const worker = await workerPolls(probeDepsOf(deps, deps.cfg.TEMPORAL_RPC_DEADLINE_MS));
-  if (!worker.ok) throw workflowUnavailable('No worker is polling the intake task queue; retry shortly.');
+  if (!worker.ok) {
+    deps.metrics.temporalFailure('worker_check');
+    throw workflowUnavailable('No worker is polling the intake task queue; retry shortly.');
+  }
 }
 
 /** The workflow's own state (status reads); needs a worker to answer. */
 export function queryIntake(deps: AppDeps, submissionId: string): Promise<IntakeState> {
-  return temporalCall(deps, () => intakeHandle(deps, submissionId).query(intakeStateQuery));
+  return temporalCall(deps, 'query', () => intakeHandle(deps, submissionId).query(intakeStateQuery));
 }
 
-/** Start the submission's workflow; a retry after a crash between the row and the start lands on the same one. */
-export async function startIntake(deps: AppDeps, row: SubmissionRow): Promise<void> {
+/** Start the submission's workflow (the file name is its Web UI summary); a retry after a crash between the row and the start lands on the same one. */
+export async function startIntake(deps: AppDeps, row: SubmissionRow, fileName: string): Promise<void> {
   const { cfg } = deps;
   const input: IntakeInput = {
     submissionId: row.submissionId,
@@ -70,12 +81,21 @@ export async function startIntake(deps: AppDeps, row: SubmissionRow): Promise<vo
     stagingKey: row.stagingKey,
     uploadDeadlineSeconds: cfg.UPLOAD_URL_TTL_SECONDS + cfg.UPLOAD_GRACE_SECONDS,
   };
-  await temporalCall(deps, async () => {
+  await temporalCall(deps, 'start', async () => {
     try {
       await deps.temporal.client.workflow.start<typeof portfolioIntake>('portfolioIntake', {
         workflowId: intakeWorkflowId(row.submissionId),
         taskQueue: cfg.TEMPORAL_TASK_QUEUE,
         args: [input],
+        // The Web UI's summary of the run (its current-details line is kept by the workflow).
+        staticSummary: `${fileName}: ${row.sizeBytes} bytes of ${row.mimeType} for tenant ${row.tenantId}`,
+        staticDetails: [
+          `**Submission** ${row.submissionId}`,
+          `**Tenant** ${row.tenantId}`,
+          `**Artist** ${row.artistCanonicalId}`,
+          `**Partner** ${row.partnerActorId}`,
+          `**File** ${fileName} (${row.mimeType}, ${row.sizeBytes} bytes)`,
+        ].join('  \n'),
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         typedSearchAttributes: [

@@ -1,0 +1,108 @@
+// The API's /metrics (Prometheus text, prom-client): request durations by route and status, intake
+// transitions by status, the review queue's depth and oldest age, submissions by status,
+// rate-limit refusals, Temporal call failures, and the process's own figures. Not public in
+// production: METRICS_TOKEN (bearer) is required there, and without it /metrics is not served.
+import { Router, type Request, type Response } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Sql } from '../../lib/db';
+import type { ApiConfig } from '../../lib/config';
+import { metricsAccess } from '../../lib/metrics-access';
+import { AppError } from './errors';
+
+export interface ApiMetrics {
+  registry: Registry;
+  /** The exposition text, with the database figures read now. */
+  text(): Promise<string>;
+  observeRequest(req: Request, res: Response, seconds: number): void;
+  rateLimited(family: string): void;
+  temporalFailure(operation: string): void;
+  transition(toStatus: string): void;
+}
+
+export function createApiMetrics(sql: Sql): ApiMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route template, method and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const refusals = new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by limit', labelNames: ['limit'], registers: [registry] });
+  const temporalFailures = new Counter({
+    name: 'temporal_call_failures_total',
+    help: 'Temporal calls from the API that failed (unreachable, deadline, error), and worker checks that found no worker, by operation',
+    labelNames: ['operation'],
+    registers: [registry],
+  });
+  const transitions = new Counter({
+    name: 'intake_transitions_total',
+    help: 'Intake transitions written, by the status entered (every API instance sees every transition: use max across instances)',
+    labelNames: ['status'],
+    registers: [registry],
+  });
+  // Read from PostgreSQL when scraped (refresh, before the text is written), so every instance
+  // reports the same truth.
+  const scrapeErrors = new Counter({ name: 'metrics_database_read_failures_total', help: 'Scrapes whose database figures could not be read', registers: [registry] });
+  const queueDepth = new Gauge({ name: 'intake_review_queue_depth', help: 'Submissions awaiting review', registers: [registry] });
+  const queueAge = new Gauge({ name: 'intake_review_queue_oldest_age_seconds', help: 'Age of the oldest submission awaiting review (0 when none)', registers: [registry] });
+  const byStatus = new Gauge({ name: 'intake_submissions', help: 'Submissions by intake status', labelNames: ['status'], registers: [registry] });
+  const refresh = async () => {
+    try {
+      const f = await readFigures(sql);
+      queueDepth.set(f.queueDepth);
+      queueAge.set(f.oldestAgeSeconds);
+      byStatus.reset();
+      for (const [status, n] of Object.entries(f.byStatus)) byStatus.set({ status }, n);
+    } catch {
+      scrapeErrors.inc(); // the figures keep their last values
+    }
+  };
+  return {
+    registry,
+    async text() {
+      await refresh();
+      return registry.metrics();
+    },
+    observeRequest(req, res, seconds) {
+      const route = typeof res.locals.route === 'string' ? res.locals.route : 'unmatched';
+      duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+    },
+    rateLimited: (family) => refusals.inc({ limit: family }),
+    temporalFailure: (operation) => temporalFailures.inc({ operation }),
+    transition: (status) => transitions.inc({ status }),
+  };
+}
+
+interface DbFigures {
+  queueDepth: number;
+  oldestAgeSeconds: number;
+  byStatus: Record<string, number>;
+}
+
+async function readFigures(sql: Sql): Promise<DbFigures> {
+  const [[q], rows] = await Promise.all([
+    sql<{ n: number; age: number }[]>`
+      select count(*)::int as n, coalesce(floor(extract(epoch from now() - min(awaiting_since))), 0)::int as age
+      from submissions where intake_status = 'awaiting_review'`,
+    sql<{ status: string; n: number }[]>`select intake_status as status, count(*)::int as n from submissions group by 1`,
+  ]);
+  return { queueDepth: q?.n ?? 0, oldestAgeSeconds: q?.age ?? 0, byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])) };
+}
+
+/**
+ * GET /metrics. With METRICS_TOKEN: only with `Authorization: Bearer <token>` (401 otherwise).
+ * Without it: served outside production only (a developer's loopback stack); 404 in production.
+ */
+export function metricsRouter(cfg: Pick<ApiConfig, 'NODE_ENV' | 'METRICS_TOKEN'>, metrics: ApiMetrics): Router {
+  const r = Router();
+  r.get('/metrics', async (req, res) => {
+    const access = metricsAccess({ token: cfg.METRICS_TOKEN, production: cfg.NODE_ENV === 'production' }, req.get('authorization'));
+    if (access === 'hidden') throw new AppError('not_found', 'No such route.');
+    if (access === 'unauthenticated')
+      throw new AppError('unauthenticated', 'GET /metrics needs the metrics bearer token (METRICS_TOKEN).', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
+    res.set('cache-control', 'no-store').type(metrics.registry.contentType).send(await metrics.text());
+  });
+  return r;
+}

@@ -1,0 +1,60 @@
+// One log line per request, written when the answer is finished, from the process logger itself:
+// no per-request child logger (what pino-http costs on every request, R1). The request id (the
+// caller's x-request-id when well-formed, else a new UUID) is echoed as a header and is on the
+// line. Signed upload URLs carry their signature in the query: only the path is logged.
+import crypto from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from '../../lib/logger';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The request id (x-request-id), set by requestLog. */
+      id?: string;
+    }
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PROBES = new Set(['/api/v1/health/live', '/api/v1/health/ready']);
+
+/** The full path: inside a mounted router Express shortens req.url, originalUrl keeps it. */
+export const pathOf = (req: Request) => (req.originalUrl ?? req.url ?? '').split('?')[0]!;
+
+type Level = 'silent' | 'info' | 'warn' | 'error';
+
+/**
+ * 500s are errors (the error handler logs the cause beside); other 5xx we chose (503 while a
+ * dependency is away) and 4xx are warnings. A successful liveness or readiness probe is not
+ * logged (orchestrators send one every few seconds); a failing one is info: a stack starting up
+ * answers 503 for a while, and that is not something to be warned about.
+ */
+function levelOf(req: Request, status: number, probe: boolean): Level {
+  if (probe) return status < 400 ? 'silent' : 'info';
+  if (status >= 500) return status === 500 ? 'error' : 'warn';
+  return status >= 400 ? 'warn' : 'info';
+}
+
+export function requestLog(log: Logger, onFinish?: (req: Request, res: Response, seconds: number) => void): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+    req.id = id;
+    res.setHeader('x-request-id', id);
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const probe = req.method === 'GET' && PROBES.has(pathOf(req));
+      // Probes arrive every few seconds from every orchestrator: neither logged when fine nor timed.
+      if (!probe) onFinish?.(req, res, seconds);
+      const level = levelOf(req, res.statusCode, probe);
+      if (level === 'silent' || !log.isLevelEnabled(level)) return;
+      log[level](
+        { requestId: id, req: { method: req.method, path: pathOf(req) }, res: { statusCode: res.statusCode }, responseTime: Math.round(seconds * 1e5) / 100 },
+        'request completed',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,4 @@
+// parse-prometheus-text-format ships no types.
+declare module 'parse-prometheus-text-format' {
+  export default function parsePrometheusTextFormat(text: string): unknown[];
+}

@@ -1,0 +1,128 @@
+// The operator CLIs as a person meets them: `--help` lists every option the source declares, and a
+// mistake (unknown option, unknown command, a value out of range) is one clear line on stderr and
+// the usage, exit 64, never a stack trace. Each case spawns the script with tsx (about a second),
+// so the cases run a few at a time. None of them needs a database or installs anything.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config';
+import { MAX_TOKEN_AGE_SECONDS } from '../../lib/identity/jwt';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runScript(script: string, args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    // An unreachable database: a case that wrongly gets as far as connecting fails fast.
+    const env = { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', NODE_ENV: 'test' };
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, script), ...args], { cwd: PROJECT_ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Option names declared in a block of source: `name: { type: 'string' ...` or `'a-b': { type: 'boolean' ...`. */
+function declaredOptions(source: string): string[] {
+  return [...source.matchAll(/^\s+'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/gm)].map((m) => m[1]!);
+}
+
+/** The `COMMANDS` entries of scripts/iam.ts, each with the options declared in its block. */
+function iamCommands(source: string): Map<string, string[]> {
+  const body = source.slice(source.indexOf('const COMMANDS = {'));
+  const heads = [...body.matchAll(/^ {2}'?([a-z][a-z-]*)'?: \{$/gm)];
+  const end = body.indexOf('\n} as const');
+  return new Map(heads.map((h, i) => [h[1]!, declaredOptions(body.slice(h.index, heads[i + 1]?.index ?? end))]));
+}
+
+const read = (file: string) => fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8');
+const IAM = iamCommands(read('scripts/iam.ts'));
+
+interface Case {
+  name: string;
+  script: string;
+  args: string[];
+  code: 0 | 64;
+  /** Help: each must appear as `--<option>` on stdout. Mistake: the first stderr line names this. */
+  options?: string[];
+  problem?: RegExp;
+}
+
+const helpCase = (name: string, script: string, args: string[], options: string[]): Case => ({ name, script, args, code: 0, options });
+const mistake = (name: string, script: string, args: string[], problem: RegExp): Case => ({ name, script, args, code: 64, problem });
+
+const CASES: Case[] = [
+  // iam adds --help to every command's options when it parses them.
+  helpCase('iam --help', 'scripts/iam.ts', ['--help'], [...new Set([...IAM.values()].flat()), 'help']),
+  ...[...IAM].map(([cmd, options]) => helpCase(`iam ${cmd} --help`, 'scripts/iam.ts', [cmd, '--help'], [...options, 'help'])),
+  helpCase('iam token -h', 'scripts/iam.ts', ['token', '-h'], [...(IAM.get('token') ?? []), 'help']),
+  mistake('iam --bogus', 'scripts/iam.ts', ['--bogus'], /--bogus/),
+  mistake('iam (no command)', 'scripts/iam.ts', [], /missing command/),
+  mistake('iam frobnicate', 'scripts/iam.ts', ['frobnicate'], /unknown command 'frobnicate'/),
+  ...[...IAM.keys()].map((cmd) => mistake(`iam ${cmd} --bogus`, 'scripts/iam.ts', [cmd, '--bogus'], /unknown option '--bogus'/i)),
+  mistake('iam create-key without --org', 'scripts/iam.ts', ['create-key'], /missing --org/),
+  mistake('iam create-key with an unknown permission', 'scripts/iam.ts', ['create-key', '--org', 'x', '--permissions', 'nope:read'], /unknown permission: nope:read/),
+  mistake('iam map --kind other', 'scripts/iam.ts', ['map', '--actor', 'a-1', '--kind', 'other', '--subject', 's', '--org', 'o', '--role', 'r'], /--kind must be api_key or bearer/),
+  mistake('iam token --ttl above the maximum', 'scripts/iam.ts', ['token', '--subject', 'jane', '--ttl', String(MAX_TOKEN_AGE_SECONDS + 1)], new RegExp(`--ttl must be a whole number of seconds from 1 to ${MAX_TOKEN_AGE_SECONDS}$`)),
+  mistake('iam revoke-key without a key id', 'scripts/iam.ts', ['revoke-key'], /exactly one key id/),
+  helpCase('seed --help', 'scripts/seed.ts', ['--help'], declaredOptions(read('scripts/seed.ts'))),
+  mistake('seed --bogus', 'scripts/seed.ts', ['--bogus'], /unknown option '--bogus'/i),
+  mistake('seed --studios 0', 'scripts/seed.ts', ['--studios', '0'], /--studios must be a whole number/),
+  helpCase('project --help', 'scripts/project-draft.ts', ['--help'], declaredOptions(read('scripts/project-draft.ts'))),
+  mistake('project --bogus', 'scripts/project-draft.ts', ['--bogus'], /--bogus/),
+  // --help and mistakes answer before anything is installed.
+  helpCase('setup --help', 'scripts/setup-tools.ts', ['--help'], declaredOptions(read('scripts/setup-tools.ts'))),
+  mistake('setup --bogus', 'scripts/setup-tools.ts', ['--bogus'], /unknown option '--bogus'/i),
+  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium \(not: nothing\)/),
+];
+
+describe('operator CLIs: --help and usage mistakes', () => {
+  const results = new Map<string, Run>();
+  beforeAll(async () => {
+    const queue = [...CASES];
+    const lane = async () => {
+      for (let c = queue.shift(); c; c = queue.shift()) results.set(c.name, await runScript(c.script, c.args));
+    };
+    await Promise.all(Array.from({ length: 4 }, lane));
+  }, 120_000);
+
+  it('finds the commands and options in the source (the checks below are not empty)', () => {
+    expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'list']);
+    expect(IAM.get('create-key')).toEqual(expect.arrayContaining(['org', 'permissions', 'artist-scope', 'studio-scope', 'label']));
+    expect(IAM.get('token')).toEqual(['subject', 'ttl']);
+    expect(declaredOptions(read('scripts/seed.ts'))).toEqual(['studios', 'seed', 'reset', 'if-empty', 'help']);
+    expect(declaredOptions(read('scripts/setup-tools.ts'))).toEqual(['only', 'help']);
+  });
+
+  it.each(CASES.filter((c) => c.code === 0).map((c) => [c.name, c] as const))('%s: exit 0, every declared option on stdout', (name, c) => {
+    const r = results.get(name)!;
+    expect(r.stderr).not.toMatch(/^ {4}at /m);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/usage/);
+    expect(c.options!.length).toBeGreaterThan(0);
+    for (const o of c.options!) expect(r.stdout, `--${o} in the help of ${name}`).toContain(`--${o}`);
+  });
+
+  it.each(CASES.filter((c) => c.code === 64).map((c) => [c.name, c] as const))('%s: exit 64, one line naming the mistake, then the usage', (name, c) => {
+    const r = results.get(name)!;
+    expect(r.stderr).not.toMatch(/^ {4}at /m);
+    expect(r.code, r.stderr).toBe(64);
+    expect(r.stdout).toBe('');
+    const [first, blank, ...usage] = r.stderr.split('\n');
+    expect(first).toMatch(c.problem!);
+    expect(blank).toBe('');
+    expect(usage.join('\n')).toMatch(/^usage/);
+  });
+
+  it('iam token --help states the default lifetime and, as its maximum, the longest the API accepts', () => {
+    const help = results.get('iam token --help')!.stdout.replace(/\s+/g, ' ');
+    expect(help).toContain(`default 3600 (1 hour), maximum ${MAX_TOKEN_AGE_SECONDS} (${MAX_TOKEN_AGE_SECONDS / 3600} hours, the longest the API accepts)`);
+  });
+});
