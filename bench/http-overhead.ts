@@ -1,5 +1,5 @@
 // R1 (issue 7): requests/s of GET /api/v1/health/live through our whole API process (request log,
-// security headers, request ids, the method guards, the rate limiter, every router, the problem handler) / a bare Express 5
+// security headers, request ids, the method guards, every router (probes are not rate limited), the problem handler) / a bare Express 5
 // app answering the same JSON, same load generator (autocannon), same connections and duration.
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when taskset exists.
 // Run: npm run bench:r1 [-- --seconds 10 --connections 32 --rounds 4 --log-level info --no-profile]

@@ -1,4 +1,5 @@
-// One error type, one table from code to status, one renderer (api/http/problem.ts).
+// One error type, one table from code to status, one renderer (api/http/problem.ts). Every code
+// the API can answer is here, and docs/errors.md describes each (test/unit/error-table.test.ts).
 export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_json: 400,
@@ -15,14 +16,12 @@ export const ERROR_STATUS = {
   public_writes_blocked: 405,
   method_not_allowed: 405,
   invalid_transition: 409,
-  idempotency_in_flight: 409,
   upload_sealed: 409,
   route_retired: 410,
   media_taken_down: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
-  mapping_refused: 422,
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isDatabaseUnavailable } from '../../lib/db/unavailable';
 import type { Logger } from '../../lib/logger';
-import { AppError, TITLES, type FieldError } from './errors';
+import { AppError, TITLES, type ErrorCode, type FieldError } from './errors';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -10,7 +10,7 @@ export function requestIdOf(res: Response): string {
 }
 
 /** RFC 9457 body with the house extensions: success, code, requestId, errors[]. */
-export function sendProblem(res: Response, status: number, code: string, detail: string, errors?: FieldError[]) {
+export function sendProblem(res: Response, status: number, code: ErrorCode, detail: string, errors?: FieldError[]) {
   res
     .status(status)
     .type(PROBLEM_CONTENT_TYPE)
