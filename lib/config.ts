@@ -1,4 +1,5 @@
 // The only module that reads process.env. Each process parses its own schema once at start.
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -202,8 +203,25 @@ export function childEnv(overrides: Env): Env {
   return { ...process.env, ...overrides };
 }
 
-export function databaseUrlOf(cfg: { DATABASE_URL?: string | undefined }): string {
-  return cfg.DATABASE_URL ?? EMBEDDED_DEFAULTS.databaseUrl;
+/** Where the embedded stack keeps its PostgreSQL superuser password (under DATA_DIR/secrets). */
+export const POSTGRES_PASSWORD_SECRET = 'postgres-password';
+
+/**
+ * DATABASE_URL, else the embedded stack's database with the password `npm start` generated into
+ * DATA_DIR/secrets (the legacy fixed one before the stack has run).
+ */
+export function databaseUrlOf(cfg: { DATABASE_URL?: string | undefined; DATA_DIR?: string }): string {
+  if (cfg.DATABASE_URL) return cfg.DATABASE_URL;
+  const file = path.join(cfg.DATA_DIR ?? DATA_DIR_DEFAULT, 'secrets', POSTGRES_PASSWORD_SECRET);
+  let password: string;
+  try {
+    password = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    return EMBEDDED_DEFAULTS.databaseUrl;
+  }
+  const url = new URL(EMBEDDED_DEFAULTS.databaseUrl);
+  url.password = password; // base64url: nothing to escape
+  return url.toString();
 }
 
 export function temporalAddressOf(cfg: { TEMPORAL_ADDRESS?: string | undefined }): string {

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { childEnv, pathVariable, PROJECT_ROOT } from '../lib/config';
 import { startEmbeddedPostgres, type EmbeddedPg } from '../lib/db/embedded';
 import { migrateUp } from '../lib/db/migrate';
+import { POSTGRES_PASSWORD_SECRET } from '../lib/config';
+import { loadOrCreateSecret } from '../lib/secrets';
 import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
 import { startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
@@ -218,7 +220,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     if ('embedded' in o.postgres) {
       const { dir, database } = o.postgres.embedded;
       const port = o.postgres.embedded.port ?? (await freePort());
-      startPg = () => startEmbeddedPostgres({ dataDir: dir, port, ...(database ? { database } : {}) });
+      // A generated superuser password, kept with the stack's other secrets (0600), never a fixed one.
+      const password = loadOrCreateSecret(o.dataDir, POSTGRES_PASSWORD_SECRET, 24);
+      startPg = () => startEmbeddedPostgres({ dataDir: dir, port, password, ...(database ? { database } : {}) });
       pg = await startPg();
       databaseUrl = pg.url;
       say(`PostgreSQL (embedded) on 127.0.0.1:${port}, data in ${dir}`);

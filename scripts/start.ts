@@ -2,12 +2,14 @@
 // the Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS), the worker and the API.
 // Waits until ready, prints the URLs; Ctrl-C stops everything it started. The pieces are
 // started and stopped by the one stack launcher (scripts/stack.ts).
+import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfigOrExit, stackConfigSchema } from '../lib/config';
 import { launchStack, type Stack } from './stack';
 import { afterStackReady } from './stack-hooks';
 
 const cfg = loadConfigOrExit(stackConfigSchema);
+lockDownDataDir(cfg.DATA_DIR);
 const t0 = Date.now();
 const say = (msg: string) => console.log(`[stack] ${msg}`);
 
@@ -26,6 +28,22 @@ async function stopAll(code: number): Promise<never> {
   say('stopped');
   process.exit(code);
 }
+/**
+ * .data holds review notes (the Temporal history), secrets and the staged media: what this stack
+ * and its children create is readable by this user only (umask 077, inherited by PostgreSQL,
+ * Temporal, the API and the worker). The folder itself stays traversable (0711) because, run as
+ * root, PostgreSQL runs as the `postgres` user inside it; files older stacks left readable are closed.
+ */
+function lockDownDataDir(dataDir: string): void {
+  process.umask(0o077);
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.chmodSync(dataDir, 0o711);
+  for (const name of ['temporal.db', 'temporal.db-wal', 'temporal.db-shm', 'secrets']) {
+    const f = path.join(dataDir, name);
+    if (fs.existsSync(f)) fs.chmodSync(f, name === 'secrets' ? 0o700 : 0o600);
+  }
+}
+
 for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => void stopAll(0));
 
 try {

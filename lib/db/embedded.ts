@@ -24,7 +24,8 @@ export interface EmbeddedPg {
 }
 
 const USER = 'postgres';
-const PASSWORD = 'postgres';
+/** The password clusters made before generated passwords had; rotated away on their next start. */
+const LEGACY_PASSWORD = 'postgres';
 
 /**
  * Start PostgreSQL on 127.0.0.1:port with data in dataDir (initialised on first use, kept after).
@@ -35,8 +36,11 @@ export async function startEmbeddedPostgres(opts: {
   dataDir: string;
   port: number;
   database?: string;
+  /** The superuser's password (the stack launcher's is generated into DATA_DIR/secrets). Default: the legacy fixed one. */
+  password?: string;
   log?: (line: string) => void;
 }): Promise<EmbeddedPg> {
+  const PASSWORD = opts.password ?? LEGACY_PASSWORD;
   const isRoot = os.userInfo().uid === 0;
   const dataDir = path.resolve(opts.dataDir);
   const database = opts.database ?? 'intake';
@@ -62,8 +66,9 @@ export async function startEmbeddedPostgres(opts: {
   }
   removeStalePid(dataDir);
   await pg.start();
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/postgres`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const urlWith = (password: string, db: string) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/${db}`;
+  await rotateLegacyPassword(urlWith, PASSWORD);
+  const admin = postgres(urlWith(PASSWORD, 'postgres'), { max: 1, onnotice: () => {} });
   try {
     const rows = await admin`select 1 from pg_database where datname = ${database}`;
     if (rows.length === 0) await admin.unsafe(`create database "${database.replace(/"/g, '')}"`);
@@ -72,12 +77,39 @@ export async function startEmbeddedPostgres(opts: {
   }
   const proc = (pg as unknown as { process?: { pid?: number } }).process;
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${database}`,
+    url: urlWith(PASSWORD, database),
     port: opts.port,
     dataDir,
     pid: () => proc?.pid,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * A cluster initialised with the old fixed password (anyone on the machine could log in as the
+ * superuser) gets the given one instead, once: log in with the legacy password and change it.
+ */
+async function rotateLegacyPassword(urlWith: (password: string, db: string) => string, password: string): Promise<void> {
+  if (password === LEGACY_PASSWORD) return;
+  const authFailed = (err: unknown) => (err as { code?: string }).code === '28P01';
+  const probe = postgres(urlWith(password, 'postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await probe`select 1`;
+    return;
+  } catch (err) {
+    if (!authFailed(err)) throw err;
+  } finally {
+    await probe.end();
+  }
+  const legacy = postgres(urlWith(LEGACY_PASSWORD, 'postgres'), { max: 1, onnotice: () => {} });
+  try {
+    await legacy.unsafe(`alter role ${USER} password '${password.replace(/'/g, "''")}'`);
+  } catch (err) {
+    if (authFailed(err)) throw new Error('embedded PostgreSQL refuses both the generated and the legacy password; was .data/secrets/postgres-password replaced?');
+    throw err;
+  } finally {
+    await legacy.end();
+  }
 }
 
 /** A postmaster.pid left by a killed server whose process is gone blocks the next start. */
