@@ -5,7 +5,7 @@ import { startApi } from './server';
 
 const cfg = loadConfigOrExit(apiConfigSchema);
 const log = createLogger({ name: cfg.SERVICE_NAME, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
-const api = await startApi(cfg, log);
+const api = await startApi(cfg, log, { migrate: cfg.MIGRATE_ON_START });
 log.info({ url: api.url, publicBaseUrl: api.deps.publicBaseUrl }, 'api listening');
 
 let stopping = false;

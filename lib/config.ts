@@ -98,6 +98,8 @@ export const apiConfigSchema = z
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
     /** The docs page offers the embedded stack's demo partner key (never in production). */
     DOCS_PREFILL_DEMO_KEY: bool.default(true),
+    /** Apply the migrations when the API starts (off when the stack launcher applied them as the owner). */
+    MIGRATE_ON_START: bool.default(true),
     /** Rate limits per credential (per client address on public routes), requests per minute per route family; shared through PostgreSQL. */
     RATE_LIMITS_ENABLED: bool.default(true),
     RATE_LIMIT_CREATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
@@ -205,6 +207,8 @@ export function childEnv(overrides: Env): Env {
 
 /** Where the embedded stack keeps its PostgreSQL superuser password (under DATA_DIR/secrets). */
 export const POSTGRES_PASSWORD_SECRET = 'postgres-password';
+/** ... and the password of the least-privilege role its API and worker connect as (lib/db/app-role.ts). */
+export const POSTGRES_APP_PASSWORD_SECRET = 'postgres-app-password';
 
 /**
  * DATABASE_URL, else the embedded stack's database with the password `npm start` generated into

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { childEnv, pathVariable, PROJECT_ROOT } from '../lib/config';
 import { startEmbeddedPostgres, type EmbeddedPg } from '../lib/db/embedded';
 import { migrateUp } from '../lib/db/migrate';
-import { POSTGRES_PASSWORD_SECRET } from '../lib/config';
+import { POSTGRES_APP_PASSWORD_SECRET, POSTGRES_PASSWORD_SECRET } from '../lib/config';
+import { ensureAppRole } from '../lib/db/app-role';
 import { loadOrCreateSecret } from '../lib/secrets';
 import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
@@ -234,6 +235,13 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     const migrations = o.migrate === false ? [] : await migrateUp(databaseUrl);
     if (o.migrate !== false) say(`migrations: ${migrations.length ? migrations.join(', ') : 'up to date'}`);
     check();
+    // The embedded stack's API and worker connect as a least-privilege role (lib/db/app-role.ts);
+    // the owner URL stays with the launcher, the migrations and the tools.
+    const processDatabaseUrl =
+      'embedded' in o.postgres && o.migrate !== false && procSpec
+        ? await ensureAppRole(databaseUrl, loadOrCreateSecret(o.dataDir, POSTGRES_APP_PASSWORD_SECRET, 24))
+        : databaseUrl;
+    check();
 
     // Temporal.
     let temporalAddress: string;
@@ -265,7 +273,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     const apiUrl = apiPort !== undefined ? `http://127.0.0.1:${apiPort}` : undefined;
     const baseEnv: Record<string, string> = {
       DATA_DIR: o.dataDir,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: processDatabaseUrl,
+      // The launcher applied the migrations as the owner; the processes' role may not.
+      ...(o.migrate !== false ? { MIGRATE_ON_START: 'false' } : {}),
       TEMPORAL_ADDRESS: temporalAddress,
       ...(apiPort !== undefined ? { PORT: String(apiPort) } : {}),
       ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}),

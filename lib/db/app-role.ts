@@ -1,0 +1,35 @@
+// The least-privilege role the API and the worker of the embedded stack connect as: rows in, rows
+// out, nothing else. No DDL (migrations run as the owner, by the launcher), no superuser, and only
+// SELECT on the credential tables, so a compromised API or worker cannot mint keys or rewrite actor
+// mappings (the `npm run iam` tool, as the owner, does that).
+import postgres from 'postgres';
+
+export const APP_ROLE = 'intake_app';
+const READ_ONLY_TABLES = ['actor_mappings', 'api_keys', 'pgmigrations'];
+
+/** Create or update the role with this password and grant it the tables as they are now (call after the migrations). */
+export async function ensureAppRole(ownerUrl: string, password: string): Promise<string> {
+  const sql = postgres(ownerUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [db] = await sql<{ name: string }[]>`select current_database() as name`;
+    const quoted = `'${password.replace(/'/g, "''")}'`;
+    const [exists] = await sql`select 1 from pg_roles where rolname = ${APP_ROLE}`;
+    await sql.unsafe(`${exists ? 'alter' : 'create'} role ${APP_ROLE} login nosuperuser nocreatedb nocreaterole password ${quoted}`);
+    await sql.unsafe(`grant connect on database "${db!.name.replace(/"/g, '')}" to ${APP_ROLE}`);
+    await sql.unsafe(`grant usage on schema public to ${APP_ROLE}`);
+    await sql.unsafe(`revoke create on schema public from ${APP_ROLE}`);
+    const tables = await sql<{ name: string }[]>`select tablename as name from pg_tables where schemaname = 'public'`;
+    for (const { name } of tables) {
+      const t = `public."${name.replace(/"/g, '')}"`;
+      await sql.unsafe(`revoke all on ${t} from ${APP_ROLE}`);
+      await sql.unsafe(`grant ${READ_ONLY_TABLES.includes(name) ? 'select' : 'select, insert, update, delete'} on ${t} to ${APP_ROLE}`);
+    }
+    await sql.unsafe(`grant usage, select, update on all sequences in schema public to ${APP_ROLE}`);
+  } finally {
+    await sql.end();
+  }
+  const url = new URL(ownerUrl);
+  url.username = APP_ROLE;
+  url.password = password; // base64url: nothing to escape
+  return url.toString();
+}
