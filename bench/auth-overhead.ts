@@ -15,7 +15,9 @@ import { createApiKey } from '../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../lib/identity';
 import { issueLocalToken } from '../lib/identity/local-keys';
 import { createLogger } from '../lib/logger';
+import { parseCli } from '../lib/cli';
 
+parseCli('Authentication overhead: per-request cost of API-key and bearer authentication against an unauthenticated route.', 'npm run bench:auth --', { options: {} });
 const N = 2000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-auth-'));
 fs.chmodSync(dir, 0o755);

@@ -11,10 +11,10 @@
 //   at every size: the plan nodes that take the time, printed, full plans under bench/results/.
 // Run: npm run bench:directory [-- --sizes 100000,1000000 --data-dir .data/bench-directory]
 import { execFileSync } from 'node:child_process';
+import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Sql } from '../lib/db';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { search, type SearchFilters } from '../lib/directory/search';
@@ -30,7 +30,7 @@ import { printTable, writeResults } from './lib/results';
 import { hasTaskset, spawnNode, stopChild, waitLive } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 
-const { values } = parseArgs({
+const { values } = parseCli('R2-R4: directory reads at 100k and 1M records against their baselines.', 'npm run bench:directory --', {
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
     requests: { type: 'string', default: '300' },

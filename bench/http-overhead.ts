@@ -4,10 +4,10 @@
 // Servers are pinned to CPU 0 and the load generator to CPU 1 when taskset exists.
 // Run: npm run bench:r1 [-- --seconds 10 --connections 32 --rounds 4 --log-level info --no-profile]
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { childEnv, pathVariable, PROJECT_ROOT } from '../lib/config';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
@@ -17,7 +17,7 @@ import { stopChild, waitLive } from './lib/stack';
 import { summarizeCpuProfile } from './lib/cpu-profile';
 import { round } from './lib/stats';
 
-const { values } = parseArgs({
+const { values } = parseCli('R1: GET /api/v1/health/live requests/s through the API against a bare Express 5 app.', 'npm run bench:r1 --', {
   options: {
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },

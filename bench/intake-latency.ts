@@ -5,7 +5,7 @@
 // resolution requests, and counts history events of completed intake workflows.
 // Run: npm run bench:intake [-- --intakes 200 --concurrency 4 --bytes 204800 --seconds 240]
 import crypto from 'node:crypto';
-import { parseArgs } from 'node:util';
+import { parseCli } from '../lib/cli';
 import { Connection, Client } from '@temporalio/client';
 import { intakeWorkflowId } from '../workflows/messages';
 import { realJpeg } from './lib/images';
@@ -13,7 +13,7 @@ import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
 
-const { values } = parseArgs({
+const { values } = parseCli('Intake latency: create to awaiting_review and promoted, p50/p95.', 'npm run bench:intake --', {
   options: {
     intakes: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '4' },

@@ -5,11 +5,11 @@
 //      activity runs, in this process), against the process before.
 // Run: npm run bench:media [-- --runs 15]
 import crypto from 'node:crypto';
+import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { DEFAULT_MAX_IMAGE_PIXELS } from '../activities';
 import { inspectImage } from '../lib/media/inspect';
@@ -17,7 +17,7 @@ import { encodePreviews } from '../lib/media/previews';
 import { printTable, writeResults } from './lib/results';
 import { round, summarize } from './lib/stats';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
+const { values } = parseCli('M1-M2: verification of a 12-megapixel JPEG against its bare sha256; worker RSS with 4 at once.', 'npm run bench:media --', { options: { runs: { type: 'string', default: '15' } } });
 const RUNS = Number(values.runs);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));

@@ -5,13 +5,13 @@
 // --data-dir: keep the seeded directory databases between runs (1M studios seed in ~5 min).
 // --only R1,R5: a subset.
 import { spawnSync } from 'node:child_process';
+import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { childEnv, PROJECT_ROOT } from '../lib/config';
 import { verdict } from './lib/targets';
 
-const { values } = parseArgs({
+const { values } = parseCli('Every benchmark (R1-R7, M1-M2) with its baseline measured in the same run, then the summary table.', 'npm run bench --', {
   options: {
     quick: { type: 'boolean', default: false },
     'data-dir': { type: 'string' },

@@ -7,8 +7,8 @@
 //  R7  p50 upload-complete -> awaiting_review visible over HTTP / p50 signal -> activity done (bare)  target <= 1.2 (issue 12)
 // Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180 --rounds 4 --image minimal|photo]
 import crypto from 'node:crypto';
+import { parseCli } from '../lib/cli';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../lib/config';
@@ -22,7 +22,7 @@ import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
 
-const { values } = parseArgs({
+const { values } = parseCli('R5-R7: intakes/s, history events and upload-complete latency against a bare workflow of the same shape.', 'npm run bench:temporal --', {
   options: {
     intakes: { type: 'string', default: '200' },
     inflight: { type: 'string', default: '8' },

@@ -2,15 +2,15 @@
 // none open, on one embedded stack (worker as its own process; RSS from /proc/<pid>/status).
 // Run: npm run bench:memory [-- --open 5000 --concurrency 16 --seconds 600 --cache 500]
 import crypto from 'node:crypto';
+import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import { intakeBody } from './lib/intake';
 import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
 
-const { values } = parseArgs({
+const { values } = parseCli('Worker memory with many open intake workflows.', 'npm run bench:memory --', {
   options: {
     open: { type: 'string', default: '5000' },
     concurrency: { type: 'string', default: '16' },

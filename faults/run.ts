@@ -1,9 +1,9 @@
 // `npm run faults [-- --short] [-- --only F1,F4]`: every fault scenario, one row each; exit 1 if any fails.
-import { parseArgs } from 'node:util';
 import { writeResults } from '../bench/lib/results';
+import { parseCli } from '../lib/cli';
 import { runScenario, SCENARIOS, type Row } from './scenarios';
 
-const { values } = parseArgs({ options: { short: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const { values } = parseCli('The fault suite F1-F9: each scenario starts its own stack, injects its fault and checks the books.', 'npm run faults --', { options: { short: { type: 'boolean', default: false }, only: { type: 'string' } } });
 const size = values.short ? 'short' : 'long';
 const only = values.only?.split(',');
 const rows: Row[] = [];

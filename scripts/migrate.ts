@@ -1,8 +1,10 @@
 // `npm run migrate`: apply pending migrations to DATABASE_URL (or the embedded default) and say
 // which. The API and `npm start` apply them at start too; this is for a deploy step of its own.
 import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
+import { parseCli } from '../lib/cli';
 import { migrateUp } from '../lib/db/migrate';
 
+parseCli('Apply pending migrations to DATABASE_URL (or the embedded stack\'s database) and say which.', 'npm run migrate --', { options: {} });
 const cfg = loadConfigOrExit(toolConfigSchema);
 try {
   const applied = await migrateUp(databaseUrlOf(cfg));

@@ -10,9 +10,9 @@
 // shapes (`<type>.<scenario>.<shape>.json`), which stay, because workflows of those shapes may
 // still be open when the new code deploys. Recording a shape again replaces only that shape.
 import crypto from 'node:crypto';
+import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -25,7 +25,7 @@ import { createLogger } from '../lib/logger';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { artistResolutionWorkflowId, intakeWorkflowId } from '../workflows/messages';
 
-const { values } = parseArgs({
+const { values } = parseCli('Records the Temporal histories the replay test replays (test/fixtures/histories).', 'npm run record:histories --', {
   options: {
     out: { type: 'string', default: path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories') },
     // The workflow shape these histories record (the newest patch of the intake workflow).
