@@ -14,6 +14,7 @@ import { migrateUp } from '../lib/db/migrate';
 import { POSTGRES_APP_PASSWORD_SECRET, POSTGRES_PASSWORD_SECRET } from '../lib/config';
 import { ensureAppRole } from '../lib/db/app-role';
 import { loadOrCreateSecret } from '../lib/secrets';
+import { withPrivateUmask } from '../lib/umask';
 import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
 import { startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
@@ -103,7 +104,7 @@ export function hasTaskset(): boolean {
 export function spawnNode(script: string, env: Record<string, string>, cpus?: string, stdout: 'inherit' | 'ignore' = 'ignore'): ChildProcess {
   const args = ['--import', 'tsx', path.join(PROJECT_ROOT, script)];
   const [cmd, argv] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
-  return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', stdout, 'inherit'] });
+  return withPrivateUmask(() => spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', stdout, 'inherit'] }));
 }
 
 const running = (c: ChildProcess | undefined): boolean => !!c && c.exitCode === null && c.signalCode === null;

@@ -29,18 +29,17 @@ async function stopAll(code: number): Promise<never> {
   process.exit(code);
 }
 /**
- * .data holds review notes (the Temporal history), secrets and the staged media: what this stack
- * and its children create is readable by this user only (umask 077, inherited by PostgreSQL,
- * Temporal, the API and the worker). The folder itself stays traversable (0711) because, run as
- * root, PostgreSQL runs as the `postgres` user inside it; files older stacks left readable are closed.
+ * .data holds review notes (the Temporal history), secrets and the staged media: the launcher
+ * spawns Temporal, the API and the worker with umask 077 (lib/umask.ts) and PostgreSQL keeps its
+ * own files private. The folder itself stays traversable (0711) because, run as root, PostgreSQL
+ * runs as the `postgres` user inside it; files older stacks left readable are closed here.
  */
 function lockDownDataDir(dataDir: string): void {
-  process.umask(0o077);
   fs.mkdirSync(dataDir, { recursive: true });
   fs.chmodSync(dataDir, 0o711);
-  for (const name of ['temporal.db', 'temporal.db-wal', 'temporal.db-shm', 'secrets']) {
+  for (const name of ['temporal.db', 'temporal.db-wal', 'temporal.db-shm', 'secrets', 'objects']) {
     const f = path.join(dataDir, name);
-    if (fs.existsSync(f)) fs.chmodSync(f, name === 'secrets' ? 0o700 : 0o600);
+    if (fs.existsSync(f)) fs.chmodSync(f, name === 'secrets' || name === 'objects' ? 0o700 : 0o600);
   }
 }
 

@@ -1,5 +1,6 @@
 // Launches the official Temporal dev server (`temporal server start-dev`) as a child process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { withPrivateUmask } from '../lib/umask';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -37,7 +38,7 @@ export function devServerArgs(o: DevServerOptions): string[] {
 
 export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   if (o.dbFile) fs.mkdirSync(path.dirname(o.dbFile), { recursive: true });
-  const child = spawn(o.cliPath, devServerArgs(o), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = withPrivateUmask(() => spawn(o.cliPath, devServerArgs(o), { stdio: ['ignore', 'pipe', 'pipe'] }));
   const log = o.log ?? (() => {});
   let exited: string | undefined;
   child.stdout?.on('data', (d: Buffer) => log(d.toString().trim()));

@@ -28,6 +28,7 @@ export const ERROR_STATUS = {
   dependency_unavailable: 503,
   identity_provider_unavailable: 503,
   workflow_unavailable: 503,
+  preview_pending: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
