@@ -8,24 +8,33 @@ const INT = /^[0-9]{1,9}$/;
 // Decimal, optionally with an exponent (1e-05 is how many clients print small numbers).
 const NUM = /^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?$/;
 
+/**
+ * A query value read from its string by `read` (strictly: its issues are the answer when the string
+ * is not acceptable) and then checked as what it means by `value`. zod-to-openapi documents the
+ * output side of a preprocess, so the documents (and clients generated from them) state the type
+ * the contract means, boolean, integer or number with its bounds and default, not the string that
+ * carries it on the wire; `.default()` and `.describe()` on the result are documented too.
+ */
+export function fromQuery<V extends z.ZodType>(read: z.ZodType<z.input<V>, string>, value: V) {
+  return z.preprocess((input, ctx) => {
+    const r = read.safeParse(input);
+    if (r.success) return r.data;
+    // The reader's own messages (`expected a whole number`, ...), so a 400 reads as it always did.
+    for (const { message, path } of r.error.issues) ctx.addIssue({ code: 'custom', message, path, input });
+    return z.NEVER;
+  }, value);
+}
+
 export const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(INT, 'expected a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max))
-    // The OpenAPI documents describe the value the parser accepts, not its string carrier.
-    .meta({ type: 'integer', minimum: min, maximum: max });
+  fromQuery(z.string().regex(INT, 'expected a whole number').transform(Number), z.number().int().min(min).max(max));
 
 export const numParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(NUM, 'expected a number')
-    .transform(Number)
-    .pipe(z.number().min(min).max(max))
-    .meta({ type: 'number', minimum: min, maximum: max });
+  fromQuery(z.string().regex(NUM, 'expected a number').transform(Number), z.number().min(min).max(max));
 
-export const boolParam = z.enum(['true', 'false'], { message: 'expected true or false' }).transform((v) => v === 'true');
+export const boolParam = fromQuery(
+  z.enum(['true', 'false'], { message: 'expected true or false' }).transform((v) => v === 'true'),
+  z.boolean(),
+);
 
 /** Free text: 1..max characters as sent, not blank; spaces at the ends are dropped. */
 export const textParam = (max = 200) => trimmedText(max);

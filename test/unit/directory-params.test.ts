@@ -4,7 +4,9 @@ import { designsQuery } from '../../api/routes/directory/designs';
 import { legacyPagination, searchPagination } from '../../api/routes/directory/envelopes';
 import { searchQuery } from '../../api/routes/directory/search';
 import { studiosQuery } from '../../api/routes/directory/studios';
-import { geoOf } from '../../lib/directory/params';
+import { buildDocument } from '../../api/openapi/documents';
+import { allRoutes } from '../../api/routes/index';
+import { boolParam, geoOf, intParam, numParam } from '../../lib/directory/params';
 import { likeContains, prefixQuery } from '../../lib/directory/records';
 import { mulberry32, plannedCounts } from '../../lib/directory/seed';
 
@@ -32,6 +34,20 @@ describe('directory query schemas', () => {
     for (const v of ['1', 'yes', 'TRUE', 'maybe']) expect(designsQuery.safeParse({ public: v }).success).toBe(false);
   });
 
+  it('answer a bad boolean or number with the reader message, naming the parameter', () => {
+    const issues = (q: Record<string, unknown>) => studiosQuery.safeParse(q).error?.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(issues({ verified: 'maybe' })).toEqual([['verified', 'expected true or false']]);
+    expect(issues({ limit: '1e3' })).toEqual([['limit', 'expected a whole number']]);
+    expect(issues({ rating: 'high' })).toEqual([['rating', 'expected a number']]);
+    expect(issues({ limit: '51' })?.[0]?.[0]).toBe('limit');
+    // a repeated parameter arrives as an array: refused, not read as one of its values
+    expect(issues({ verified: ['true', 'false'] })).toEqual([['verified', 'expected true or false']]);
+    // only query strings are read: the values they stand for are not accepted in their place
+    for (const v of [true, 1, null]) expect(boolParam.safeParse(v).success).toBe(false);
+    expect(intParam(1, 5).safeParse(3).success).toBe(false);
+    expect(numParam(0, 5).safeParse(1.5).success).toBe(false);
+  });
+
   it('split comma lists, trim and lower-case them, and drop duplicates', () => {
     expect(searchQuery.parse({ styles: ' Japanese, realism,japanese,' }).styles).toEqual(['japanese', 'realism']);
     expect(studiosQuery.parse({ price_range: '$$,$,$$' }).price_range).toEqual(['$$', '$']);
@@ -55,6 +71,39 @@ describe('directory query schemas', () => {
     expect(geoOf({})).toBeUndefined();
     // subnormal coordinates would underflow in earthdistance: they round to 0
     expect(geoOf({ latitude: 1e-320, longitude: -1e-310 })).toEqual({ latitude: 0, longitude: 0, radiusKm: 25 });
+  });
+});
+
+describe('query parameters in the OpenAPI documents', () => {
+  const routes = allRoutes({ maxMediaBytes: 1024 });
+  const params = (['intake', 'public'] as const).flatMap((d) =>
+    Object.entries(buildDocument(d, routes).paths ?? {}).flatMap(([p, item]) =>
+      Object.values(item as Record<string, { parameters?: { name: string; in: string; schema: Record<string, unknown> }[] }>).flatMap((op) =>
+        (op.parameters ?? []).map((x) => ({ where: `${p} ${x.in}.${x.name}`, name: x.name, path: p, schema: x.schema })),
+      ),
+    ),
+  );
+  const schemaOf = (path: string, name: string) => params.find((x) => x.path === path && x.name === name)?.schema;
+
+  it('state booleans and numbers as what they mean, with bounds and defaults, not as their strings', () => {
+    expect(schemaOf('/api/v1/studios', 'verified')).toEqual({ type: 'boolean' });
+    expect(schemaOf('/api/v1/studios', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 20 });
+    expect(schemaOf('/api/v1/studios', 'page')).toEqual({ type: 'integer', minimum: 1, maximum: 10_000, default: 1 });
+    expect(schemaOf('/api/v1/studios', 'rating')).toEqual({ type: 'number', minimum: 0, maximum: 5, description: 'minimum rating' });
+    expect(schemaOf('/api/v1/search', 'verified_only')).toEqual({ type: 'boolean', default: false });
+    expect(schemaOf('/api/v1/designs', 'public')).toMatchObject({ type: 'boolean' });
+  });
+
+  it('leave no boolean or number documented as a string in either document', () => {
+    const stringly = params.filter(({ schema: s }) => {
+      const enumOf = (s.enum ?? []) as unknown[];
+      const pattern = typeof s.pattern === 'string' ? new RegExp(s.pattern) : undefined;
+      return (
+        (enumOf.length > 0 && enumOf.every((v) => v === 'true' || v === 'false')) ||
+        (s.type === 'string' && pattern !== undefined && ['0', '1', '12', '1.5'].every((v) => pattern.test(v)) && !pattern.test('koi'))
+      );
+    });
+    expect(stringly.map((x) => x.where)).toEqual([]);
   });
 });
 

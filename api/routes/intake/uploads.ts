@@ -15,8 +15,10 @@ export const uploadKeyParams = z.object({ key: z.string().min(1).max(300) });
 
 export const uploadQuery = z.object({
   ct: z.string().min(1).max(100),
-  len: z.coerce.number().int().min(1),
-  exp: z.coerce.number().int().min(0),
+  // Integers as the signed URL carries them (documented as such: zod-to-openapi would otherwise
+  // describe what coercion lets through).
+  len: z.coerce.number().int().min(1).openapi({ type: 'integer', minimum: 1, param: { required: true } }),
+  exp: z.coerce.number().int().min(0).openapi({ type: 'integer', minimum: 0, param: { required: true } }),
   sig: z.string().min(10).max(200),
 });
 
