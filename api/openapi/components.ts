@@ -89,11 +89,23 @@ export const SubmissionStatus = z
     mediaStoreDocumentId: z.string().nullable(),
     failureReason: z.enum(verificationFailureCodes).optional(),
     rejectReason: z.enum(rejectReasonCodes).optional(),
+    createdAt: z.string().optional().describe('RFC 3339'),
+    updatedAt: z.string().optional(),
+    awaitingReviewSince: z.string().optional().describe('when verification passed and review began'),
+    decidedAt: z.string().optional().describe('when an operator approved or rejected it'),
+    publicAssetUrl: z.string().optional().describe('the published image once an operator published the draft'),
     governance: Governance,
   })
   .openapi('SubmissionStatus');
 
 export const StatusEnvelope = z.object({ success: z.literal(true), data: SubmissionStatus });
+export const SubmissionList = z
+  .object({
+    success: z.literal(true),
+    data: z.array(SubmissionStatus),
+    next_cursor: z.string().nullable().describe('pass as `cursor` for the next page; null on the last'),
+  })
+  .openapi('SubmissionList');
 
 export const CreatedSubmission = z
   .object({

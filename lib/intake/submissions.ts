@@ -132,6 +132,59 @@ async function createIn(
   return { kind: 'created', row: row! } as const;
 }
 
+/** When things happened to a submission, and its public asset once published (status view, additive). */
+export interface SubmissionTimes {
+  createdAt: Date;
+  updatedAt: Date;
+  awaitingSince: Date | null;
+  /** When an operator approved or rejected it. */
+  decidedAt: Date | null;
+  /** The published portfolio asset projected from its draft, while it is public. */
+  publicAssetId: string | null;
+}
+
+const timeColumns = (sql: Tx) => sql`
+  s.created_at, s.updated_at, s.awaiting_since,
+  (select min(e.at) from intake_events e
+    where e.submission_id = s.submission_id and e.to_status in ('promoting', 'rejected', 'promoted_to_media_store')) as decided_at,
+  (select p.id from portfolio_assets p
+    where p.source_document_id = s.media_store_document_id and p.unpublished_at is null and p.is_public) as public_asset_id`;
+
+export async function submissionTimes(sql: Tx, submissionId: string): Promise<SubmissionTimes | undefined> {
+  const [row] = await sql<SubmissionTimes[]>`select ${timeColumns(sql)} from submissions s where s.submission_id = ${submissionId}`;
+  return row;
+}
+
+export interface OwnListFilters {
+  actorId: string;
+  intakeStatus?: IntakeStatus | undefined;
+  tenantId?: string | undefined;
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
+  /** Keyset cursor: the last row of the previous page (created_at exact to the microsecond, as text). */
+  after?: { createdAt: string; submissionId: string } | undefined;
+  limit: number;
+}
+
+export type ListedSubmission = SubmissionRow & SubmissionTimes & { cursorCreatedAt: string };
+
+/** The actor's own submissions, newest first, one keyset page (limit + 1 rows tell whether there is more). */
+export async function listOwnSubmissions(sql: Tx, f: OwnListFilters): Promise<{ rows: ListedSubmission[]; more: boolean }> {
+  const none = sql``;
+  const rows = await sql<ListedSubmission[]>`
+    select ${rowColumns(sql)}, ${timeColumns(sql)}, s.created_at::text as cursor_created_at
+    from submissions s
+    where s.partner_actor_id = ${f.actorId}
+      ${f.intakeStatus ? sql`and s.intake_status = ${f.intakeStatus}` : none}
+      ${f.tenantId ? sql`and s.tenant_id = ${f.tenantId}` : none}
+      ${f.createdAfter ? sql`and s.created_at > ${f.createdAfter}` : none}
+      ${f.createdBefore ? sql`and s.created_at < ${f.createdBefore}` : none}
+      ${f.after ? sql`and (s.created_at, s.submission_id) < (${f.after.createdAt}::timestamptz, ${f.after.submissionId})` : none}
+    order by s.created_at desc, s.submission_id desc
+    limit ${f.limit + 1}`;
+  return { rows: rows.slice(0, f.limit), more: rows.length > f.limit };
+}
+
 /** The caller's own submission; the ownership check is part of the WHERE. */
 export async function findOwnSubmission(sql: Tx, submissionId: string, actorId: string): Promise<SubmissionRow | undefined> {
   const [row] = await sql<SubmissionRow[]>`

@@ -2,7 +2,8 @@
 // describe them in the OpenAPI document: one source of truth.
 import { z } from 'zod';
 import { plainText, trimmedText } from '../../../lib/validation/text';
-import { consentPostures, mimeTypes, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
+import { limitParam } from '../../../lib/directory/params';
+import { consentPostures, intakeStatuses, mimeTypes, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
 
 const id = trimmedText(200);
 
@@ -41,6 +42,37 @@ export const reviewQueueQuery = z
   .object({
     page: z.coerce.number().int().min(1).max(10_000).default(1),
     limit: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
+
+/** The list cursor: where the previous page ended (opaque to clients: base64url JSON). */
+const cursorShape = z.object({ t: z.string().regex(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/), i: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/) });
+
+export function encodeCursor(c: { createdAt: string; submissionId: string }): string {
+  return Buffer.from(JSON.stringify({ t: c.createdAt, i: c.submissionId })).toString('base64url');
+}
+
+export const listSubmissionsQuery = z
+  .object({
+    intakeStatus: z.enum(intakeStatuses).optional(),
+    tenantId: id.optional(),
+    createdAfter: z.iso.datetime({ offset: true }).optional().describe('RFC 3339; only submissions created after it'),
+    createdBefore: z.iso.datetime({ offset: true }).optional().describe('RFC 3339; only submissions created before it'),
+    limit: limitParam(20, 100),
+    cursor: z
+      .string()
+      .max(600)
+      .transform((v, ctx) => {
+        try {
+          const c = cursorShape.parse(JSON.parse(Buffer.from(v, 'base64url').toString('utf8')));
+          return { createdAt: c.t, submissionId: c.i };
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'not a cursor this API gave out (use next_cursor as it came)' });
+          return z.NEVER;
+        }
+      })
+      .optional()
+      .describe('next_cursor of the previous page'),
   })
   .strict();
 

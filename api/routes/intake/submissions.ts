@@ -1,6 +1,7 @@
 // Create a submission (row + workflow + signed upload URL) and read its status (the workflow query).
 import { fingerprintOf, scopeViolation } from '../../../lib/intake/requests';
-import { createSubmission, findOwnSubmission, type SubmissionRow } from '../../../lib/intake/submissions';
+import { createSubmission, findOwnSubmission, listOwnSubmissions, submissionTimes, type SubmissionRow, type SubmissionTimes } from '../../../lib/intake/submissions';
+import { renditionPath } from '../../../lib/media/renditions';
 import { acceptsUpload } from '../../../lib/intake/lifecycle';
 import type { IntakeView } from '../../../lib/intake/vocabulary';
 import type { Actor } from '../../auth/middleware';
@@ -9,11 +10,14 @@ import { AppError } from '../../http/errors';
 import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
-import { createSubmissionSchema, submissionIdParams } from './schemas';
+import { createSubmissionSchema, encodeCursor, listSubmissionsQuery, submissionIdParams } from './schemas';
 import { queryIntake, startIntake } from './workflow-calls';
 
-/** The contract's status view (2.3): no storage pointers, review notes or credential details. */
-export function statusView(s: IntakeView) {
+/**
+ * The contract's status view (2.3): no storage pointers, review notes or credential details; with
+ * the times and the public asset's URL (additive) when the caller has them.
+ */
+export function statusView(s: IntakeView, t?: { times: SubmissionTimes; publicBaseUrl: string }) {
   return {
     submissionId: s.submissionId,
     artistCanonicalId: s.artistCanonicalId,
@@ -22,12 +26,23 @@ export function statusView(s: IntakeView) {
     mediaStoreDocumentId: s.mediaStoreDocumentId,
     ...(s.failureCode ? { failureReason: s.failureCode } : {}),
     ...(s.rejectReasonCode ? { rejectReason: s.rejectReasonCode } : {}),
+    ...(t ? timesView(t.times, t.publicBaseUrl) : {}),
     governance: {
       reviewRequired: s.reviewStatus === 'review_required',
       promotedToMediaStore: s.intakeStatus === 'promoted_to_media_store',
       publicSurfaceActivated: false,
       canonicalRuntimeMutationExecuted: false,
     },
+  };
+}
+
+function timesView(t: SubmissionTimes, publicBaseUrl: string) {
+  return {
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+    ...(t.awaitingSince ? { awaitingReviewSince: t.awaitingSince.toISOString() } : {}),
+    ...(t.decidedAt ? { decidedAt: t.decidedAt.toISOString() } : {}),
+    ...(t.publicAssetId ? { publicAssetUrl: `${publicBaseUrl}${renditionPath(t.publicAssetId, 'large')}` } : {}),
   };
 }
 
@@ -101,7 +116,31 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
       ok: { 200: ['the status view', C.StatusEnvelope] }, problems: [404],
       async handler({ deps, params, actor, res }) {
         const row = await ownSubmission(deps, actor(), params.submissionId);
-        res.json({ success: true, data: statusView(await queryIntake(deps, row.submissionId)) });
+        const [view, times] = await Promise.all([queryIntake(deps, row.submissionId), submissionTimes(deps.sql, row.submissionId)]);
+        res.json({ success: true, data: statusView(view, times && { times, publicBaseUrl: deps.publicBaseUrl }) });
+      },
+    }),
+    defineRoute({
+      ...stage, method: 'get', path: `${INTAKE_BASE}/submissions`, operationId: 'listSubmissions',
+      summary: 'Your submissions, newest first (cursor pages)', query: listSubmissionsQuery,
+      ok: { 200: ['a page of status views; next_cursor is null on the last page', C.SubmissionList] },
+      async handler({ deps, query, actor, res }) {
+        // The rows, not the workflows: a list never waits on Temporal.
+        const { rows, more } = await listOwnSubmissions(deps.sql, {
+          actorId: actor().actorId,
+          intakeStatus: query.intakeStatus,
+          tenantId: query.tenantId,
+          createdAfter: query.createdAfter ? new Date(query.createdAfter) : undefined,
+          createdBefore: query.createdBefore ? new Date(query.createdBefore) : undefined,
+          after: query.cursor,
+          limit: query.limit,
+        });
+        const last = rows.at(-1);
+        res.json({
+          success: true,
+          data: rows.map((r) => statusView(r, { times: r, publicBaseUrl: deps.publicBaseUrl })),
+          next_cursor: more && last ? encodeCursor({ createdAt: last.cursorCreatedAt, submissionId: last.submissionId }) : null,
+        });
       },
     }),
   ];
