@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { AppDeps } from './deps';
 import { metricsRouter } from './http/metrics';
 import { requestLog } from './http/request-log';
+import { allowedHosts } from './http/allowed-hosts';
 import { securityHeaders } from './http/security-headers';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { methodGuards } from './http/method-guards';
@@ -17,6 +18,8 @@ export function createApp(deps: AppDeps): Express {
 
   // One line per request, on finish, and its duration into the request histogram (probes excepted).
   app.use(requestLog(deps.log, (req, res, seconds) => deps.metrics.observeRequest(req, res, seconds)));
+  const hostCheck = allowedHosts(deps.cfg);
+  if (hostCheck) app.use(hostCheck);
 
   const routes = allRoutes({ maxMediaBytes: deps.cfg.MAX_MEDIA_BYTES });
   const methods = methodGuards(routes);

@@ -89,6 +89,11 @@ export const apiConfigSchema = z
     PORT: port.default(EMBEDDED_DEFAULTS.apiPort),
     HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_BASE_URL: z.url().optional(),
+    /** Production: further Host values the API answers besides PUBLIC_BASE_URL's (comma list, e.g. an internal name). */
+    ALLOWED_HOSTS: z
+      .string()
+      .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
+      .optional(),
     TEMPORAL_UI_URL: z.url().optional(),
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
     MAX_MEDIA_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
