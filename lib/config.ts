@@ -237,16 +237,6 @@ export function temporalAddressOf(cfg: { TEMPORAL_ADDRESS?: string | undefined }
   return cfg.TEMPORAL_ADDRESS ?? EMBEDDED_DEFAULTS.temporalAddress;
 }
 
-/**
- * Names of the variables that are set, per dependency group. Values never leave this module
- * through here: health output shows names only.
- */
-export function configuredNames(cfg: Record<string, unknown>, names: readonly string[]) {
-  const configuredEnv = names.filter((n) => cfg[n] !== undefined);
-  const missingEnv = names.filter((n) => cfg[n] === undefined);
-  return { configuredEnv, missingEnv };
-}
-
 /** PATH, for locating tools. */
 export function pathVariable(): string | undefined {
   return process.env.PATH;

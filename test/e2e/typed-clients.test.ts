@@ -13,6 +13,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { operations, type Operation } from '../../api/openapi/operations';
+import { encodeCursor } from '../../api/routes/intake/schemas';
 import { allRoutes } from '../../api/routes/index';
 import { seedDirectory } from '../../lib/directory/seed';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
@@ -82,7 +83,15 @@ afterAll(async () => {
  * the boolean or number it parses to, else as the string itself (text, enums, comma lists).
  */
 function contractValue(schema: z.ZodType, doc: JsonSchema, where: string): Json {
-  const wire = ['true', '1', ...(doc.enum ?? []).map(String), '$', 'a'.repeat(Math.max(3, doc.minLength ?? 0))];
+  const wire = [
+    'true',
+    '1',
+    ...(doc.enum ?? []).map(String),
+    '$',
+    'a'.repeat(Math.max(3, doc.minLength ?? 0)),
+    '2026-01-01T00:00:00Z', // RFC 3339 filters (createdAfter, createdBefore)
+    encodeCursor({ createdAt: '2026-01-01 00:00:00+00', submissionId: 'sub_sample' }), // a list cursor as the API gives them out
+  ];
   for (const s of wire) {
     const r = schema.safeParse(s);
     if (!r.success) continue;
