@@ -5,9 +5,7 @@
 import type { RequestHandler } from 'express';
 import type { ApiConfig } from '../../lib/config';
 import { AppError } from './errors';
-import { pathOf } from './request-log';
-
-const PROBES = new Set(['/api/v1/health/live', '/api/v1/health/ready']);
+import { isProbe } from './request-log';
 
 export function allowedHostsOf(cfg: Pick<ApiConfig, 'PUBLIC_BASE_URL' | 'ALLOWED_HOSTS'>): Set<string> {
   return new Set([...(cfg.PUBLIC_BASE_URL ? [new URL(cfg.PUBLIC_BASE_URL).host.toLowerCase()] : []), ...(cfg.ALLOWED_HOSTS ?? [])]);
@@ -19,7 +17,7 @@ export function allowedHosts(cfg: Pick<ApiConfig, 'NODE_ENV' | 'PUBLIC_BASE_URL'
   const allowed = allowedHostsOf(cfg);
   return (req, _res, next) => {
     const host = (req.headers.host ?? '').toLowerCase();
-    if (allowed.has(host) || PROBES.has(pathOf(req))) return next();
+    if (allowed.has(host) || isProbe(req)) return next();
     next(new AppError('misdirected_request', 'This service does not answer for that Host.'));
   };
 }

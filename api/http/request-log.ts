@@ -22,6 +22,9 @@ const PROBES = new Set(['/api/v1/health/live', '/api/v1/health/ready']);
 /** The full path: inside a mounted router Express shortens req.url, originalUrl keeps it. */
 export const pathOf = (req: Request) => (req.originalUrl ?? req.url ?? '').split('?')[0]!;
 
+/** A liveness or readiness probe (orchestrators send one every few seconds per instance). */
+export const isProbe = (req: Request) => PROBES.has(pathOf(req));
+
 type Level = 'silent' | 'info' | 'warn' | 'error';
 
 /**
@@ -45,7 +48,7 @@ export function requestLog(log: Logger, onFinish?: (req: Request, res: Response,
     res.setHeader('x-request-id', id);
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const probe = req.method === 'GET' && PROBES.has(pathOf(req));
+      const probe = req.method === 'GET' && isProbe(req);
       // Probes arrive every few seconds from every orchestrator: neither logged when fine nor timed.
       if (!probe) onFinish?.(req, res, seconds);
       const level = levelOf(req, res.statusCode, probe);

@@ -1,29 +1,15 @@
 // `npm run iam -- create-key` writes the key and its mapping in one transaction: a mapping that is
 // refused (by the rules or by the database) leaves no key behind. Run as the operator runs it (the
 // script in a child process) against a database of its own.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/config';
 import { createSql, type Sql } from '../../lib/db';
 import { createMappedApiKey, findActiveActor, MappingRefusedError } from '../../lib/identity/actors';
 import { verifyLocalApiKey } from '../../lib/identity/api-keys';
+import { runScript } from '../helpers/run-script';
 import { createTestDatabase, uid } from '../helpers/stack';
 
-function iam(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/iam.ts'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, NODE_ENV: 'test', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const iam = (args: string[], env: Record<string, string>) => runScript('scripts/iam.ts', args, env);
 
 describe('iam create-key: the key and its mapping together or not at all', () => {
   let db: { url: string; drop(): Promise<void> };

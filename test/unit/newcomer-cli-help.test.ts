@@ -2,32 +2,16 @@
 // mistake (unknown option, unknown command, a value out of range) is one clear line on stderr and
 // the usage, exit 64, never a stack trace. Each case spawns the script with tsx (about a second),
 // so the cases run a few at a time. None of them needs a database or installs anything.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config';
 import { MAX_TOKEN_AGE_SECONDS } from '../../lib/identity/jwt';
+import { runScript as runHelper, type ScriptRun } from '../helpers/run-script';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runScript(script: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    // An unreachable database: a case that wrongly gets as far as connecting fails fast.
-    const env = { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', NODE_ENV: 'test' };
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, script), ...args], { cwd: PROJECT_ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+type Run = ScriptRun;
+// An unreachable database: a case that wrongly gets as far as connecting fails fast.
+const runScript = (script: string, args: string[]) => runHelper(script, args, { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
 
 /** Option names declared in a block of source: `name: { type: 'string' ...` or `'a-b': { type: 'boolean' ...`. */
 function declaredOptions(source: string): string[] {
