@@ -17,13 +17,34 @@ export interface Books {
   workflowsOpen: number;
 }
 
-/** Wait (bounded) until every submission has left the transient states in PostgreSQL. */
+/**
+ * Wait (bounded) until every submission has left the transient states in PostgreSQL, and then until
+ * their workflows have closed. The two are not simultaneous after a worker was killed: the activity
+ * may have written its transition before the kill, and Temporal retries it only when its
+ * start-to-close timeout runs out, so the workflow closes up to that timeout later.
+ */
 export async function waitFinal(s: BenchStack, ids: string[], timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const rows = await s.sql<{ n: number }[]>`select count(*)::int as n from submissions where submission_id = any(${ids}) and intake_status not in ('promoted_to_media_store','rejected','verification_failed','expired')`;
-    if (rows[0]!.n === 0) return;
+    if (rows[0]!.n === 0) break;
     await new Promise((r) => setTimeout(r, 250));
+  }
+  const connection = await Connection.connect({ address: s.temporalAddress });
+  try {
+    const client = new Client({ connection });
+    let pending = [...ids];
+    while (pending.length > 0 && Date.now() < deadline) {
+      const still: string[] = [];
+      for (const id of pending) {
+        const d = await client.workflow.getHandle(intakeWorkflowId(id)).describe().catch(() => null);
+        if (d?.status.name === 'RUNNING') still.push(id);
+      }
+      pending = still;
+      if (pending.length > 0) await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    await connection.close();
   }
 }
 

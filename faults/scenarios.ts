@@ -85,7 +85,7 @@ const F1: Scenario = {
       const b = await books(s, ids);
       const pass = b.promoted === n && b.draftRows === n && b.objects === n && b.duplicateDrafts + b.duplicateEvents + b.orphanObjects === 0 && b.workflowsOpen === 0;
       const others = await notPromoted(s, b.statuses);
-      return { measured: { intakes: n, kills, promoted: b.promoted, objects: b.objects, drafts: b.draftRows, duplicates: b.duplicateDrafts + b.duplicateEvents, orphans: b.orphanObjects, recoveryMs, ...(others ? { notPromoted: others } : {}) }, pass };
+      return { measured: { intakes: n, kills, promoted: b.promoted, objects: b.objects, drafts: b.draftRows, duplicates: b.duplicateDrafts + b.duplicateEvents, orphans: b.orphanObjects, workflowsOpen: b.workflowsOpen, recoveryMs, ...(others ? { notPromoted: others } : {}) }, pass };
     });
   },
 };
