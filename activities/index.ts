@@ -2,6 +2,7 @@ import type { Sql } from '../lib/db';
 import { transitionOf, fromOf } from '../lib/intake/lifecycle';
 import type { ObjectStore } from '../lib/storage/types';
 import type { IntakeActivities } from './types';
+import { acceptDecision, type DecisionDeps } from './accept-decision';
 import { promoteToMediaStore, type PromotionHooks } from './promote-to-media-store';
 import { resolveArtist } from './resolve-artist';
 import { persist } from './steps';
@@ -13,6 +14,10 @@ export interface ActivityDeps {
   hooks?: PromotionHooks;
   /** MAX_IMAGE_PIXELS (default 50 megapixels). */
   maxImagePixels?: number;
+  /** Verifies the API's signed decisions (lib/intake/decision-proof.ts); absent: every decision is refused. */
+  decisions?: DecisionDeps['decisions'];
+  /** The worker's log (decision refusals are logged as warnings). */
+  log?: DecisionDeps['log'];
 }
 
 export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
@@ -22,6 +27,7 @@ export function createActivities(deps: ActivityDeps): IntakeActivities {
     verifyStagedMedia: verifyStagedMedia({ ...deps, maxImagePixels: deps.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS }),
     promoteToMediaStore: promoteToMediaStore(deps),
     resolveArtist: resolveArtist(deps),
+    acceptDecision: acceptDecision(deps),
     async recordTransition(t) {
       await persist(deps.sql, t);
     },

@@ -27,6 +27,8 @@ export function resolveArtist(deps: { sql: Sql }) {
       { kind: 'instagram_handle', value: i.instagramHandle && normalizeHandle(i.instagramHandle), status: 'review_required' },
       { kind: 'marketplace_profile_url', value: i.marketplaceProfileUrl && normalizeProfileUrl(i.marketplaceProfileUrl), status: 'review_required' },
     ];
+    // The normalized evidence the request carried, kept so an operator can link it later (lib/identity/evidence-review.ts).
+    const evidenceValues = Object.fromEntries(probes.filter((p) => p.value).map((p) => [p.kind, p.value!]));
     let result: Omit<ArtistResolutionResult, 'fingerprint' | 'legalKycVerified'> = { status: 'unmatched', artistCanonicalId: null, reviewRequired: true };
     let evidence: string | null = null;
     for (const p of probes) {
@@ -42,8 +44,9 @@ export function resolveArtist(deps: { sql: Sql }) {
       break;
     }
     await sql`
-      insert into artist_resolutions (tenant_id, idempotency_key, actor_id, fingerprint, status, artist_canonical_id, review_required, evidence)
-      values (${i.tenantId}, ${i.idempotencyKey}, ${i.actorId}, ${i.fingerprint}, ${result.status}, ${result.artistCanonicalId}, ${result.reviewRequired}, ${evidence})
+      insert into artist_resolutions (tenant_id, idempotency_key, actor_id, fingerprint, status, artist_canonical_id, review_required, evidence, evidence_values)
+      values (${i.tenantId}, ${i.idempotencyKey}, ${i.actorId}, ${i.fingerprint}, ${result.status}, ${result.artistCanonicalId}, ${result.reviewRequired}, ${evidence},
+        ${sql.json(evidenceValues)})
       on conflict do nothing`;
     return { ...result, fingerprint: i.fingerprint, legalKycVerified: false };
   };

@@ -2,7 +2,7 @@
 // transition that enters it and the outcomes it can end in, all decided by the workflow from the
 // transition table; the step persists them (lib/intake/transitions.ts) and decides nothing.
 import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
-import type { ActorRef, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
+import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
 import type { ArtistResolutionInput, ArtistResolutionResult } from '../workflows/messages';
 
 export interface VerifyInput {
@@ -48,6 +48,23 @@ export interface LegacyRejectionInput {
   notes: string;
 }
 
+/** A human decision as the signal brought it; acted on only when its proof holds (activities/accept-decision.ts). */
+export interface AcceptDecisionInput {
+  decision: Decision;
+  requestId: string;
+  /** Who the signal says decided: recorded on a refusal, never authority. */
+  by: ActorRef;
+  proof?: DecisionProof | undefined;
+  reviewNotes?: string | undefined;
+  reasonCode?: RejectReasonCode | undefined;
+  /** The sha256 verification recorded (the workflow's own result). */
+  sha256: string;
+  /** What the decision does once accepted: awaiting_review -> promoting, or -> rejected. */
+  transition: Transition;
+}
+/** Why a decision was refused (lib/intake/decision-proof.ts DecisionRefusal). */
+export type AcceptDecisionResult = { accepted: true } | { accepted: false; reason: string };
+
 export interface IntakeActivities {
   verifyStagedMedia(input: VerifyInput): Promise<VerifyResult>;
   promoteToMediaStore(input: PromoteInput): Promise<PromoteResult>;
@@ -56,4 +73,25 @@ export interface IntakeActivities {
   recordRejection(input: LegacyRejectionInput): Promise<void>;
   expireSubmission(input: ExpireInput): Promise<void>;
   resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;
+  /** Verify a decision's proof and re-check its operator; accepted: its transition is written. Refused: recorded, nothing moves. */
+  acceptDecision(input: AcceptDecisionInput): Promise<AcceptDecisionResult>;
+}
+
+// Webhook deliveries (activities/webhooks.ts; workflows/webhook-delivery.ts).
+export interface WebhookRetry {
+  initialSeconds: number;
+  maxIntervalSeconds: number;
+  /** How long a delivery is retried before it is marked failed (at least 24 h by default). */
+  windowSeconds: number;
+}
+
+export interface WebhookActivities {
+  /**
+   * Claim the lane's next delivery (in event order) and make one signed attempt; 'idle' when the
+   * lane has none. A failed attempt throws and is retried by Temporal: the retry claims the same
+   * delivery, since it is still the lane's first open one.
+   */
+  deliverNext(i: { lane: { endpointId: string; submissionId: string }; retry: WebhookRetry }): Promise<'idle' | 'delivered'>;
+  /** The lane's first open delivery is failed (its retry window ended, or its target is refused). */
+  failLaneHead(i: { lane: { endpointId: string; submissionId: string }; reason: string }): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { methodGuards } from './http/method-guards';
 import { mountRoutes } from './http/route';
 import { docsPageRouter } from './openapi/router';
 import { allRoutes } from './routes';
+import { consoleRouter } from './console/router';
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -26,6 +27,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(methods.options);
   mountRoutes(app, routes, deps);
   app.use(docsPageRouter(deps));
+  app.use(consoleRouter(deps));
   app.use(metricsRouter(deps.cfg, deps.metrics));
 
   app.use(methods.notAllowed);

@@ -3,6 +3,7 @@ import type { ApiConfig } from '../lib/config';
 import type { Sql } from '../lib/db';
 import type { IdentityProvider } from '../lib/identity';
 import type { TransitionFeed } from '../lib/intake/transition-feed';
+import type { DecisionSigner } from '../lib/intake/decision-proof';
 import type { LocalSigningKey } from '../lib/identity/local-keys';
 import type { Logger } from '../lib/logger';
 import type { ObjectStore } from '../lib/storage/types';
@@ -24,6 +25,8 @@ export interface AppDeps {
   /** Origin clients use to reach us, e.g. http://127.0.0.1:3000 (no trailing slash). */
   publicBaseUrl: string;
   uploadSigningSecret: string;
+  /** Signs operators' decisions (DECISION_SIGNING_KEY); the worker verifies them with the public half. */
+  decisionSigner: DecisionSigner;
   version: string;
   startedAt: number;
   metrics: ApiMetrics;

@@ -10,6 +10,7 @@ import { freePort } from '../lib/net/free-port';
 import { loadOrCreateSecret } from '../lib/secrets';
 import { createIdentityProvider, LOCAL_JWKS_PATH } from '../lib/identity';
 import { createTransitionFeed } from '../lib/intake/transition-feed';
+import { createDecisionSigner } from '../lib/intake/decision-proof';
 import { loadOrCreateSigningKey } from '../lib/identity/local-keys';
 import { createObjectStore } from '../lib/storage';
 import { createTemporalClient } from '../temporal/connection';
@@ -65,6 +66,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   try {
     const uploadSigningSecret = cfg.UPLOAD_SIGNING_SECRET ?? loadOrCreateSecret(cfg.DATA_DIR, 'upload-signing.key');
     const localSigningKey = cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined;
+    const decisionSigner = await createDecisionSigner(cfg);
     const transitions = createTransitionFeed(sql, (status) => metrics.transition(status));
     const startedAt = Date.now();
 
@@ -83,6 +85,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         log,
         publicBaseUrl,
         uploadSigningSecret,
+        decisionSigner,
         version: VERSION,
         startedAt,
         metrics,

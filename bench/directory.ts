@@ -1,4 +1,4 @@
-// Directory read benchmarks R2, R3 and R4 (issue 7), one run:
+// Directory read benchmarks R2, R3, R4 (issue 7) and R9 (issue 16), one run:
 // - seeds each size into a bench PostgreSQL (kept and reused with --data-dir), starts the API and
 //   measures p50 / p95 / p99 of /studios (filters, geo) and /search (text, text +
 //   facets) under bounded concurrent load on loopback, the API as its own process (CPU 0) and the
@@ -7,6 +7,8 @@
 // - R3 = p95 at the largest size / p95 at the smallest, per endpoint;
 // - R4 at the largest size: GET /search?q= (one in flight) against SQLite FTS5 bm25 top 20 over
 //   the same corpus and terms (better-sqlite3), one in flight;
+// - R9 at the largest size: the same /search?q= mix with 8 requests in flight, requests/s, against
+//   FTS5 queries/s over the same terms (better-sqlite3 is synchronous: one in flight, one core);
 // - with --explain (default on), EXPLAIN (ANALYZE, BUFFERS) of every statement each query sends,
 //   at every size: the plan nodes that take the time, printed, full plans under bench/results/.
 // Run: npm run bench:directory [-- --sizes 100000,1000000 --data-dir .data/bench-directory]
@@ -30,7 +32,7 @@ import { printTable, writeResults } from './lib/results';
 import { hasTaskset, spawnNode, stopChild, waitLive } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 
-const { values } = parseCli('R2-R4: directory reads at 100k and 1M records against their baselines.', 'npm run bench:directory --', {
+const { values } = parseCli('R2-R4, R9: directory reads at 100k and 1M records against their baselines.', 'npm run bench:directory --', {
   options: {
     sizes: { type: 'string', default: '100000,1000000' },
     requests: { type: 'string', default: '300' },
@@ -117,6 +119,8 @@ const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: aw
 const rows: Record<string, string | number>[] = [];
 const profiles: Record<string, { size: number; query: string; statements: Omit<StatementProfile, 'text'>[] }[]> = {};
 const r4: Record<string, number | string> = {};
+const r9: Record<string, number | string> = {};
+const R9_IN_FLIGHT = 8;
 const seeded: Record<string, unknown>[] = [];
 let stopApi: (() => Promise<void>) | undefined;
 for (const size of SIZES) fs.rmSync(`bench/results/directory-plans-${size}.txt`, { force: true });
@@ -137,6 +141,8 @@ try {
       // nothing listens there: the directory routes do not use Temporal
       TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
       DATA_DIR: path.join(dir, `data-${size}`),
+      // the load comes from one address; the per-client limits would answer it 429
+      RATE_LIMITS_ENABLED: 'false',
     }, '0');
     const api = { url: `http://127.0.0.1:${port}`, stop: () => stopChild(apiProcess) };
     stopApi = api.stop;
@@ -182,6 +188,26 @@ try {
           studios: size, documents: fts.rows, fts5_build_s: round(fts.buildMs / 1000, 1), fts5_n: s.n, fts5_p50_ms: s.p50, fts5_p95_ms: s.p95,
           api_p95_ms: ours.api_p95_ms, raw_p95_ms: ours.raw_p95_ms, ratio: round(Number(ours.api_p95_ms) / s.p95), target: '<= 1.0',
         });
+        // R9: throughput of the same mix, 8 in flight against the API, FTS5 as fast as one core runs it.
+        const throughput = async (fn: (i: number) => Promise<void>, concurrency: number) => {
+          const t = performance.now();
+          const n = (await boundedLoad(fn, { count: REQUESTS * 2, concurrency, maxMs: MAX_MS })).length;
+          return { n, perSecond: round(n / ((performance.now() - t) / 1000), 1) };
+        };
+        const headers = { 'x-api-key': key };
+        const http = async (i: number) => {
+          const res = await fetch(`${api.url}/api/v1${R4_QUERY.url(i)}`, { headers });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`${R4_QUERY.url(i)}: ${res.status}`);
+        };
+        await boundedLoad(http, { count: WARMUP, concurrency: R9_IN_FLIGHT, maxMs: MAX_MS });
+        const apiRate = await throughput(http, R9_IN_FLIGHT);
+        const ftsRate = await throughput(one, 1);
+        Object.assign(r9, {
+          studios: size, in_flight: R9_IN_FLIGHT, api_n: apiRate.n, api_rps: apiRate.perSecond, fts5_n: ftsRate.n, fts5_qps: ftsRate.perSecond,
+          ratio: round(apiRate.perSecond / ftsRate.perSecond), target: '>= 1.0',
+        });
+        log(`  R9: api ${apiRate.perSecond} req/s (${R9_IN_FLIGHT} in flight) / FTS5 ${ftsRate.perSecond} q/s\n`);
       } finally {
         fts.close();
         fs.rmSync(fts.file, { force: true });
@@ -222,8 +248,11 @@ try {
     }
   }
   if (r4.ratio !== undefined) figures.push({ id: 'R4', figure: `GET /search p95 at ${big} / FTS5 bm25 top-20 p95`, value: r4.ratio, target: '<= 1.0' });
+  if (r9.ratio !== undefined)
+    figures.push({ id: 'R9', figure: `GET /search req/s at ${big}, ${R9_IN_FLIGHT} in flight / FTS5 bm25 top-20 queries/s`, value: r9.ratio, target: '>= 1.0' });
   printTable('Figures', figures);
   if (Object.keys(r4).length) printTable('R4 detail', [r4]);
+  if (Object.keys(r9).length) printTable('R9 detail', [r9]);
   if (EXPLAIN) {
     const prof = Object.values(profiles).flat().flatMap((p) =>
       p.statements.map((s, n) => ({
@@ -234,7 +263,7 @@ try {
     );
     printTable('Profile: EXPLAIN ANALYZE, the two plan nodes with the most time of their own (full plans: bench/results/directory-plans-<size>.txt)', prof);
   }
-  console.log(`\nwritten: ${writeResults('directory', { concurrency: CONCURRENCY, requests: REQUESTS, maxSecondsPerQuery: MAX_MS / 1000, seeded, rows, figures, r4, profiles })}`);
+  console.log(`\nwritten: ${writeResults('directory', { concurrency: CONCURRENCY, requests: REQUESTS, maxSecondsPerQuery: MAX_MS / 1000, seeded, rows, figures, r4, r9, profiles })}`);
 } finally {
   await stopApi?.();
   await pg.stop();

@@ -8,15 +8,11 @@
 // Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180 --rounds 4 --image minimal|photo]
 import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
-import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { PROJECT_ROOT } from '../lib/config';
 import { intakeWorkflowId, uploadCompleteSignal } from '../workflows/messages';
-import * as bareActivities from './bare/activities';
-import { firstSignal, secondSignal, stageQuery } from './bare/workflows';
+import { firstSignal } from './bare/workflows';
+import { startBare, type Bare } from './lib/bare';
 import { EVENT_TYPE_NAMES, medianPhases, phasesAfterSignal } from './lib/history-phases';
-import { intakeBody } from './lib/intake';
+import { benchCall as call, intakeBody } from './lib/intake';
 import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
@@ -43,16 +39,6 @@ const MAX_MS = Number(values.seconds) * 1000;
 const INTAKE = '/api/private/portfolio-intake/v1';
 const POLL_MS = 50; // how often both sides look for the next state
 
-async function call(s: BenchStack, method: string, url: string, headers: Record<string, string>, body?: unknown) {
-  const res = await fetch(url.startsWith('http') ? url : `${s.apiUrl}${url}`, {
-    method,
-    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as any;
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
-  return json;
-}
 
 /** Per intake, ms spent in each client step (R5: where an intake's wall time goes). */
 const steps: Record<string, number[]> = { create: [], put: [], 'upload-complete -> awaiting_review': [], approve: [] };
@@ -86,43 +72,23 @@ async function intake(s: BenchStack, bytes: Buffer, key: string): Promise<{ id: 
 }
 
 /** One bare workflow; returns ms from the first signal to its activity completed (seen by query). */
-async function bare(client: Client, taskQueue: string, id: string): Promise<number> {
-  const t0 = performance.now();
-  const h = await client.workflow.start('bareIntake', { taskQueue, workflowId: id });
-  const t = performance.now();
-  await h.signal(firstSignal);
-  while ((await h.query(stageQuery)) < 1) await new Promise((r) => setTimeout(r, POLL_MS));
-  const ms = performance.now() - t;
-  const t2 = performance.now();
-  await h.signal(secondSignal);
-  await h.result();
-  bareSteps.start!.push(t - t0);
-  bareSteps['signal -> activity done']!.push(ms);
-  bareSteps['signal -> result']!.push(performance.now() - t2);
-  return ms;
+async function bare(b: Bare, id: string): Promise<number> {
+  const r = await b.run(id);
+  bareSteps.start!.push(r.startMs);
+  bareSteps['signal -> activity done']!.push(r.signalToActivityMs);
+  bareSteps['signal -> result']!.push(r.signalToResultMs);
+  return r.signalToActivityMs;
 }
 
 const stack = await startBenchStack();
-const connection = await Connection.connect({ address: stack.temporalAddress });
-const client = new Client({ connection });
-const nativeConnection = await NativeConnection.connect({ address: stack.temporalAddress });
-const bareQueue = 'bare-bench';
-// Same concurrency options as worker/create-worker.ts's defaults.
-const worker = await Worker.create({
-  connection: nativeConnection,
-  taskQueue: bareQueue,
-  workflowsPath: path.join(PROJECT_ROOT, 'bench', 'bare', 'workflows.ts'),
-  activities: bareActivities,
-  maxConcurrentActivityTaskExecutions: 50,
-  maxConcurrentWorkflowTaskExecutions: 50,
-});
-const running = worker.run();
+const bareSide = await startBare(stack.temporalAddress);
+const client = bareSide.client;
 try {
   const bytes = realJpeg(BYTES, { minimal: values.image !== 'photo' });
   const run = crypto.randomBytes(3).toString('hex');
   // warm-up both sides
   await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
-  await boundedLoad(async (i) => void (await bare(client, bareQueue, `bare-warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
+  await boundedLoad(async (i) => void (await bare(bareSide, `bare-warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
 
   for (const xs of [...Object.values(steps), ...Object.values(bareSteps)]) xs.length = 0; // drop the warm-up
   const ids: string[] = [];
@@ -151,7 +117,7 @@ try {
     await boundedLoad(
       async (i) => {
         const id = `bare-${run}-${round}-${i}`;
-        signalToActivity.push(await bare(client, bareQueue, id));
+        signalToActivity.push(await bare(bareSide, id));
         bareIds.push(id);
       },
       { count, concurrency: INFLIGHT, maxMs: MAX_MS },
@@ -209,9 +175,6 @@ try {
   });
   console.log(`\nwritten: ${file}`);
 } finally {
-  worker.shutdown();
-  await running;
-  await nativeConnection.close();
-  await connection.close();
+  await bareSide.stop();
   await stack.stop();
 }

@@ -1,12 +1,15 @@
-// The fault scenarios F1-F8 (issue 7) and F9 (issue 17). Each starts its own stack, injects its fault by killing or
+// The fault scenarios F1-F8 (issue 7), F9 (issue 17) and F10 (issue 15, faults/webhook-scenario.ts). Each starts its own stack, injects its fault by killing or
 // stopping real processes by pid, and checks the books afterwards. `short` is the CI size.
 import { Client, Connection } from '@temporalio/client';
-import { startBenchStack, type BenchStack } from '../bench/lib/stack';
+import { BENCH_ARTISTS, startBenchStack, type BenchStack } from '../bench/lib/stack';
 import { approveSignal, intakeWorkflowId } from '../workflows/messages';
+import { createDecisionSigner, detailsHash } from '../lib/intake/decision-proof';
 import { books, waitFinal, waitStatus } from './books';
+import { F10 } from './webhook-scenario';
 import { jpegMagicThenRandom, pngDeclaring } from '../bench/lib/images';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged } from './client';
 import { upsertMapping } from '../lib/identity/actors';
+import { LOCAL_ISSUER } from '../lib/identity';
 import { createApiKey } from '../lib/identity/api-keys';
 
 export type Size = 'short' | 'long';
@@ -138,8 +141,16 @@ const F3: Scenario = {
       await s.stopWorker();
       const connection = await Connection.connect({ address: s.temporalAddress });
       const client = new Client({ connection });
+      // Each signal carries the proof the approve route would sign (the API's key, generated into
+      // the stack's DATA_DIR): a decision without one changes nothing.
+      const signer = await createDecisionSigner({ DATA_DIR: s.dataDir });
+      const by = { actorId: 'bench-operator', credentialId: `${LOCAL_ISSUER}#bench-operator` };
+      const reviewNotes = 'Approved before the outage.';
       for (const id of ids) {
-        await client.workflow.getHandle(intakeWorkflowId(id)).signal(approveSignal, { requestId: `f3-${id}`, by: { actorId: 'bench-operator', credentialId: 'fault-suite' }, reviewNotes: 'Approved before the outage.' });
+        const requestId = `f3-${id}`;
+        const [row] = await s.sql<{ verifiedSha256: string }[]>`select verified_sha256 from submissions where submission_id = ${id}`;
+        const proof = await signer.sign({ submissionId: id, decision: 'approve', ...by, sha256: row!.verifiedSha256, requestId, detailsHash: detailsHash({ reviewNotes }) });
+        await client.workflow.getHandle(intakeWorkflowId(id)).signal(approveSignal, { requestId, by, reviewNotes, proof });
       }
       await connection.close();
       await s.stopTemporal();
@@ -388,11 +399,12 @@ async function secondPartner(s: BenchStack): Promise<{ headers: Record<string, s
     role: 'partner',
     permissions: ['portfolio_intake:stage'],
     organizationId,
+    artistScope: BENCH_ARTISTS,
   });
   return { headers: { 'x-api-key': created.key }, organizationId };
 }
 
-export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9];
+export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10];
 
 export async function runScenario(sc: Scenario, size: Size): Promise<Row> {
   const t = performance.now();

@@ -61,6 +61,25 @@ const shared = {
   MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).max(1_000_000_000).default(50_000_000),
 };
 
+/**
+ * Webhook targets: loopback receivers are allowed outside production unless set false; production
+ * allows only https:// URLs resolving to public addresses and refuses true here.
+ */
+const webhookTargets = {
+  WEBHOOK_ALLOW_LOOPBACK: bool.optional(),
+};
+
+/** The target policy both the registration (API) and the delivery (worker) apply. */
+export function webhookPolicyOf(cfg: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK?: boolean | undefined }) {
+  const production = cfg.NODE_ENV === 'production';
+  return { production, allowLoopback: !production && cfg.WEBHOOK_ALLOW_LOOPBACK !== false };
+}
+
+function noLoopbackWebhooksInProduction(cfg: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK?: boolean | undefined }, ctx: z.RefinementCtx) {
+  if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_ALLOW_LOOPBACK === true)
+    ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook targets are refused when NODE_ENV=production' });
+}
+
 /** Variables a production process may not leave to embedded defaults. */
 const productionRequired = ['DATABASE_URL', 'TEMPORAL_ADDRESS'] as const;
 
@@ -115,13 +134,22 @@ export const apiConfigSchema = z
     /** Per organization: submissions open in `staged` at once, and the bytes they declare. */
     QUOTA_STAGED_SUBMISSIONS: z.coerce.number().int().min(1).max(1_000_000).default(100),
     QUOTA_STAGED_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
+    /** /search and /studios count totals exactly up to this many matches; beyond it `total` is this cap with total_relation "gte" (as Lucene's track_total_hits). */
+    SEARCH_TOTAL_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     /** Bearer token for GET /metrics; without it /metrics answers only outside production. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    ...webhookTargets,
     /** Fault suite only (F4): the API kills itself after committing a new submission row. */
     FAULT_KILL_AFTER_SUBMISSION_COMMIT: bool.default(false),
+    /**
+     * Ed25519 private key (PKCS#8 PEM; `\n` escapes allowed) the API signs operators' decisions
+     * with (lib/intake/decision-proof.ts). Embedded default: generated into DATA_DIR/secrets.
+     */
+    DECISION_SIGNING_KEY: z.string().includes('PRIVATE KEY', { message: 'expected a PKCS#8 PEM private key' }).optional(),
   })
-  .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET']))
-  .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']));
+  .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET', 'DECISION_SIGNING_KEY']))
+  .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']))
+  .superRefine(noLoopbackWebhooksInProduction);
 
 export const workerConfigSchema = z
   .object({
@@ -141,11 +169,29 @@ export const workerConfigSchema = z
     WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     /** Bearer token for the worker's /metrics (as METRICS_TOKEN for the API). */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    ...webhookTargets,
+    /** Webhook retries: first backoff, its cap, and how long a delivery is retried before it is marked failed. */
+    WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+    WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
+    WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce.number().int().min(10).max(30 * 86400).default(86400),
+    /** How often the dispatcher sweeps for events and deliveries besides being woken (LISTEN). */
+    WEBHOOK_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+    /** Public base URL of the API, for the asset URLs in webhook payloads (as the API's PUBLIC_BASE_URL); else http://127.0.0.1:PORT. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    /** The API's port (the stack launcher passes it), for that fallback. */
+    PORT: port.default(EMBEDDED_DEFAULTS.apiPort),
     /** Fault suite only (F2): the worker kills itself once per submission between copy and row insert. */
     FAULT_KILL_AFTER_MEDIA_COPY: bool.default(false),
+    /**
+     * The public half of DECISION_SIGNING_KEY (SPKI PEM; several blocks during a rotation): the
+     * worker verifies decisions with it and cannot mint them. Embedded default: derived from the
+     * key generated into DATA_DIR/secrets.
+     */
+    DECISION_VERIFY_KEY: z.string().includes('PUBLIC KEY', { message: 'expected an SPKI PEM public key' }).optional(),
   })
-  .superRefine(requireInProduction())
-  .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']));
+  .superRefine(requireInProduction(['DECISION_VERIFY_KEY']))
+  .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))
+  .superRefine(noLoopbackWebhooksInProduction);
 
 export const stackConfigSchema = z.object({
   ...shared,

@@ -1,30 +1,38 @@
 // `npm run project -- --help`
-// The governed projection of one private media-store draft into the public runtime store, and its
-// inverse, the takedown. Operator commands, not routes and not worker steps: each runs with the
-// operator's actor id, which must be an active human-operator mapping holding
-// portfolio_intake:review. Both are idempotent and audited (access_audit); see lib/directory/projection.ts.
+// Publish a promoted media-store draft, or take a published asset down, through the operator
+// routes of the running API (api/routes/intake/publishing.ts): the same code path as the console,
+// with a verified credential. The operator is whoever the bearer token proves (an active human
+// operator mapping holding portfolios:publish), never an id the caller asserts. Dry run unless
+// --apply: the plan (what would become public, which renditions, the posture check) changes nothing.
 import { parseArgs } from 'node:util';
-import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
-import { createSql } from '../lib/db';
-import { projectDraft, ProjectionRefusedError, unpublishAsset } from '../lib/directory/projection';
-import { createObjectStore } from '../lib/storage';
+import { z } from 'zod';
+import { EMBEDDED_DEFAULTS, loadConfigOrExit } from '../lib/config';
 
 const USAGE = `usage:
-  npm run project -- --document <mediaStoreDocumentId> --operator <actorId>
-      Publish a promoted draft: checks the operator and the rights / consent postures, makes the
-      public renditions (WebP, metadata stripped, long edge 2048 and 640 px) and lists the asset.
-  npm run project -- --unpublish <assetId> --operator <actorId> --reason <text>
+  npm run project -- --document <mediaStoreDocumentId> [--artist <runtimeArtistId>] [--apply]
+      Publish a promoted draft. Without --apply: the plan (the fields that would become public,
+      the renditions and their sizes, the rights / consent posture check, the artist's runtime
+      profile) and nothing changes. With --apply: the public renditions are made (WebP, metadata
+      stripped, long edge 2048 and 640 px) and the asset is listed.
+  npm run project -- --unpublish <assetId> --reason <text> [--apply]
       Take a published asset down: it leaves every public read, its /media URLs answer 410 and
       its rendition objects are deleted. The reason (3..2000 characters) is kept and audited.
+      Without --apply: what would come down, and nothing changes.
 
 options:
   --document <id>    media-store document id (mdoc_...), as the promoted submission names it
   --unpublish <id>   portfolio asset id (pfa_...)
-  --operator <id>    actor id of an active human operator with portfolio_intake:review
   --reason <text>    why the asset comes down (with --unpublish)
+  --artist <id>      the listed runtime artist profile to publish under, when the draft's artist
+                     has none yet (GET /api/v1/artists/{id} must answer it)
+  --apply            do it (default: dry run)
+  --token <bearer>   your operator bearer token (default: $OPERATOR_TOKEN); on the embedded stack
+                     \`npm run iam -- token --subject <you>\`
+  --api <url>        the running API (default: $PUBLIC_BASE_URL, else http://127.0.0.1:$PORT, port 3000)
   -h, --help         this text
 
-Reads DATABASE_URL (default: the embedded stack's) and the storage settings (STORAGE_DRIVER, ...).`;
+The API verifies the token and your mapping (human operator, portfolios:publish) and audits every
+publish, takedown and refusal in access_audit. Exit 0: done or publishable; 1: refused.`;
 
 function usage(problem?: string): never {
   if (problem) console.error(`${problem}\n`);
@@ -32,48 +40,110 @@ function usage(problem?: string): never {
   process.exit(problem ? 64 : 0); // EX_USAGE
 }
 
-let values: { document?: string; unpublish?: string; operator?: string; reason?: string; help?: boolean };
+let values: { document?: string; unpublish?: string; reason?: string; artist?: string; apply?: boolean; token?: string; api?: string; help?: boolean };
 try {
   ({ values } = parseArgs({
     options: {
       document: { type: 'string' },
       unpublish: { type: 'string' },
-      operator: { type: 'string' },
       reason: { type: 'string' },
+      artist: { type: 'string' },
+      apply: { type: 'boolean' },
+      token: { type: 'string' },
+      api: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
 } catch (err) {
-  usage((err as Error).message);
+  const message = (err as Error).message;
+  usage(
+    message.includes("'--operator'")
+      ? '--operator is no longer taken: an asserted id is no authority. Give your bearer token (--token or OPERATOR_TOKEN); the API verifies it.'
+      : message,
+  );
 }
 if (values.help) usage();
-if (!values.operator) usage('--operator is required');
 if (Boolean(values.document) === Boolean(values.unpublish)) usage('give exactly one of --document or --unpublish');
 if (values.unpublish && !values.reason) usage('--unpublish needs --reason');
+if (values.unpublish && values.artist) usage('--artist goes with --document');
+const env = loadConfigOrExit(
+  z.object({
+    OPERATOR_TOKEN: z.string().optional(),
+    PUBLIC_BASE_URL: z.url().optional(),
+    PORT: z.coerce.number().int().min(1).max(65535).default(EMBEDDED_DEFAULTS.apiPort),
+  }),
+);
+const token = values.token ?? env.OPERATOR_TOKEN;
+if (!token) usage('an operator bearer token is required: --token <bearer> or OPERATOR_TOKEN');
+const api = (values.api ?? env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${env.PORT}`).replace(/\/+$/, '');
+const INTAKE = '/api/private/portfolio-intake/v1';
 
-const cfg = loadConfigOrExit(toolConfigSchema);
-const sql = createSql(databaseUrlOf(cfg), { max: 1 });
-const deps = { sql, store: createObjectStore(cfg), maxImagePixels: cfg.MAX_IMAGE_PIXELS };
-try {
-  if (values.document) {
-    const r = await projectDraft(deps, { documentId: values.document, operatorActorId: values.operator });
+interface Answer {
+  status: number;
+  body: any;
+}
+
+async function post(path: string, body: Record<string, unknown>): Promise<Answer> {
+  let res: Response;
+  try {
+    res = await fetch(`${api}${INTAKE}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(120_000),
+    });
+  } catch {
+    console.error(`error: the API at ${api} is not reachable (is \`npm start\` running, or --api set?)`);
+    process.exit(1);
+  }
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+function refused(a: Answer): never {
+  const b = a.body ?? {};
+  console.error(`Refused (${a.status} ${b.code ?? 'error'}): ${b.detail ?? 'no detail'}`);
+  process.exit(1);
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+
+if (values.document) {
+  const a = await post(`/media-documents/${encodeURIComponent(values.document)}/publish`, {
+    dryRun: !values.apply,
+    ...(values.artist ? { artistId: values.artist } : {}),
+  });
+  if (a.status !== 200) refused(a);
+  const d = a.body.data;
+  if (!d.dryRun) {
     console.log(
-      r.status === 'projected'
-        ? `Projected ${r.documentId} as public portfolio asset ${r.assetId}.`
-        : `${r.documentId} was already projected as ${r.assetId}; nothing changed.`,
+      d.status === 'projected'
+        ? `Published ${d.documentId} as public portfolio asset ${d.assetId} (artist ${d.asset.artist_id}): ${d.asset.image_url}`
+        : `${d.documentId} was already published as ${d.assetId}; nothing changed.`,
     );
   } else {
-    const r = await unpublishAsset(deps, { assetId: values.unpublish!, operatorActorId: values.operator, reason: values.reason! });
+    console.log(`Dry run (nothing changed): ${d.documentId} -> ${d.assetId}, verdict ${d.verdict}`);
+    console.log(`  artist     ${d.asset.artist_id ?? '(no runtime profile)'} (canonical ${d.artistCanonicalId})${d.linksArtistProfile ? ', link recorded on --apply' : ''}`);
+    console.log(`  title      ${JSON.stringify(d.asset.title)}`);
+    console.log(`  tags       ${d.asset.tags.join(', ') || '-'}; styles ${d.asset.styles.join(', ') || '-'}; placement ${d.asset.placement ?? '-'}`);
+    console.log(`  postures   rights ${d.postureCheck.rightsPosture}, consent ${d.postureCheck.consentPosture}: ${d.postureCheck.verdict}`);
+    for (const r of d.renditions) console.log(`  rendition  ${r.name} ${r.width}x${r.height} ${kb(r.sizeBytes)} at ${r.url}`);
+    for (const r of d.reasons) console.log(`  refused    ${r.code}: ${r.message}`);
+    if (d.verdict === 'refused') process.exitCode = 1;
+    else if (d.verdict === 'publishable') console.log('Run again with --apply to publish.');
+  }
+} else {
+  const a = await post(`/portfolio-assets/${encodeURIComponent(values.unpublish!)}/unpublish`, { dryRun: !values.apply, reason: values.reason });
+  if (a.status !== 200) refused(a);
+  const d = a.body.data;
+  if (d.dryRun) {
+    console.log(`Dry run (nothing changed): ${d.assetId} ${d.status === 'would_unpublish' ? 'would come down' : 'is already taken down'} (artist ${d.artistId}, ${JSON.stringify(d.title)})`);
+    for (const r of d.renditions ?? []) console.log(`  rendition  ${r.name} ${kb(r.sizeBytes)}`);
+    if (d.status === 'would_unpublish') console.log('Run again with --apply to take it down.');
+  } else {
     console.log(
-      r.status === 'unpublished'
-        ? `Took ${r.assetId} down; ${r.deletedRenditions} rendition object(s) deleted.`
-        : `${r.assetId} was already taken down; nothing changed.`,
+      d.status === 'unpublished'
+        ? `Took ${d.assetId} down; ${d.deletedRenditions} rendition object(s) deleted.`
+        : `${d.assetId} was already taken down; nothing changed.`,
     );
   }
-} catch (err) {
-  if (!(err instanceof ProjectionRefusedError)) throw err;
-  console.error(`Refused (${err.reason}): ${err.message}`);
-  process.exitCode = 1;
-} finally {
-  await sql.end({ timeout: 5 });
 }

@@ -144,7 +144,8 @@ async function main() {
     shortApi = await startApi(cfg, createLogger({ name: 'record-short-window', level: 'silent' }), { migrate: false });
     connection = await Connection.connect({ address: stack.temporalAddress });
     const client = new Client({ connection });
-    const secrets = [stack.partner.key, stack.partner.key.split('_').pop()!, stack.operator.token];
+    // The key's secret is everything after its id (`tpk_<keyId>_<secret>`; the secret may hold `_`).
+    const secrets = [stack.partner.key, stack.partner.key.split('_').slice(2).join('_'), stack.operator.token];
 
     const scenarios: { scenario: string; workflowType: FixtureEntry['workflowType']; expectResult: Record<string, unknown>; /** Drives the scenario over HTTP; returns the workflow id. */ run: () => Promise<string> }[] = [
       {
@@ -210,7 +211,7 @@ async function main() {
       }
       const history = await handle.fetchHistory();
       const json = JSON.stringify(scrub(JSON.parse(historyToJSON(history))), null, 2) + '\n';
-      for (const secret of secrets) if (json.includes(secret)) throw new Error(`${sc.scenario}: a credential ended up in the history; not writing it`);
+      for (const [n, secret] of secrets.entries()) if (json.includes(secret)) throw new Error(`${sc.scenario}: a credential (#${n} of partner key, key secret, operator token) ended up in the history; not writing it`);
       // The scrubbed history must still replay against the current code.
       await Worker.runReplayHistory({ workflowBundle: { code }, replayName: `record-${sc.scenario}` }, JSON.parse(json), workflowId);
       const file = `${sc.workflowType === 'portfolioIntake' ? 'portfolio-intake' : 'artist-resolution'}.${sc.scenario}.${SHAPE}.json`;

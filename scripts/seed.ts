@@ -3,7 +3,8 @@
 import { parseArgs } from 'node:util';
 import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
 import { createSql } from '../lib/db';
-import { SeedConflictError, seedDirectory, type SeedTable } from '../lib/directory/seed';
+import { SeedConflictError, seedDirectory } from '../lib/directory/seed';
+import { seedProgress } from '../lib/directory/seed-progress';
 
 const MAX_STUDIOS = 5_000_000;
 const USAGE = `usage:
@@ -52,33 +53,8 @@ if (values.reset && values['if-empty']) usage('give --reset or --if-empty, not b
 const cfg = loadConfigOrExit(toolConfigSchema);
 const sql = createSql(databaseUrlOf(cfg), { max: 4 });
 
-// One line per table, redrawn in place on a terminal; plain lines when piped.
-const TABLES: SeedTable[] = ['studios', 'artists', 'portfolio_assets', 'designs'];
-const state = new Map<SeedTable, { done: number; total: number }>();
-const tty = process.stderr.isTTY;
-let drawn = 0;
-let lastDraw = 0;
-function bar(done: number, total: number) {
-  const width = 30;
-  const f = total ? done / total : 1;
-  return `[${'#'.repeat(Math.round(f * width)).padEnd(width, '.')}] ${String(Math.floor(f * 100)).padStart(3)}%`;
-}
-function draw(force = false) {
-  const now = Date.now();
-  if (!force && now - lastDraw < 100) return;
-  lastDraw = now;
-  const lines = TABLES.filter((t) => state.has(t)).map((t) => {
-    const s = state.get(t)!;
-    return `${t.padEnd(17)} ${bar(s.done, s.total)} ${s.done.toLocaleString('en-US')}/${s.total.toLocaleString('en-US')}`;
-  });
-  if (tty) {
-    if (drawn) process.stderr.write(`\x1b[${drawn}A`);
-    process.stderr.write(lines.map((l) => `\x1b[2K${l}\n`).join(''));
-    drawn = lines.length;
-  } else if (force) {
-    process.stderr.write(lines.join('\n') + '\n');
-  }
-}
+// A cli-progress bar per table on a terminal; a line per finished table when piped.
+const progress = seedProgress();
 
 try {
   const result = await seedDirectory(sql, {
@@ -86,15 +62,13 @@ try {
     seed,
     reset: values.reset,
     ifEmpty: values['if-empty'],
-    onProgress: (p) => {
-      state.set(p.table, { done: p.done, total: p.total });
-      draw(p.done === p.total);
-    },
+    onProgress: progress.onProgress,
   });
-  draw(true);
+  progress.stop();
   if (result.skipped) console.log('The directory already holds synthetic rows; nothing to do (--if-empty).');
   else console.log(`Seeded ${Object.entries(result.counts).map(([t, n]) => `${n.toLocaleString('en-US')} ${t}`).join(', ')} in ${(result.ms / 1000).toFixed(1)} s (seed ${seed}).`);
 } catch (err) {
+  progress.stop();
   // One line, never a stack, never the URL (it may carry a password).
   const e = err as NodeJS.ErrnoException;
   console.error(

@@ -10,8 +10,11 @@ import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../lib/identity';
 import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-keys';
+import { createSigninCode } from '../lib/console/sessions';
 
 export const DEMO_ORG = 'demo-tenant';
+/** The artist the guides' examples stage for: the demo partner is scoped to it (lib/intake/artist-ties.ts). */
+export const DEMO_ARTIST = 'artist-demo-1';
 
 /** A small synthetic directory (200 studios, fixed seed) so the read API answers with data at once. */
 async function seedDemoDirectory(sql: Sql): Promise<string[]> {
@@ -28,7 +31,8 @@ export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; 
     if (o.cfg.IDP_DRIVER !== 'local') return seeded;
     const keyFile = path.join(o.cfg.DATA_DIR, 'secrets', 'demo-partner-key');
     let key = fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '';
-    const [mapped] = await sql`select 1 from actor_mappings where actor_id = 'demo-partner' and active`;
+    // A demo partner mapped before partners were tied to their artists gets a new key once.
+    const [mapped] = await sql`select 1 from actor_mappings where actor_id = 'demo-partner' and active and ${DEMO_ARTIST} = any(artist_scope)`;
     if (!key || !mapped) {
       const created = await createApiKey(sql, { organizationId: DEMO_ORG, label: 'demo partner' });
       await upsertMapping(sql, {
@@ -38,6 +42,7 @@ export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; 
         role: 'partner',
         permissions: ['portfolio_intake:stage', 'studios:read', 'artists:read', 'search:read', 'portfolios:read', 'designs:read'],
         organizationId: DEMO_ORG,
+        artistScope: [DEMO_ARTIST],
       });
       fs.mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
       fs.writeFileSync(keyFile, created.key, { mode: 0o600 });
@@ -49,17 +54,20 @@ export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; 
       credentialSubject: 'demo-operator',
       credentialIssuer: LOCAL_ISSUER,
       role: 'operator',
-      permissions: ['portfolio_intake:review', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'],
+      permissions: ['portfolio_intake:review', 'portfolios:publish', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'],
       organizationId: 'platform',
       isHumanOperator: true,
       selfService: false,
     });
     const token = await issueLocalToken(await loadOrCreateSigningKey(o.cfg.DATA_DIR), { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 12 * 3600 });
+    // The review console: a one-time link (10 minutes to use it; the session it opens lasts as long as the token).
+    const code = await createSigninCode(sql, { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 12 * 3600 * 1000) });
     return [
       ...seeded,
       `Demo partner key (tenant ${DEMO_ORG}): ${key}`,
       `Demo operator token (12 h):     ${token}`,
       `  (also: npm run iam -- token --subject demo-operator)`,
+      `Review console (one-time sign-in link, 10 min): ${o.apiUrl}/console/signin?code=${code}`,
     ];
   } finally {
     await sql.end({ timeout: 2 });

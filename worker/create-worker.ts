@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks';
 import { PROJECT_ROOT } from '../lib/config';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
@@ -12,6 +13,8 @@ export interface CreateWorkerOptions {
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
+  /** Webhook deliveries: the target policy and the public base URL of payload links (the sql is deps.sql). */
+  webhooks: Omit<WebhookActivityDeps, 'sql'>;
   /** A prebuilt bundle (production, tests); otherwise the workflows are bundled at start. */
   workflowBundle?: { code: string } | { codePath: string } | undefined;
   maxConcurrentActivities?: number;
@@ -32,7 +35,7 @@ export async function createIntakeWorker(o: CreateWorkerOptions): Promise<Worker
     namespace: o.namespace,
     taskQueue: o.taskQueue,
     identity: workerIdentity(),
-    activities: createActivities(o.deps),
+    activities: { ...createActivities(o.deps), ...createWebhookActivities({ sql: o.deps.sql, ...o.webhooks }) },
     ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 50,
     maxConcurrentWorkflowTaskExecutions: o.maxConcurrentWorkflowTasks ?? 50,

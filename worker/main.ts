@@ -1,15 +1,17 @@
 // The Temporal worker process: parse config, build deps, run, shut down cleanly.
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { databaseUrlOf, loadConfigOrExit, temporalAddressOf, workerConfigSchema } from '../lib/config';
+import { databaseUrlOf, loadConfigOrExit, temporalAddressOf, webhookPolicyOf, workerConfigSchema } from '../lib/config';
 import { createSql } from '../lib/db';
 import { createLogger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
 import { createObjectStore } from '../lib/storage';
-import { connectWorkerConnection } from '../temporal/connection';
+import { connectWorkerConnection, createTemporalClient } from '../temporal/connection';
 import { createIntakeWorker } from './create-worker';
+import { createDecisionVerifier } from '../lib/intake/decision-proof';
 import { killOncePerSubmission } from './fault-hooks';
 import { startWorkerMetricsServer } from './metrics';
 import { startRetentionSweeps } from './retention';
+import { startWebhookDispatcher } from './webhook-dispatcher';
 import { purgeStagedPastRetention } from '../activities/purge-staged';
 
 const cfg = loadConfigOrExit(workerConfigSchema);
@@ -39,12 +41,13 @@ const worker = await createIntakeWorker({
   connection,
   namespace: cfg.TEMPORAL_NAMESPACE,
   taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-  deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
+  deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, decisions: await createDecisionVerifier(cfg), log, ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
   workflowBundle: cfg.WORKFLOW_BUNDLE_PATH ? { codePath: cfg.WORKFLOW_BUNDLE_PATH } : undefined,
   maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES,
   maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS,
   maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS,
+  webhooks: { policy: webhookPolicyOf(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') },
 });
 
 // Runtime.install registers SIGINT/SIGTERM: the worker stops polling, drains in-flight tasks,
@@ -66,9 +69,21 @@ const retention = startRetentionSweeps({
   everySeconds: cfg.RETENTION_SWEEP_SECONDS,
   log,
 });
+const temporalClient = createTemporalClient(cfg);
+const dispatcher = await startWebhookDispatcher({
+  sql,
+  client: temporalClient.client,
+  taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+  retry: { initialSeconds: cfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: cfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: cfg.WEBHOOK_RETRY_WINDOW_SECONDS },
+  sweepSeconds: cfg.WEBHOOK_SWEEP_SECONDS,
+  idleSeconds: 300,
+  log,
+});
 try {
   await worker.run();
 } finally {
+  await dispatcher.stop();
+  await temporalClient.connection.close();
   await retention.stop();
   await metrics?.close();
   await connection.close();

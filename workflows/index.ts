@@ -1,2 +1,3 @@
 export { portfolioIntake } from './portfolio-intake';
 export { artistResolution } from './artist-resolution';
+export { webhookLane } from './webhook-delivery';

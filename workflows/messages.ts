@@ -3,7 +3,7 @@
 // lib/intake/ (pure modules this folder may import).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ActorRef, IntakeView, RejectReasonCode, SubmissionRef } from '../lib/intake/vocabulary';
+import type { ActorRef, DecisionProof, IntakeView, RejectReasonCode, SubmissionRef } from '../lib/intake/vocabulary';
 
 export interface IntakeInput extends SubmissionRef {
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
@@ -18,6 +18,8 @@ export interface ApproveSignal {
   requestId: string;
   by: ActorRef;
   reviewNotes: string;
+  /** The API's signature over this decision (lib/intake/decision-proof.ts); without a valid one the approval changes nothing. */
+  proof?: DecisionProof;
 }
 export interface RejectSignal {
   requestId: string;
@@ -26,6 +28,8 @@ export interface RejectSignal {
   reviewNotes?: string;
   /** The name reject signals sent before the lifecycle owner used for reviewNotes. */
   notes?: string;
+  /** As ApproveSignal.proof. */
+  proof?: DecisionProof;
 }
 
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */

@@ -46,6 +46,15 @@ const acts = proxyActivities<IntakeActivities>({
 export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
 /** Runs that receive a decision while the verification outcome is committed but not yet processed keep it. */
 export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
+/**
+ * Runs that reach review after this change act on a decision only when the acceptDecision
+ * activity found its proof valid (signed by the API, for this submission, decision, operator and
+ * verified sha256; the operator still active); a refused one changes nothing and the run waits for
+ * the next. Runs whose history reached review before it replay the unchecked branch.
+ */
+export const SIGNED_DECISIONS_PATCH = 'intake-signed-decisions';
+/** Decision signals kept while one is being checked; beyond this, more are dropped (not recorded). */
+const MAX_OFFERED_DECISIONS = 100;
 
 type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
 
@@ -83,6 +92,19 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   let upload: UploadCompleteSignal | undefined;
   let decision: Decision | undefined;
   /**
+   * Every decision signal the state accepts, in order of arrival (signed-decisions runs): one
+   * refused for its proof must not keep out the operator's real decision sent after it.
+   * In memory only (no commands), so runs before the patch are unaffected.
+   */
+  const offered: Decision[] = [];
+  const offeredIds = new Set<string>();
+  const offer = (d: Decision) => {
+    if (offeredIds.has(d.signal.requestId) || offered.length >= MAX_OFFERED_DECISIONS) return;
+    if (!accepts(state.intakeStatus, d.kind) && !acceptsDuringStep(state.intakeStatus, d.kind)) return;
+    offeredIds.add(d.signal.requestId);
+    offered.push(d);
+  };
+  /**
    * A signal counts once, only while nothing of its kind is pending and the table accepts its
    * trigger now, or at the end of the running step (lifecycle.acceptsDuringStep; behind a patch,
    * since runs before it dropped such a signal).
@@ -105,9 +127,11 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   });
   setHandler(approveSignal, (s) => {
     if (fresh(s.requestId, 'approve', decision)) decision = { kind: 'approve', signal: s };
+    offer({ kind: 'approve', signal: s });
   });
   setHandler(rejectSignal, (s) => {
     if (fresh(s.requestId, 'reject', decision)) decision = { kind: 'reject', signal: s };
+    offer({ kind: 'reject', signal: s });
   });
 
   const decide = (trigger: Trigger, o: { by: ActorRef; note?: string | null; facts?: TransitionFacts }): Transition =>
@@ -152,6 +176,43 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
 
   // A human decides; there is no deadline on review. Operators see the queue in PostgreSQL and
   // on-call staff can filter on AwaitingSince in the Web UI.
+  if (patched(SIGNED_DECISIONS_PATCH)) {
+    for (;;) {
+      await condition(() => offered.length > 0);
+      const o = offered.shift() as Decision;
+      const transition =
+        o.kind === 'approve'
+          ? decide('approve', { by: o.signal.by, note: o.signal.reviewNotes })
+          : decide('reject', { by: o.signal.by, note: `${o.signal.reasonCode}: ${o.signal.reviewNotes ?? ''}`, facts: { rejectReasonCode: o.signal.reasonCode } });
+      // The activity verifies the proof and writes the transition only when it holds.
+      const accepted = await acts.acceptDecision({
+        decision: o.kind,
+        requestId: o.signal.requestId,
+        by: o.signal.by,
+        proof: o.signal.proof,
+        reviewNotes: o.signal.reviewNotes,
+        ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
+        sha256: verified.sha256,
+        transition,
+      });
+      if (!accepted.accepted) continue; // recorded as refused; still awaiting_review
+      moveTo(transition);
+      if (o.kind === 'reject') return finish(state);
+      const signedPromotion = stepOutcomes(transition, 'promotion_done', 'object_changed');
+      const signedPromoted = await acts.promoteToMediaStore({
+        submissionId: input.submissionId,
+        stagingKey: input.stagingKey,
+        sha256: verified.sha256,
+        mimeType: input.mimeType,
+        by: o.signal.by,
+        reviewNotes: o.signal.reviewNotes,
+        enter: transition,
+        outcomes: signedPromotion,
+      });
+      moveTo(outcomeOf(signedPromotion, signedPromoted));
+      return finish(state);
+    }
+  }
   await condition(() => decision !== undefined);
   const d = decision as Decision | undefined;
   if (!d) throw new Error('unreachable: decision missing');

@@ -14,6 +14,13 @@ export interface AuthRule {
   credentials?: readonly CredentialKind[];
   /** Only a mapped human operator with a bearer token. */
   operator?: boolean;
+  /** Also let through a mapped human operator (bearer) holding this permission, without `permission`. */
+  orOperatorWith?: Permission;
+}
+
+/** Is the actor a mapped human operator, proven by a bearer token, holding `permission`? */
+export function isOperatorWith(actor: Actor, permission: Permission): boolean {
+  return actor.isHumanOperator && actor.credential.kind === 'bearer' && actor.permissions.includes(permission);
 }
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="tattoo-intake", ApiKey header="X-API-Key"' };
@@ -60,6 +67,7 @@ export function enforce(actor: Actor, rule: AuthRule): void {
       `This operation does not accept ${actor.credential.kind === 'api_key' ? 'an API key' : 'a bearer token'}.`,
     );
   }
+  if (rule.orOperatorWith && isOperatorWith(actor, rule.orOperatorWith)) return;
   if (rule.operator && (!actor.isHumanOperator || actor.credential.kind !== 'bearer')) {
     throw new AppError('operator_required', 'Only a mapped human operator with a bearer token may do this.');
   }

@@ -51,6 +51,8 @@ export interface Operation extends Documented {
   path: string;
   auth: Auth;
   permission?: Permission;
+  /** Also open to a mapped human operator (bearer) holding this permission, without `permission` (operators read any submission). */
+  operatorPermission?: Permission;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -108,8 +110,8 @@ export function isOperation(r: Route): r is OperationDef {
 export const expressPath = (p: string) => p.replace(/\{(\w+)\}/g, ':$1');
 
 /** The credential rule an auth kind stands for. */
-export function authRuleOf(op: Pick<Operation, 'auth' | 'permission'>): AuthRule {
-  const permission = op.permission ? { permission: op.permission } : {};
+export function authRuleOf(op: Pick<Operation, 'auth' | 'permission' | 'operatorPermission'>): AuthRule {
+  const permission = { ...(op.permission ? { permission: op.permission } : {}), ...(op.operatorPermission ? { orOperatorWith: op.operatorPermission } : {}) };
   switch (op.auth) {
     case 'public':
     case 'any':

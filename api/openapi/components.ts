@@ -202,9 +202,25 @@ export const Studio = z
   })
   .openapi('Studio');
 
+/**
+ * Bounded totals (issue 16), as Lucene-based engines count them (track_total_hits): exact up to
+ * SEARCH_TOTAL_CAP (default 10,000), beyond it the cap and the relation `gte`.
+ */
+const TOTAL_RULE =
+  'exact up to the total cap (SEARCH_TOTAL_CAP, default 10,000); beyond it the cap itself, with the relation "gte" (a lower bound); page counts follow from this total';
+const totalRelation = z.enum(['eq', 'gte']);
+
 export const StudiosPage = z.object({
   data: z.array(Studio),
-  pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int(), hasNext: z.boolean(), hasPrev: z.boolean() }),
+  pagination: z.object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int().describe(TOTAL_RULE),
+    totalPages: z.number().int(),
+    hasNext: z.boolean(),
+    hasPrev: z.boolean(),
+  }),
+  totalRelation: totalRelation.describe('"eq": pagination.total is exact; "gte": there are at least that many studios'),
   error: z.null(),
 });
 
@@ -221,7 +237,11 @@ export const SearchResult = z
     styles: z.array(z.string()),
     specialties: z.array(z.string()),
     location: z.object({ city: z.string().nullable(), state: z.string().nullable(), country: z.string().nullable() }),
-    relevance_score: z.number(),
+    relevance_score: z
+      .number()
+      .describe(
+        '0..1: 0.6 x full-text rank (cover density, name weighted above city / specialties above description, rank / (rank + 1)) + 0.3 x trigram similarity of name to q + 0.1 x static quality; 0 without q. With sort_by=relevance the first 500 matches in static-quality order are ordered by it',
+      ),
     distance_km: z.number().nullable().optional(),
     ...records,
   })
@@ -231,12 +251,15 @@ export const SearchPage = z.object({
   success: z.literal(true),
   data: z.object({
     results: z.array(SearchResult),
-    total: z.number().int(),
+    total: z.number().int().describe(TOTAL_RULE),
+    total_relation: totalRelation.describe('"eq": total is exact; "gte": there are at least total matches'),
     pagination: z.object({ page: z.number().int(), limit: z.number().int(), total_pages: z.number().int(), has_next: z.boolean(), has_prev: z.boolean() }),
     facets: z
       .object({ types: FacetCounts, cities: FacetCounts, states: FacetCounts, countries: FacetCounts, styles: FacetCounts, specialties: FacetCounts, verified: FacetCounts })
       .optional()
-      .describe('with include_facets=true'),
+      .describe(
+        'with include_facets=true. Exact (over every match) when total_relation is "eq"; when it is "gte", counted over the first 500 matches in static-quality order (the candidates the relevance ranking re-scores), so they show the make-up of the best matches, not of all of them',
+      ),
   }),
 });
 

@@ -4,6 +4,41 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { Problem, problems } from './components';
 import type { DocumentId, Route } from '../http/route';
 import { operations, problemStatusesOf, type Operation } from './operations';
+import { z } from 'zod';
+import { EVENT_TYPES } from '../../lib/webhooks/events';
+import { WebhookPayload } from '../routes/intake/webhook-schemas';
+
+const WEBHOOK_DESCRIPTIONS: Record<(typeof EVENT_TYPES)[number], string> = {
+  'submission.staged': 'a submission was created and waits for its upload',
+  'submission.awaiting_review': 'the upload decoded as the declared image and waits for a human decision',
+  'submission.verification_failed': 'the upload was refused (failureReason says why)',
+  'submission.expired': 'no upload-complete arrived within the upload window',
+  'submission.rejected': 'an operator rejected it (rejectReason says why)',
+  'submission.promoted': 'an operator approved it and the verified bytes are a private draft',
+  'asset.published': 'an operator published the draft; publicAssetUrl is its image',
+  'asset.unpublished': 'an operator took the published asset down',
+};
+
+/** The intake document's 3.1 `webhooks`: one per event type, all with the same signed body. */
+function registerWebhooks(registry: OpenAPIRegistry) {
+  const headers = z.object({
+    'webhook-id': z.string().describe('the event id: the same on every retry; dedupe on it'),
+    'webhook-timestamp': z.string().describe('Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes)'),
+    'webhook-signature': z.string().describe('space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap)'),
+  });
+  for (const type of EVENT_TYPES)
+    registry.registerWebhook({
+      method: 'post',
+      path: type,
+      operationId: `webhook_${type.replace('.', '_')}`,
+      summary: WEBHOOK_DESCRIPTIONS[type],
+      description:
+        'Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.',
+      tags: ['webhooks'],
+      request: { headers, body: { required: true, content: { 'application/json': { schema: WebhookPayload } } } },
+      responses: { 200: { description: 'any 2xx within 5 s acknowledges the event' } },
+    });
+}
 
 export const SECURITY_SCHEMES = {
   ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'partner or machine key (organization API key)' },
@@ -44,7 +79,9 @@ function routeConfig(op: Operation): RouteConfig {
     path: op.path,
     operationId: op.operationId,
     summary: op.summary,
-    description: `Credential: ${who}${op.permission ? `; permission \`${op.permission}\`` : ''}.`,
+    description: `Credential: ${who}${op.permission ? `; permission \`${op.permission}\`` : ''}${
+      op.operatorPermission ? `; or the bearer token of a mapped human operator with \`${op.operatorPermission}\`` : ''
+    }.`,
     tags: [op.tag],
     security: securityOf(op),
     ...(op.deprecated ? { deprecated: true } : {}),
@@ -73,6 +110,7 @@ export function buildDocument(doc: DocumentId, routes: readonly Route[], o: { se
   registry.register('Problem', Problem);
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
   for (const op of operations(routes).filter((x) => x.doc === doc)) registry.registerPath(routeConfig(op));
+  if (doc === 'intake') registerWebhooks(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: INFO[doc],

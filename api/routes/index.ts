@@ -6,11 +6,14 @@ import { directoryRoutes } from './directory';
 import { healthRoutes } from './health';
 import { identityRoutes } from './identity';
 import { artistResolutionRoutes } from './intake/artist-resolution';
+import { evidenceReviewRoutes } from './intake/evidence-review';
 import { previewRoutes } from './intake/previews';
+import { publishingRoutes } from './intake/publishing';
 import { reviewQueueRoutes } from './intake/review-queue';
 import { signalRoutes } from './intake/signals';
 import { submissionRoutes } from './intake/submissions';
 import { uploadRoutes } from './intake/uploads';
+import { webhookRoutes } from './intake/webhooks';
 
 export interface RouteOptions {
   /** The largest sizeBytes a create accepts (MAX_MEDIA_BYTES); part of the create schema. */
@@ -29,6 +32,9 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...reviewQueueRoutes(),
     ...previewRoutes(),
     ...artistResolutionRoutes(),
+    ...evidenceReviewRoutes(),
+    ...publishingRoutes(),
+    ...webhookRoutes(),
     ...openApiRoutes(),
   ];
 }

@@ -6,6 +6,7 @@ import { createSql, type Sql } from '../../lib/db';
 import type { EmbeddedPg } from '../../lib/db/embedded';
 import { migrateUp } from '../../lib/db/migrate';
 import { seedDirectory } from '../../lib/directory/seed';
+import { seedProgress } from '../../lib/directory/seed-progress';
 
 export interface DirectoryDb {
   url: string;
@@ -38,10 +39,11 @@ export async function ensureDirectoryDb(pg: EmbeddedPg, size: number, log: (s: s
   }
   await migrateUp(url);
   const sql = createSql(url, { max: 10 });
-  log(`seeding ${size.toLocaleString('en-US')} studios ... `);
-  const seeded = await seedDirectory(sql, { studios: size, seed: 1 });
+  log(`seeding ${size.toLocaleString('en-US')} studios ...\n`);
+  const progress = seedProgress();
+  const seeded = await seedDirectory(sql, { studios: size, seed: 1, onProgress: progress.onProgress }).finally(() => progress.stop());
   const rows = Object.values(seeded.counts).reduce((a, b) => a + b, 0);
-  log(`${(seeded.ms / 1000).toFixed(1)} s (${rows.toLocaleString('en-US')} rows)\n`);
+  log(`seeded in ${(seeded.ms / 1000).toFixed(1)} s (${rows.toLocaleString('en-US')} rows)\n`);
   return { url, sql, rows, seededMs: seeded.ms };
 }
 

@@ -43,6 +43,8 @@ export interface BenchStackOptions {
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
+/** artist-bench-0..49 (bench/intake-latency.ts; artist-bench-1 in bench/lib/intake.ts) and the recorded histories' artist. */
+export const BENCH_ARTISTS = [...Array.from({ length: 50 }, (_, i) => `artist-bench-${i}`), 'artist-fixture-001'];
 
 export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchStack> {
   const dir = tempStackDir('bench-stack-');
@@ -77,6 +79,9 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       role: 'partner',
       permissions: o.partnerPermissions ?? ['portfolio_intake:stage', ...READ_PERMISSIONS],
       organizationId,
+      // The artists the benches, the fault suite and the recorded histories stage for: a partner
+      // stages only for artists its organization is tied to (lib/intake/artist-ties.ts).
+      artistScope: BENCH_ARTISTS,
     });
     await upsertMapping(sql, {
       actorId: 'bench-operator',

@@ -1,10 +1,26 @@
-// GET /search (contract 2.10): one ranked list over studios, artists and public designs.
-// Each type is a branch of a UNION ALL with the same columns; the filters apply to the union and
-// PostgreSQL pushes them into every branch, where the per-table indexes answer them.
+// GET /search (contract 2.10): one ranked list over studios, artists and public designs, read from
+// one table, search_documents (migrations/1700000011000_search-documents.sql): a row per publicly
+// searchable record with its weighted text vector, its location, its facet columns and a static
+// quality score, kept current by the source tables' triggers in the writing transaction.
+//
+// How a search stays bounded at a million records (issue 16):
+// - Totals are counted as search engines count them: exactly up to a cap (SEARCH_TOTAL_CAP,
+//   default 10,000), beyond it the cap with total_relation "gte". The count reads at most cap + 1
+//   matches, in whatever order the plan finds them.
+// - Relevance is ranked top-k without ranking every match: the candidates are the first
+//   RESCORE_WINDOW matches in static-quality order, and only they are re-ranked by text relevance.
+//   For a common term the quality index is walked and the walk stops after a window of hits; for a
+//   rare term the GIN bitmap is small. The walk is tried first over the top QUALITY_TIER documents
+//   (a bounded walk whatever the planner believes about a multi-word query); when that tier holds
+//   fewer than a window of hits, the term is rare and the planner finds them (the bitmap).
+// - Facets are exact when the matches are within the cap; beyond it they are counted over the
+//   rescore window (the first RESCORE_WINDOW matches in static-quality order).
+// - Typo tolerance: a query word that no document holds is replaced by the nearest indexed word by
+//   trigram similarity (pg_trgm over search_words), so `tradtional` finds `traditional`.
 import type { Sql } from '../db';
 import { offsetOf, type GeoFilter, type Page } from './params';
 import { direction, provenanceColumns, provenanceOf, publicDirectoryWhere, publicMediaWhere, trustOf, type Direction, type ProvenanceRow } from './records';
-import { distanceKmExpr, withinRadius } from './studios';
+import { distanceKmExpr, TOTAL_CAP_DEFAULT } from './studios';
 
 export const SEARCH_TYPES = ['artist', 'studio', 'design', 'all'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -13,6 +29,16 @@ export type SearchSort = (typeof SEARCH_SORTS)[number];
 
 /** Facet lists longer than this keep their most frequent values. */
 export const FACET_TOP = 20;
+export { TOTAL_CAP_DEFAULT };
+/** Candidates re-ranked by text relevance: the first this many matches in static-quality order. */
+export const RESCORE_WINDOW = 500;
+/** The quality walk looks for the window among this many top documents before the bitmap takes over. */
+export const QUALITY_TIER = 50_000;
+/** Query words looked at (more are ignored), and the shortest word a typo is corrected in. */
+const MAX_WORDS = 8;
+const MIN_TYPO_LENGTH = 4;
+
+export type TotalRelation = 'eq' | 'gte';
 
 export interface SearchFilters extends Page {
   q?: string | undefined;
@@ -28,6 +54,8 @@ export interface SearchFilters extends Page {
   sortBy: SearchSort;
   sortOrder: Direction;
   includeFacets: boolean;
+  /** Exact totals up to this many matches (default TOTAL_CAP_DEFAULT). */
+  totalCap?: number | undefined;
 }
 
 interface ResultRow extends ProvenanceRow {
@@ -62,118 +90,244 @@ export interface SearchFacets {
   verified: FacetCount[];
 }
 
-const wants = (f: SearchFilters, t: 'studio' | 'artist' | 'design') => f.type === 'all' || f.type === t;
+// ---- the text query: words, typo tolerance ----
 
-/** The union of the requested types, one uniform row shape, visibility rules inside each branch. */
-function candidates(sql: Sql, f: SearchFilters) {
-  const branches = [];
-  if (wants(f, 'studio'))
-    branches.push(sql`
-      select 'studio'::text as type, s.id, s.name, s.description, s.rating, s.review_count, s.verified, s.styles, s.specialties,
-        s.city, s.state, s.country, s.latitude, s.longitude, s.search_tsv, s.created_at, ${provenanceColumns(sql, 's')}
-      from studios s
-      where ${publicDirectoryWhere(sql, 's')} and s.is_active`);
-  if (wants(f, 'artist'))
-    branches.push(sql`
-      select 'artist'::text as type, a.id, a.name, a.bio as description, a.rating, a.review_count, a.verified, a.styles, a.specialties,
-        st.city, st.state, st.country, st.latitude, st.longitude, a.search_tsv, a.created_at, ${provenanceColumns(sql, 'a')}
-      from artists a
-      left join studios st on st.id = a.studio_id and ${publicDirectoryWhere(sql, 'st')}
-      where ${publicDirectoryWhere(sql, 'a')} and a.is_active`);
-  if (wants(f, 'design'))
-    // Designs carry no ratings of their own; `verified` is their own verification status.
-    branches.push(sql`
-      select 'design'::text as type, d.id, d.title as name, d.description, null::float8 as rating, 0 as review_count,
-        d.verification_status = 'verified' as verified, d.style_ids as styles, '{}'::text[] as specialties, st.city, st.state, st.country, st.latitude, st.longitude, d.search_tsv, d.created_at, ${provenanceColumns(sql, 'd')}
-      from designs d
-      left join studios st on st.id = d.studio_id and ${publicDirectoryWhere(sql, 'st')}
-      where ${publicMediaWhere(sql, 'd')}`);
-  return branches.reduce((acc, b) => sql`${acc} union all ${b}`);
+export interface TextQuery {
+  /** A tsquery in its text form (every word, or its correction, ANDed); null: q has no words. */
+  tsquery: string | null;
+  /** Words no document holds, with the indexed word used instead (none when nothing was near). */
+  corrections: { word: string; usedInstead: string | null }[];
 }
 
-function filters(sql: Sql, f: SearchFilters) {
+const tsqueryLiteral = (w: string) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/**
+ * The words of q as the documents were indexed (to_tsvector('simple'), so the same parser splits
+ * them), each checked against the dictionary; a word no document holds (4+ characters) is replaced
+ * by its nearest indexed word by trigram similarity (at least pg_trgm's threshold, 0.3).
+ */
+export async function textQuery(sql: Sql, q: string): Promise<TextQuery> {
+  const rows = await sql<{ word: string; known: boolean; nearest: string | null }[]>`
+    select w.word, k.known,
+      case when not k.known and length(w.word) >= ${MIN_TYPO_LENGTH} then
+        (select s.word from search_words s where s.word % w.word order by s.word <-> w.word, s.word limit 1)
+      end as nearest
+    from (select unnest(tsvector_to_array(to_tsvector('simple', ${q}))) as word limit ${MAX_WORDS}) w
+    cross join lateral (select exists (select 1 from search_words s where s.word = w.word) as known) k`;
+  if (rows.length === 0) return { tsquery: null, corrections: [] };
+  const terms = rows.map((r) => tsqueryLiteral(r.known || !r.nearest ? r.word : r.nearest));
+  return {
+    tsquery: terms.join(' & '),
+    corrections: rows.filter((r) => !r.known).map((r) => ({ word: r.word, usedInstead: r.nearest })),
+  };
+}
+
+// ---- statement fragments over search_documents ----
+
+/** Degrees of the bounding box around a radius (earthdistance's sphere, 6378.168 km, plus 1%). */
+export function geoBox(g: GeoFilter): { lonMin: number; latMin: number; lonMax: number; latMax: number } {
+  const deg = (r: number) => (r * 180) / Math.PI;
+  const d = (g.radiusKm / 6378.168) * 1.01;
+  const latMin = g.latitude - deg(d);
+  const latMax = g.latitude + deg(d);
+  const cosLat = Math.cos((g.latitude * Math.PI) / 180);
+  // a pole inside the circle, or the box crossing the antimeridian: every longitude
+  if (latMin <= -90 || latMax >= 90 || Math.sin(d) >= cosLat) return { lonMin: -180, latMin: Math.max(latMin, -90), lonMax: 180, latMax: Math.min(latMax, 90) };
+  const dLon = deg(Math.asin(Math.sin(d) / cosLat));
+  if (g.longitude - dLon < -180 || g.longitude + dLon > 180) return { lonMin: -180, latMin, lonMax: 180, latMax };
+  return { lonMin: g.longitude - dLon, latMin, lonMax: g.longitude + dLon, latMax };
+}
+
+type Alias = 'd' | 't';
+
+/** The match: the text query and every filter, over search_documents `alias`. */
+function matchWhere(sql: Sql, f: SearchFilters, tsq: string | null, alias: Alias) {
+  const a = sql.unsafe(alias);
   const none = sql``;
+  let geo = none;
+  if (f.geo) {
+    const b = geoBox(f.geo);
+    geo = sql`and point(${a}.longitude, ${a}.latitude) <@ box(point(${b.lonMin}, ${b.latMin}), point(${b.lonMax}, ${b.latMax}))
+      and ${distanceKmExpr(sql, f.geo, alias)} <= ${f.geo.radiusKm}`;
+  }
   return sql`
-    where true
-    ${f.q ? sql`and (u.search_tsv @@ websearch_to_tsquery('simple', ${f.q}) or u.name % ${f.q})` : none}
-    ${f.city ? sql`and u.city = ${f.city}` : none}
-    ${f.state ? sql`and u.state = ${f.state}` : none}
-    ${f.country ? sql`and u.country = ${f.country}` : none}
-    ${f.geo ? sql`and ${withinRadius(sql, f.geo, 'u')}` : none}
-    ${f.styles ? sql`and u.styles && ${f.styles}::text[]` : none}
-    ${f.specialties ? sql`and u.specialties && ${f.specialties}::text[]` : none}
-    ${f.minRating !== undefined ? sql`and u.rating >= ${f.minRating}` : none}
-    ${f.verifiedOnly ? sql`and u.verified` : none}`;
+    ${f.q ? (tsq ? sql`${a}.search_tsv @@ ${tsq}::tsquery` : sql`false`) : sql`true`}
+    ${f.type !== 'all' ? sql`and ${a}.type = ${f.type}` : none}
+    ${f.city ? sql`and ${a}.city = ${f.city}` : none}
+    ${f.state ? sql`and ${a}.state = ${f.state}` : none}
+    ${f.country ? sql`and ${a}.country = ${f.country}` : none}
+    ${geo}
+    ${f.styles ? sql`and ${a}.styles && ${f.styles}::text[]` : none}
+    ${f.specialties ? sql`and ${a}.specialties && ${f.specialties}::text[]` : none}
+    ${f.minRating !== undefined ? sql`and ${a}.rating >= ${f.minRating}` : none}
+    ${f.verifiedOnly ? sql`and ${a}.verified` : none}`;
 }
 
-/** 0..1: full-text rank (normalised rank/(rank+1)) blended with name similarity; 0 without q. */
-function relevance(sql: Sql, f: SearchFilters) {
-  if (!f.q) return sql`0::float8`;
-  return sql`round((0.6 * ts_rank_cd(u.search_tsv, websearch_to_tsquery('simple', ${f.q}), 32) + 0.4 * similarity(u.name, ${f.q}))::numeric, 4)::float8`;
+/** Columns a candidate carries: the page's, the facets' and the ranking's. */
+const CANDIDATE = (alias: Alias) =>
+  ['type', 'id', 'name', 'search_tsv', 'rating', 'review_count', 'verified', 'styles', 'specialties', 'city', 'state', 'country', 'latitude', 'longitude', 'created_at', 'quality']
+    .map((c) => `${alias}.${c}`)
+    .join(', ');
+const QUALITY_ORDER = 'quality desc, type asc, id asc';
+
+/**
+ * relevance_score, 0..1 (4 decimals): 0.6 x the full-text rank (ts_rank_cd: cover density with
+ * field weights name 1.0, city / specialties 0.4, description 0.2; normalised as rank / (rank + 1))
+ * + 0.3 x the trigram similarity of the name to q + 0.1 x the static quality. 0 without q.
+ */
+function relevance(sql: Sql, f: SearchFilters, tsq: string | null, alias: string) {
+  if (!f.q || !tsq) return sql`0::float8`;
+  const a = sql.unsafe(alias);
+  return sql`round((0.6 * ts_rank_cd(${a}.search_tsv, ${tsq}::tsquery, 32) + 0.3 * similarity(${a}.name, ${f.q}) + 0.1 * ${a}.quality)::numeric, 4)::float8`;
 }
 
-/** The sort keys over the matched set `m` (ties broken by type and id, so pages are stable). */
-function orderKeys(sql: Sql, f: SearchFilters) {
+function distance(sql: Sql, f: SearchFilters, alias: string) {
+  return f.geo ? distanceKmExpr(sql, f.geo, alias) : sql`null::float8`;
+}
+
+/** Sort keys of a non-relevance order over `p` (ties broken by type and id, so pages are stable). */
+function sortKeys(sql: Sql, f: SearchFilters, sortBy: Exclude<SearchSort, 'relevance'>, alias: string) {
+  const a = sql.unsafe(alias);
   const dir = direction(sql, f.sortOrder);
   const keys = {
-    relevance: sql`m.relevance_score ${dir}, m.rating desc nulls last`,
-    rating: sql`m.rating ${dir} nulls last`,
-    review_count: sql`m.review_count ${dir}`,
-    name: sql`m.name ${dir}`,
-    created_at: sql`m.created_at ${dir}`,
-    distance: sql`m.distance_km ${dir} nulls last`,
+    rating: sql`${a}.rating ${dir} nulls last`,
+    review_count: sql`${a}.review_count ${dir}`,
+    name: sql`${a}.name ${dir}`,
+    created_at: sql`${a}.created_at ${dir}`,
+    distance: f.geo ? sql`${distanceKmExpr(sql, f.geo, alias)} ${dir} nulls last` : sql`${a}.rating desc nulls last`,
   };
-  return sql`${keys[f.sortBy]}, m.type asc, m.id asc`;
+  return sql`${keys[sortBy]}, ${a}.type asc, ${a}.id asc`;
 }
 
+/**
+ * The rescore window: the first RESCORE_WINDOW matches in static-quality order, fetched the way
+ * that suits the term, chosen by the bounded count (`matches`, read first):
+ * - more matches than the cap (a common term): walk the quality index and stop after a window of
+ *   hits, over the top QUALITY_TIER documents at most (whatever the planner believes about a
+ *   multi-word query); should the tier hold fewer, the hits are few enough for the bitmap;
+ * - at most the cap: the GIN bitmap of the matches, sorted (`quality + 0` keeps the planner off
+ *   the walk, which would read the whole index to find a rare term).
+ */
+function windowCtes(sql: Sql, f: SearchFilters, tsq: string | null, cap: number) {
+  return sql`
+    tier as materialized (
+      select t.* from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d order by ${sql.unsafe(QUALITY_ORDER)} limit ${QUALITY_TIER}) t
+      where (select count(*) from matches) > ${cap} and ${matchWhere(sql, f, tsq, 't')}
+      limit ${RESCORE_WINDOW}
+    ),
+    rest as materialized (
+      select ${sql.unsafe(CANDIDATE('d'))} from search_documents d
+      where ${matchWhere(sql, f, tsq, 'd')} and (select count(*) from tier) < ${RESCORE_WINDOW}
+      order by d.quality + 0 desc, d.type asc, d.id asc
+      limit ${RESCORE_WINDOW}
+    ),
+    win as (
+      select * from tier where (select count(*) from tier) >= ${RESCORE_WINDOW}
+      union all
+      select * from rest
+    )`;
+}
 
-type FacetColumns = { [K in keyof SearchFacets as `facet${Capitalize<K>}`]?: SearchFacets[K] };
 interface PageKey {
   type: ResultRow['type'];
   id: string;
   relevance: number;
   distance: number | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
 }
+type FacetColumns = { [K in keyof SearchFacets as `facet${Capitalize<K>}`]?: SearchFacets[K] };
 
 /**
- * One pass over the matches: the filtered set is materialised once (narrow: the sort, facet and
- * location columns plus the relevance score), and the total, the facets and the page's keys all
- * read it. A second, small statement fetches the display columns of the page's rows by id.
+ * One statement: the bounded count (and the facets), the page in the requested order (one row
+ * more than the page, so has_next is known), and the display columns of the page's rows from their
+ * own tables (visibility checked again there: a row changed out of view meanwhile drops out).
  */
 export async function search(sql: Sql, f: SearchFilters) {
-  const [agg] = await sql<({ total: number; pageKeys: PageKey[] } & FacetColumns)[]>`
-    with m as materialized (
-      select u.type, u.id, u.name, u.rating, u.review_count, u.created_at, u.verified, u.city, u.state, u.country, u.styles, u.specialties,
-        ${relevance(sql, f)} as relevance_score,
-        ${f.geo ? distanceKmExpr(sql, f.geo, 'u') : sql`null::float8`} as distance_km
-      from (${candidates(sql, f)}) u
-      ${filters(sql, f)}
+  const cap = f.totalCap ?? TOTAL_CAP_DEFAULT;
+  const text = f.q ? await textQuery(sql, f.q) : { tsquery: null, corrections: [] };
+  const tsq = text.tsquery;
+  const offset = offsetOf(f);
+  const upTo = offset + f.limit + 1; // rows of the order needed for this page and the next row
+  const byRelevance = f.sortBy === 'relevance' && Boolean(f.q);
+  const sortBy: Exclude<SearchSort, 'relevance'> = f.sortBy === 'relevance' ? 'rating' : f.sortBy;
+  const needWindow = (byRelevance && upTo <= RESCORE_WINDOW) || f.includeFacets;
+
+  // The page: re-ranked window (then quality order past it), or the requested order over every match.
+  let page;
+  if (byRelevance && upTo <= RESCORE_WINDOW) {
+    page = sql`
+      select w.type, w.id, w.city, w.state, w.country, ${relevance(sql, f, tsq, 'w')} as relevance_score, ${distance(sql, f, 'w')} as distance_km
+      from win w
+      order by relevance_score desc, w.quality desc, w.type asc, w.id asc
+      offset ${offset} limit ${f.limit + 1}`;
+  } else if (byRelevance) {
+    // Deep pages: the first window re-ranked, then the rest in quality order (the same sequence as the window path).
+    page = sql`
+      select r.type, r.id, r.city, r.state, r.country, r.relevance_score, r.distance_km
+      from (
+        select s.type, s.id, s.city, s.state, s.country, s.pos, ${relevance(sql, f, tsq, 's')} as relevance_score, ${distance(sql, f, 's')} as distance_km
+        from (
+          select d.*, row_number() over (order by ${sql.unsafe(QUALITY_ORDER)}) as pos
+          from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d where ${matchWhere(sql, f, tsq, 'd')} order by ${sql.unsafe(QUALITY_ORDER)} limit ${upTo}) d
+        ) s
+      ) r
+      order by (r.pos > ${RESCORE_WINDOW}), case when r.pos <= ${RESCORE_WINDOW} then r.relevance_score end desc nulls last, r.pos
+      offset ${offset} limit ${f.limit + 1}`;
+  } else {
+    page = sql`
+      select d.type, d.id, d.city, d.state, d.country, ${relevance(sql, f, tsq, 'd')} as relevance_score, ${distance(sql, f, 'd')} as distance_km
+      from search_documents d
+      where ${matchWhere(sql, f, tsq, 'd')}
+      order by ${sortKeys(sql, f, sortBy, 'd')}
+      offset ${offset} limit ${f.limit + 1}`;
+  }
+
+  const [agg] = await sql<({ matched: number; pageKeys: PageKey[] } & FacetColumns)[]>`
+    with matches as materialized (
+      select d.type, d.city, d.state, d.country, d.styles, d.specialties, d.verified
+      from search_documents d
+      where ${matchWhere(sql, f, tsq, 'd')}
+      limit ${cap + 1}
     ),
-    page as (
-      select m.type, m.id, m.relevance_score, m.distance_km, row_number() over (order by ${orderKeys(sql, f)}) as pos
-      from m
-      order by ${orderKeys(sql, f)}
-      limit ${f.limit} offset ${offsetOf(f)}
-    )
-    select (select count(*)::int from m) as total,
-      (select coalesce(json_agg(json_build_object('type', type, 'id', id, 'relevance', relevance_score, 'distance', distance_km) order by pos), '[]'::json)
-       from page) as page_keys
-      ${f.includeFacets ? sql`, ${facetColumns(sql)}` : sql``}`;
-  const keys = agg?.pageKeys ?? [];
-  const rows = keys.length
-    ? await sql<ResultRow[]>`
-        select u.type, u.id, u.name, u.description, u.rating, u.review_count, u.verified, u.styles, u.specialties,
-          u.city, u.state, u.country, ${provenanceColumns(sql, 'u')}
-        from (${candidates(sql, f)}) u
-        where u.id = any(${keys.map((k) => k.id)}::text[])`
-    : [];
+    ${needWindow ? sql`${windowCtes(sql, f, tsq, cap)},` : sql``}
+    page as (${page})
+    select (select count(*)::int from matches) as matched,
+      (select coalesce(json_agg(json_build_object('type', p.type, 'id', p.id, 'relevance', p.relevance_score, 'distance', p.distance_km,
+        'city', p.city, 'state', p.state, 'country', p.country)), '[]'::json) from page p) as page_keys
+      ${f.includeFacets ? sql`, ${facetColumns(sql, cap)}` : sql``}`;
+
+  const matched = agg?.matched ?? 0;
+  const keys = (agg?.pageKeys ?? []).slice(0, f.limit);
+  const rows = keys.length ? await displayRows(sql, keys) : [];
   const byKey = new Map(rows.map((r) => [`${r.type}:${r.id}`, r]));
   const results = keys.flatMap((k) => {
     const r = byKey.get(`${k.type}:${k.id}`);
-    // A row changed out of view between the two statements drops out rather than failing the page.
-    return r ? [searchResult({ ...r, relevanceScore: k.relevance, distanceKm: k.distance }, f.geo !== undefined)] : [];
+    return r ? [searchResult({ ...r, city: k.city, state: k.state, country: k.country, relevanceScore: k.relevance, distanceKm: k.distance }, f.geo !== undefined)] : [];
   });
-  return { results, total: agg?.total ?? 0, ...(f.includeFacets && agg ? { facets: pickFacets(agg) } : {}) };
+  return {
+    results,
+    total: Math.min(matched, cap),
+    totalRelation: (matched > cap ? 'gte' : 'eq') as TotalRelation,
+    hasNext: (agg?.pageKeys.length ?? 0) > f.limit,
+    corrections: text.corrections,
+    ...(f.includeFacets && agg ? { facets: pickFacets(agg) } : {}),
+  };
+}
+
+/** Description, provenance and trust of the page's rows, from their own tables by primary key. */
+async function displayRows(sql: Sql, keys: PageKey[]) {
+  const ids = (t: PageKey['type']) => keys.filter((k) => k.type === t).map((k) => k.id);
+  return sql<Omit<ResultRow, 'city' | 'state' | 'country' | 'relevanceScore' | 'distanceKm'>[]>`
+    select 'studio'::text as type, s.id, s.name, s.description, s.rating, s.review_count, s.verified, s.styles, s.specialties, ${provenanceColumns(sql, 's')}
+    from studios s where s.id = any(${ids('studio')}::text[]) and ${publicDirectoryWhere(sql, 's')} and s.is_active
+    union all
+    select 'artist'::text, a.id, a.name, a.bio, a.rating, a.review_count, a.verified, a.styles, a.specialties, ${provenanceColumns(sql, 'a')}
+    from artists a where a.id = any(${ids('artist')}::text[]) and ${publicDirectoryWhere(sql, 'a')} and a.is_active
+    union all
+    select 'design'::text, d.id, d.title, d.description, null::float8, 0, d.verification_status = 'verified', d.style_ids, '{}'::text[], ${provenanceColumns(sql, 'd')}
+    from designs d where d.id = any(${ids('design')}::text[]) and ${publicMediaWhere(sql, 'd')}`;
 }
 
 /** The facet columns are prefixed (`facet_styles`): the page's own columns carry the plain names. */
@@ -189,21 +343,30 @@ function pickFacets(r: FacetColumns): SearchFacets {
   };
 }
 
-/** Facet counts over the whole matched set `m` (not just the page), most frequent first. */
-function facetColumns(sql: Sql) {
+/**
+ * Facet counts, most frequent first: over every match when there are at most `cap` of them (the
+ * count read them all), else over the rescore window (the first RESCORE_WINDOW matches in
+ * static-quality order). The window CTE is only read in the second case.
+ */
+function facetColumns(sql: Sql, cap: number) {
+  const source = sql`(
+    select type, city, state, country, styles, specialties, verified from matches where (select count(*) from matches) <= ${cap}
+    union all
+    select type, city, state, country, styles, specialties, verified from win where (select count(*) from matches) > ${cap}
+  )`;
   const top = (col: string) => sql`
     (select coalesce(json_agg(json_build_object('value', value, 'count', n) order by n desc, value), '[]'::json)
-     from (select ${sql.unsafe(col)} as value, count(*)::int as n from m where ${sql.unsafe(col)} is not null and ${sql.unsafe(col)} <> ''
+     from (select ${sql.unsafe(col)} as value, count(*)::int as n from ${source} m where ${sql.unsafe(col)} is not null and ${sql.unsafe(col)} <> ''
            group by 1 order by n desc, value limit ${FACET_TOP}) x)`;
   const topArray = (col: string) => sql`
     (select coalesce(json_agg(json_build_object('value', value, 'count', n) order by n desc, value), '[]'::json)
-     from (select v as value, count(*)::int as n from m, unnest(m.${sql.unsafe(col)}) v
+     from (select v as value, count(*)::int as n from ${source} m, unnest(m.${sql.unsafe(col)}) v
            group by 1 order by n desc, value limit ${FACET_TOP}) x)`;
   return sql`
     ${top('type')} as facet_types, ${top('city')} as facet_cities, ${top('state')} as facet_states, ${top('country')} as facet_countries,
     ${topArray('styles')} as facet_styles, ${topArray('specialties')} as facet_specialties,
     (select coalesce(json_agg(json_build_object('value', verified, 'count', n) order by verified desc), '[]'::json)
-     from (select verified, count(*)::int as n from m group by verified) x) as facet_verified`;
+     from (select verified, count(*)::int as n from ${source} m group by verified) x) as facet_verified`;
 }
 
 /** The search result (2.10). */

@@ -15,10 +15,12 @@ export interface SeedOptions {
   reset?: boolean;
   /** Do nothing when synthetic studios already exist (the run command's first-start seed). */
   ifEmpty?: boolean;
-  onProgress?: (p: { table: SeedTable; done: number; total: number }) => void;
+  onProgress?: (p: { table: SeedStep; done: number; total: number }) => void;
 }
 
 export type SeedTable = 'studios' | 'artists' | 'portfolio_assets' | 'designs';
+/** What a progress report is about: a table's rows, or (bulk seeds) the rebuild of the search documents. */
+export type SeedStep = SeedTable | 'search_documents';
 
 export interface SeedResult {
   skipped: boolean;
@@ -254,6 +256,23 @@ async function deleteSynthetic(sql: Sql) {
   await sql`delete from studios where source_type = ${SEED_SOURCE_TYPE}`;
 }
 
+/**
+ * Every search document again, from search_document_source (the migration's one definition), in
+ * static-quality order: the table's physical order is then the order the search's quality walk
+ * reads, so a walk reads consecutive pages. Then the dictionary of indexed words.
+ */
+export async function rebuildSearchDocuments(sql: Sql) {
+  await sql`delete from search_documents`;
+  await sql`
+    insert into search_documents (type, id, name, search_tsv, city, state, country, latitude, longitude, styles, specialties,
+      rating, review_count, verified, published_works, created_at, quality)
+    select type, id, name, search_tsv, city, state, country, latitude, longitude, styles, specialties,
+      rating, review_count, verified, published_works, created_at, quality
+    from search_document_source
+    order by quality desc, type, id`;
+  await sql`insert into search_words (word) select word from ts_stat('select search_tsv from search_documents') order by word on conflict (word) do nothing`;
+}
+
 /** From this many studios on, indexes are dropped during the load and rebuilt after (much faster). */
 export const BULK_THRESHOLD = 20_000;
 
@@ -261,10 +280,11 @@ export const BULK_THRESHOLD = 20_000;
  * Seed `studios` studios with artists, portfolio assets and designs in proportion (about 2.5
  * artists per studio, 1.5 assets and 1 design per artist).
  *
- * Small seeds stream the four tables into the indexed tables (studios first: artists reference
- * them; the three child tables in parallel). Large seeds run in one transaction that drops the
- * secondary indexes, streams the rows and rebuilds the indexes from their own definitions, so an
- * interrupted seed rolls back to the migrated schema.
+ * Small seeds stream the four tables into the indexed tables, one after another; the tables'
+ * statement triggers keep the search documents current. Large seeds run in one transaction that
+ * drops the secondary indexes (the search documents' too), streams the rows with the triggers
+ * switched off for the transaction, rebuilds every search document in quality order and then the
+ * indexes from their own definitions, so an interrupted seed rolls back to the migrated schema.
  */
 export async function seedDirectory(sql: Sql, o: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
@@ -286,16 +306,23 @@ export async function seedDirectory(sql: Sql, o: SeedOptions): Promise<SeedResul
   });
   const counts = { ...zero };
   if (o.studios < BULK_THRESHOLD) {
+    // One table after another: each COPY's statement trigger writes the search documents of its
+    // rows in its transaction, and an artist's document counts its published portfolio works.
     const l = load(sql);
     counts.studios = await l.studios();
-    [counts.artists, counts.portfolio_assets, counts.designs] = await Promise.all([l.artists(), l.portfolio_assets(), l.designs()]);
+    counts.artists = await l.artists();
+    counts.portfolio_assets = await l.portfolio_assets();
+    counts.designs = await l.designs();
   } else {
     await sql.begin(async (tx) => {
       await tx`set local maintenance_work_mem = '512MB'`;
-      const indexes = await tx<{ name: string; def: string }[]>`
-        select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
+      await tx`set local work_mem = '256MB'`;
+      // the search documents are rebuilt below, in this transaction, rather than by the triggers
+      await tx`set local directory.search_sync = 'off'`;
+      const indexes = await tx<{ name: string; def: string; search: boolean }[]>`
+        select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def, i.indrelid = 'search_documents'::regclass as search
         from pg_index i
-        where i.indrelid in ('studios'::regclass, 'artists'::regclass, 'portfolio_assets'::regclass, 'designs'::regclass)
+        where i.indrelid in ('studios'::regclass, 'artists'::regclass, 'portfolio_assets'::regclass, 'designs'::regclass, 'search_documents'::regclass)
           and not i.indisprimary and not i.indisunique`;
       for (const ix of indexes) await tx`drop index ${tx(ix.name)}`;
       const l = load(tx as unknown as Sql);
@@ -303,11 +330,19 @@ export async function seedDirectory(sql: Sql, o: SeedOptions): Promise<SeedResul
       counts.artists = await l.artists();
       counts.portfolio_assets = await l.portfolio_assets();
       counts.designs = await l.designs();
-      // definitions read from the catalog above, not from any input
-      for (const ix of indexes) await tx.unsafe(ix.def);
+      // definitions read from the catalog above, not from any input; the source tables' first
+      // (a document counts its record's published works through them), the documents' last
+      for (const ix of indexes.filter((x) => !x.search)) await tx.unsafe(ix.def);
+      // statistics of the fresh rows, or the planner counts works with a scan per record
+      await tx`analyze studios, artists, portfolio_assets, designs`;
+      const documents = await tx<{ n: number }[]>`select count(*)::int as n from search_document_source`;
+      o.onProgress?.({ table: 'search_documents', done: 0, total: documents[0]!.n });
+      await rebuildSearchDocuments(tx as unknown as Sql);
+      for (const ix of indexes.filter((x) => x.search)) await tx.unsafe(ix.def);
+      o.onProgress?.({ table: 'search_documents', done: documents[0]!.n, total: documents[0]!.n });
     });
   }
   // statistics for the planner, and the visibility map for index-only counts
-  await sql`vacuum analyze studios, artists, portfolio_assets, designs`;
+  await sql`vacuum analyze studios, artists, portfolio_assets, designs, search_documents, search_words`;
   return { skipped: false, counts, ms: Math.round(performance.now() - started) };
 }

@@ -6,6 +6,8 @@ import { direction, likeContains, provenanceColumns, provenanceOf, publicDirecto
 export const STUDIO_SORTS = ['rating', 'name', 'review_count', 'created_at', 'distance'] as const;
 export type StudioSort = (typeof STUDIO_SORTS)[number];
 export const PRICE_RANGES = ['$', '$$', '$$$', '$$$$'] as const;
+/** Totals are exact up to this many rows unless the caller says otherwise (SEARCH_TOTAL_CAP). */
+export const TOTAL_CAP_DEFAULT = 10_000;
 export type PriceRange = (typeof PRICE_RANGES)[number];
 
 export interface StudioFilters extends Page {
@@ -19,6 +21,8 @@ export interface StudioFilters extends Page {
   geo?: GeoFilter | undefined;
   sort: StudioSort;
   order: Direction;
+  /** Exact totals up to this many studios (default TOTAL_CAP_DEFAULT), then the cap with relation gte. */
+  totalCap?: number | undefined;
 }
 
 interface StudioRow extends ProvenanceRow {
@@ -86,7 +90,13 @@ function orderBy(sql: Sql, f: StudioFilters) {
   return sql`order by ${sorts[f.sort]} ${direction(sql, f.order)}, s.id asc`;
 }
 
+/**
+ * The page (one row more, so hasNext is exact) and the total, counted over at most cap + 1 rows:
+ * exact up to the cap, else the cap with relation `gte`, so neither the list nor the geo count
+ * grows with the directory.
+ */
 export async function listStudios(sql: Sql, f: StudioFilters) {
+  const cap = f.totalCap ?? TOTAL_CAP_DEFAULT;
   const [rows, [count]] = await Promise.all([
     sql<StudioRow[]>`
       select s.id, s.name, s.description, s.address, s.city, s.state, s.country, s.latitude, s.longitude, s.price_range,
@@ -95,10 +105,16 @@ export async function listStudios(sql: Sql, f: StudioFilters) {
       from studios s
       ${where(sql, f)}
       ${orderBy(sql, f)}
-      limit ${f.limit} offset ${offsetOf(f)}`,
-    sql<{ total: number }[]>`select count(*)::int as total from studios s ${where(sql, f)}`,
+      limit ${f.limit + 1} offset ${offsetOf(f)}`,
+    sql<{ n: number }[]>`select count(*)::int as n from (select 1 from studios s ${where(sql, f)} limit ${cap + 1}) x`,
   ]);
-  return { rows: rows.map((r) => studioRecord(r, f.geo !== undefined)), total: count?.total ?? 0 };
+  const n = count?.n ?? 0;
+  return {
+    rows: rows.slice(0, f.limit).map((r) => studioRecord(r, f.geo !== undefined)),
+    total: Math.min(n, cap),
+    totalRelation: (n > cap ? 'gte' : 'eq') as 'eq' | 'gte',
+    hasNext: rows.length > f.limit,
+  };
 }
 
 /** The public studio record (2.6), snake_case; distance_km only when a point was given. */

@@ -57,6 +57,9 @@ export function checkMappingRules(m: z.infer<typeof mappingInputSchema>): void {
   if (m.permissions.includes('portfolio_intake:review') && !m.isHumanOperator) {
     throw new MappingRefusedError('portfolio_intake:review requires a human operator mapping');
   }
+  if (m.permissions.includes('portfolios:publish') && !m.isHumanOperator) {
+    throw new MappingRefusedError('portfolios:publish requires a human operator mapping');
+  }
 }
 
 /** Parses a mapping and applies the rules; throws ZodError or MappingRefusedError, writes nothing. */
@@ -138,4 +141,18 @@ export async function findActiveActor(sql: Sql, id: ProvenIdentity): Promise<Act
   const r = rows[0];
   if (!r) return null;
   return { ...r, credential: { kind: id.kind, id: id.kind === 'api_key' ? id.subject : `${id.issuer}#${id.subject}` } };
+}
+
+/**
+ * Is `actorId` still an active human operator mapping, for this very credential (bearer: the
+ * `<issuer>#<subject>` the API saw), holding `permission`? Asked by the worker before it acts on a
+ * signed decision: a proof outlives neither the mapping nor the permission.
+ */
+export async function isActiveOperator(sql: Sql, o: { actorId: string; credentialId: string; permission: Permission }): Promise<boolean> {
+  const [row] = await sql<{ ok: boolean }[]>`
+    select true as ok from actor_mappings
+    where actor_id = ${o.actorId} and active and is_human_operator and credential_kind = 'bearer'
+      and credential_issuer || '#' || credential_subject = ${o.credentialId}
+      and ${o.permission} = any(permissions)`;
+  return row?.ok === true;
 }

@@ -11,7 +11,8 @@ export const PERMISSIONS = [
   'portfolio_intake:review',
   'portfolio_intake:classify',
   'portfolio_intake:stage',
-  // never grantable to a v1 partner key (the mapping is refused):
+  // never grantable to a v1 partner key (the mapping is refused); portfolios:publish (publish,
+  // unpublish, settle a posture: api/routes/intake/publishing.ts) also needs a human operator mapping:
   'artists:write',
   'bookings:manage',
   'portfolios:publish',

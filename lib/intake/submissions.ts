@@ -5,6 +5,7 @@ import type postgres from 'postgres';
 import type { Sql, Tx } from '../db';
 import { transitionOf } from './lifecycle';
 import { eventFromWritten } from './transitions';
+import { EVENTS_CHANNEL, eventFromWrittenRow } from '../webhooks/events';
 import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
 
 /** The row as the lifecycle sees it (no free text, no review notes). */
@@ -115,8 +116,9 @@ async function createIn(
     from submissions where partner_organization_id = ${o.quota.organizationId} and intake_status = 'staged'`;
   if (open!.n + 1 > o.quota.maxStaged || open!.bytes + b.sizeBytes > o.quota.maxStagedBytes) throw new QuotaRefusal(open!.n, open!.bytes);
   const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
-  // The row and its create event in one statement, the event written from the row.
-  const [row] = await tx<SubmissionRow[]>`
+  // The row, its create event and the partners' `submission.staged` event in one statement, the
+  // events written from the row.
+  const [written] = await tx<(SubmissionRow & { raised: number })[]>`
     with written as (
       insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, partner_organization_id,
         credential_id, source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
@@ -127,9 +129,11 @@ async function createIn(
         ${b.styleIds ?? []}, ${b.placement ?? null}, ${b.tags ?? []}, ${b.rightsPosture}, ${b.consentPosture}, ${stagingKeyOf(submissionId)},
         ${created.to}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
       returning *
-    ), event as (${eventFromWritten(tx, created)})
-    select ${rowColumns(tx)} from written`;
-  return { kind: 'created', row: row! } as const;
+    ), event as (${eventFromWritten(tx, created)}),
+    outbox as (${eventFromWrittenRow(tx, 'submission.staged')})
+    select ${rowColumns(tx)}, (select count(pg_notify(${EVENTS_CHANNEL}, event_id)) from outbox) as raised from written`;
+  const { raised: _raised, ...row } = written!;
+  return { kind: 'created', row } as const;
 }
 
 /** When things happened to a submission, and its public asset once published (status view, additive). */

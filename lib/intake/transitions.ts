@@ -2,6 +2,7 @@
 // waiting routes, in the caller's transaction. Idempotent: the row moves only from the state the
 // transition starts at, so a retried activity writes nothing twice.
 import type { Tx } from '../db';
+import { EVENTS_CHANNEL, eventFromWrittenRow, eventTypeOf } from '../webhooks/events';
 import type { Transition } from './lifecycle';
 import type { IntakeStatus } from './vocabulary';
 
@@ -25,7 +26,8 @@ export function eventFromWritten(tx: Tx, t: Transition) {
 }
 
 /**
- * Persist one transition the workflow decided: the row, its event and the notification in ONE
+ * Persist one transition the workflow decided: the row, its event, the partners' webhook event
+ * (the outbox, when the new state has one) and the notifications in ONE
  * statement (atomic on its own, one round trip; it joins the caller's transaction when given
  * one). False when the row had already moved on (a retry): then nothing is written or raised.
  */
@@ -33,6 +35,7 @@ export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
   if (t.from === null) throw new Error('the create transition is written with the row (lib/intake/submissions.ts)');
   const f = t.facts;
   const notice: TransitionNotice = { submissionId: t.submissionId, intakeStatus: t.to };
+  const type = eventTypeOf(t.to);
   const raised = await tx`
     with written as (
       update submissions set
@@ -50,8 +53,11 @@ export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
         awaiting_since = case when ${t.to}::text = 'awaiting_review' then coalesce(awaiting_since, now()) else awaiting_since end,
         updated_at = now()
       where submission_id = ${t.submissionId} and intake_status = ${t.from}
-      returning submission_id
+      returning *
     ), event as (${eventFromWritten(tx, t)})
-    select pg_notify(${TRANSITION_CHANNEL}, ${JSON.stringify(notice)}) from written`;
+    ${type ? tx`, outbox as (${eventFromWrittenRow(tx, type)})` : tx``}
+    select pg_notify(${TRANSITION_CHANNEL}, ${JSON.stringify(notice)})
+      ${type ? tx`, (select count(pg_notify(${EVENTS_CHANNEL}, event_id)) from outbox)` : tx``}
+    from written`;
   return raised.length > 0;
 }

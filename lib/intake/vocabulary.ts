@@ -83,3 +83,17 @@ export interface IntakeView {
   failureCode: VerificationFailureCode | null;
   rejectReasonCode: RejectReasonCode | null;
 }
+
+/** The two human decisions an operator can make on a submission awaiting review. */
+export type Decision = 'approve' | 'reject';
+
+/**
+ * The API's signed statement that it verified a mapped human operator making this decision
+ * (lib/intake/decision-proof.ts): the three parts of a compact JWS (EdDSA), kept apart so a
+ * history reads as data. Only the API holds the signing key; the worker holds the public key.
+ */
+export interface DecisionProof {
+  protected: string;
+  payload: string;
+  signature: string;
+}

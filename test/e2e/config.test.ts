@@ -18,6 +18,7 @@ describe('configuration is checked once at start', () => {
     expect(r.stderr).toContain('DATABASE_URL');
     expect(r.stderr).toContain('PUBLIC_BASE_URL');
     expect(r.stderr).toContain('UPLOAD_SIGNING_SECRET');
+    expect(r.stderr).toContain('DECISION_SIGNING_KEY');
     expect(r.stderr).not.toContain('TEMPORAL_ADDRESS:');
   });
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { operations, type Operation } from '../../api/openapi/operations';
 import { encodeCursor } from '../../api/routes/intake/schemas';
+import { encodeSeq } from '../../api/routes/intake/webhook-schemas';
 import { allRoutes } from '../../api/routes/index';
 import { seedDirectory } from '../../lib/directory/seed';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
@@ -91,6 +92,7 @@ function contractValue(schema: z.ZodType, doc: JsonSchema, where: string): Json 
     'a'.repeat(Math.max(3, doc.minLength ?? 0)),
     '2026-01-01T00:00:00Z', // RFC 3339 filters (createdAfter, createdBefore)
     encodeCursor({ createdAt: '2026-01-01 00:00:00+00', submissionId: 'sub_sample' }), // a list cursor as the API gives them out
+    encodeSeq('42'), // an events-feed or delivery-log cursor
   ];
   for (const s of wire) {
     const r = schema.safeParse(s);

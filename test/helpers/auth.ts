@@ -19,6 +19,28 @@ export interface ActorOptions {
   mapped?: boolean;
   active?: boolean;
   role?: string;
+  /**
+   * Artists the actor's organization is tied to, so it may stage for them (lib/intake/artist-ties.ts):
+   * recorded as resolutions of the organization. Default for stage actors: the test artist
+   * `artist-ink-001` (test/helpers/intake.ts submissionBody); [] for none.
+   */
+  stagesFor?: string[];
+}
+
+/** The default artist of test submissions (test/helpers/intake.ts). */
+export const TEST_ARTIST = 'artist-ink-001';
+
+/** Tie an artist to an organization as a resolution of its own would (the stage check accepts it). */
+export async function tieArtist(stack: TestStack, organizationId: string, artistCanonicalId: string, actorId = 'test-fixture'): Promise<void> {
+  await stack.sql`
+    insert into artist_resolutions (tenant_id, idempotency_key, actor_id, fingerprint, status, artist_canonical_id, review_required, evidence)
+    values (${organizationId}, ${`test-tie-${artistCanonicalId}`}, ${actorId}, 'test-fixture', 'phone_matched', ${artistCanonicalId}, true, 'phone_hash')
+    on conflict do nothing`;
+}
+
+async function tieStageArtists(stack: TestStack, organizationId: string, actorId: string, o: ActorOptions): Promise<void> {
+  if (!(o.permissions ?? []).includes('portfolio_intake:stage') || (o.mapped ?? true) === false) return;
+  for (const artist of o.stagesFor ?? [TEST_ARTIST]) await tieArtist(stack, organizationId, artist, actorId);
 }
 
 export interface TestCredential {
@@ -49,6 +71,7 @@ export async function apiKeyActor(stack: TestStack, o: ActorOptions = {}): Promi
       selfService: o.selfService ?? true,
       active: o.active ?? true,
     });
+    await tieStageArtists(stack, organizationId, actorId, o);
   }
   return { actorId, organizationId, keyId, key, headers: { 'x-api-key': key } };
 }
@@ -56,6 +79,7 @@ export async function apiKeyActor(stack: TestStack, o: ActorOptions = {}): Promi
 export async function bearerActor(stack: TestStack, o: ActorOptions = {}): Promise<TestCredential> {
   const subject = uid('user-');
   const actorId = uid(o.operator ? 'operator-' : 'member-');
+  const organizationId = o.organizationId ?? uid('org-');
   if (o.mapped ?? true) {
     await upsertMapping(stack.sql, {
       actorId,
@@ -64,7 +88,7 @@ export async function bearerActor(stack: TestStack, o: ActorOptions = {}): Promi
       credentialIssuer: LOCAL_ISSUER,
       role: o.role ?? (o.operator ? 'operator' : 'team_member'),
       permissions: o.permissions ?? [],
-      organizationId: o.organizationId ?? uid('org-'),
+      organizationId,
       studioScope: o.studioScope ?? [],
       artistScope: o.artistScope ?? [],
       capabilities: o.capabilities ?? [],
@@ -72,9 +96,10 @@ export async function bearerActor(stack: TestStack, o: ActorOptions = {}): Promi
       selfService: o.selfService ?? !o.operator,
       active: o.active ?? true,
     });
+    await tieStageArtists(stack, organizationId, actorId, o);
   }
   const key = stack.api.deps.localSigningKey;
   if (!key) throw new Error('bearerActor needs the local identity provider');
   const token = await issueLocalToken(key, { subject, issuer: LOCAL_ISSUER });
-  return { actorId, subject, token, headers: { authorization: `Bearer ${token}` } };
+  return { actorId, organizationId, subject, token, headers: { authorization: `Bearer ${token}` } };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { realJpeg } from '../../bench/lib/images';
-import type { TestCredential } from './auth';
+import { tieArtist, type TestCredential } from './auth';
 import { uid, type TestStack } from './stack';
 
 export const INTAKE = '/api/private/portfolio-intake/v1';
@@ -58,6 +58,8 @@ export async function putUpload(url: string, bytes: Buffer, contentType = 'image
 
 /** create + PUT + upload-complete; returns the submission id and the upload-complete answer. */
 export async function stageAndVerify(stack: TestStack, partner: TestCredential & { organizationId?: string }, bytes = jpegBytes(2048), over: Record<string, unknown> = {}) {
+  // Another artist than the default: the partner's organization stages for it as if it had resolved it.
+  if (typeof over.artistCanonicalId === 'string' && partner.organizationId) await tieArtist(stack, partner.organizationId, over.artistCanonicalId, partner.actorId);
   const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: bytes.length, ...over }) });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.data.submission.submissionId as string;

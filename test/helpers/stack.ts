@@ -7,12 +7,15 @@ import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { startApi, type RunningApi } from '../../api/server';
-import { apiConfigSchema, parseConfig, type ApiConfig } from '../../lib/config';
+import { Client, Connection } from '@temporalio/client';
+import { apiConfigSchema, parseConfig, webhookPolicyOf, workerConfigSchema, type ApiConfig } from '../../lib/config';
 import { createSql, type Sql } from '../../lib/db';
 import { createLogger } from '../../lib/logger';
 import { createObjectStore } from '../../lib/storage';
 import type { PromotionHooks } from '../../activities/promote-to-media-store';
 import { createIntakeWorker } from '../../worker/create-worker';
+import { createDecisionVerifier } from '../../lib/intake/decision-proof';
+import { startWebhookDispatcher } from '../../worker/webhook-dispatcher';
 
 let runtimeInstalled = false;
 function quietRuntime() {
@@ -63,7 +66,7 @@ export async function startTestStack(
   const taskQueue = uid('tq-');
   const dataDir = path.join(inject('tmpRoot'), uid('data-'));
   fs.mkdirSync(dataDir, { recursive: true });
-  const cfg = parseConfig(apiConfigSchema, {
+  const env = {
     NODE_ENV: 'test',
     PORT: '0',
     LOG_LEVEL: 'silent',
@@ -74,12 +77,14 @@ export async function startTestStack(
     // Tests send bursts on purpose; the rate-limit tests turn the limiter on.
     RATE_LIMITS_ENABLED: 'false',
     ...opts.env,
-  });
+  };
+  const cfg = parseConfig(apiConfigSchema, env);
+  const workerCfg = parseConfig(workerConfigSchema, env);
   const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL, ...(opts.logDestination ? { destination: opts.logDestination } : {}) });
   const api = await startApi(cfg, log, { migrate: false });
   const sql = createSql(databaseUrl, { max: 4 });
 
-  let worker: { w: Worker; run: Promise<void>; conn: NativeConnection; sql: Sql } | undefined;
+  let worker: { w: Worker; run: Promise<void>; conn: NativeConnection; sql: Sql; dispatcher: { stop(): Promise<void> }; client: Connection } | undefined;
   const stack: TestStack = {
     url: api.url,
     api,
@@ -95,16 +100,36 @@ export async function startTestStack(
         connection: conn,
         namespace: 'default',
         taskQueue,
-        deps: { sql: wsql, store: createObjectStore(cfg), ...(hooks ? { hooks } : {}) },
+        deps: {
+          sql: wsql,
+          store: createObjectStore(cfg),
+          // The API's public key: the worker verifies the decisions the API signs.
+          decisions: await createDecisionVerifier({ DECISION_VERIFY_KEY: api.deps.decisionSigner.publicKeyPem, DATA_DIR: dataDir }),
+          log: createLogger({ name: 'test-worker', level: cfg.LOG_LEVEL, ...(opts.logDestination ? { destination: opts.logDestination } : {}) }),
+          ...(hooks ? { hooks } : {}),
+        },
         workflowBundle: { codePath: inject('workflowBundlePath') },
         shutdownGraceMs: 2000,
+        webhooks: { policy: webhookPolicyOf(workerCfg), publicBaseUrl: api.deps.publicBaseUrl },
       });
-      worker = { w, run: w.run(), conn, sql: wsql };
+      const client = await Connection.connect({ address: inject('temporalAddress') });
+      const dispatcher = await startWebhookDispatcher({
+        sql: wsql,
+        client: new Client({ connection: client }),
+        taskQueue,
+        retry: { initialSeconds: workerCfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: workerCfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: workerCfg.WEBHOOK_RETRY_WINDOW_SECONDS },
+        sweepSeconds: workerCfg.WEBHOOK_SWEEP_SECONDS,
+        idleSeconds: 30,
+        log: createLogger({ name: 'test-dispatcher', level: process.env.TEST_DISPATCHER_LOG ?? 'silent' }),
+      });
+      worker = { w, run: w.run(), conn, sql: wsql, dispatcher, client };
     },
     async stopWorker() {
       if (!worker) return;
-      const { w, run, conn, sql: wsql } = worker;
+      const { w, run, conn, sql: wsql, dispatcher, client } = worker;
       worker = undefined;
+      await dispatcher.stop();
+      await client.close();
       w.shutdown();
       await run;
       await conn.close();

@@ -1,9 +1,11 @@
 // Production answers only for its own Host names (issue 17: DNS rebinding); probes are exempt.
+import crypto from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
+const decisionKey = crypto.generateKeyPairSync('ed25519');
 beforeAll(async () => {
   stack = await startTestStack({
     worker: false,
@@ -12,6 +14,8 @@ beforeAll(async () => {
       PUBLIC_BASE_URL: 'https://intake.example.test',
       ALLOWED_HOSTS: 'intake.internal:8080',
       UPLOAD_SIGNING_SECRET: 'a-signing-secret-of-at-least-32-characters',
+      DECISION_SIGNING_KEY: decisionKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      DECISION_VERIFY_KEY: decisionKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     },
   });
 });

@@ -6,6 +6,7 @@ import { realJpeg } from '../../bench/lib/images';
 import { assetIdOf, projectDraft, ProjectionRefusedError } from '../../lib/directory/projection';
 import { call } from '../helpers/directory-seed';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { runtimeArtistProfile } from '../helpers/publishing';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
@@ -49,7 +50,8 @@ beforeAll(async () => {
   stack = await startTestStack({ worker: false });
   reader = await apiKeyActor(stack, { permissions: ['portfolios:read', 'search:read', 'designs:read'] });
   owner = await bearerActor(stack, { permissions: ['owner_portfolio_assets:read'], artistScope: [ARTIST] });
-  operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+  operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review', 'portfolios:publish'] });
+  await runtimeArtistProfile(stack, ARTIST); // publishing needs the artist's runtime profile
 });
 afterAll(async () => stack?.stop());
 
@@ -67,7 +69,7 @@ describe('governed projection of a media-store draft', () => {
     expect((await call(stack, `/me/portfolio-assets/${doc}`, { headers: stranger.headers })).status).toBe(404);
   });
 
-  it('is refused without an operator: unknown actor, a non-operator mapping, an operator without portfolio_intake:review, an inactive one', async () => {
+  it('is refused without an operator: unknown actor, a non-operator mapping, an operator without portfolios:publish, an inactive one', async () => {
     const doc = await draft();
     const partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const reviewerless = await bearerActor(stack, { operator: true, permissions: ['search:read'] });

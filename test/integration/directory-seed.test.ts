@@ -63,5 +63,11 @@ describe('seedDirectory', () => {
     const r = await seedDirectory(c, { studios: BULK_THRESHOLD, seed: 5 });
     expect(r.counts).toEqual(plannedCounts(5, BULK_THRESHOLD));
     expect(await indexNames(c)).toEqual(before);
+    // one search document per searchable record, rebuilt in the seed's transaction (issue 16)
+    const [d] = await c`select (select count(*)::int from search_documents) as docs, (select count(*)::int from search_document_source) as source,
+      (select count(*)::int from pg_indexes where tablename = 'search_documents') as indexes`;
+    expect(d!.docs).toBe(d!.source);
+    expect(d!.docs).toBeGreaterThan(BULK_THRESHOLD);
+    expect(d!.indexes).toBe(6);
   }, 120_000);
 });

@@ -16,10 +16,11 @@ async function countWhere(extra: string, params: unknown[] = []): Promise<number
 }
 
 describe('GET /studios (public, legacy wrapper)', () => {
-  it('answers without a credential with data, pagination {page, limit, total, totalPages, hasNext, hasPrev} and error null', async () => {
+  it('answers without a credential with data, pagination {page, limit, total, totalPages, hasNext, hasPrev}, totalRelation and error null', async () => {
     const { status, body } = await call(stack, '/studios');
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(['data', 'error', 'pagination']);
+    expect(Object.keys(body).sort()).toEqual(['data', 'error', 'pagination', 'totalRelation']);
+    expect(body.totalRelation).toBe('eq'); // the test directory is far below the cap
     expect(body.error).toBeNull();
     expect(Object.keys(body.pagination).sort()).toEqual(['hasNext', 'hasPrev', 'limit', 'page', 'total', 'totalPages']);
     const total = await countWhere('');

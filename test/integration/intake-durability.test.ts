@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_ISSUER } from '../../lib/identity';
+import { detailsHash } from '../../lib/intake/decision-proof';
 import { approveSignal, intakeWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
@@ -29,11 +31,17 @@ describe('durability: the worker goes away while submissions are in flight', () 
     expect(blocked.headers.get('retry-after')).toBeTruthy();
     expect(Date.now() - started).toBeLessThan(10_000); // bounded, not a hang
 
-    // Decisions recorded by Temporal while no worker runs; they must not be lost.
+    // Decisions recorded by Temporal while no worker runs; they must not be lost. Each carries
+    // the proof the approve route signs (a decision without one changes nothing).
+    const by = { actorId: operator.actorId, credentialId: `${LOCAL_ISSUER}#${operator.subject}` };
+    const reviewNotes = 'approved offline';
     for (const id of ids) {
-      await stack.api.deps.temporal.client.workflow
-        .getHandle(intakeWorkflowId(id))
-        .signal(approveSignal, { requestId: `r-${id}`, by: { actorId: operator.actorId, credentialId: 'test' }, reviewNotes: 'approved offline' });
+      const requestId = `r-${id}`;
+      const [row] = await stack.sql<{ verifiedSha256: string }[]>`select verified_sha256 from submissions where submission_id = ${id}`;
+      const proof = await stack.api.deps.decisionSigner.sign({
+        submissionId: id, decision: 'approve', ...by, sha256: row!.verifiedSha256, requestId, detailsHash: detailsHash({ reviewNotes }),
+      });
+      await stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id)).signal(approveSignal, { requestId, by, reviewNotes, proof });
     }
     await stack.startWorker();
     await eventually(async () => {

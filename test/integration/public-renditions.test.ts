@@ -11,6 +11,7 @@ import { assetIdOf, projectDraft, ProjectionRefusedError, unpublishAsset } from 
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
 import { embeddedMetadata, endMetadataReader } from '../helpers/metadata';
+import { runtimeArtistProfile } from '../helpers/publishing';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
@@ -24,7 +25,7 @@ const refusal = (p: Promise<unknown>) => p.then(() => 'accepted', (e) => (e inst
 beforeAll(async () => {
   stack = await startTestStack();
   partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
-  operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+  operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review', 'portfolios:publish'] });
   reader = await apiKeyActor(stack, { permissions: ['portfolios:read', 'designs:read'] });
 });
 afterAll(async () => {
@@ -43,6 +44,7 @@ async function phonePhoto(): Promise<Buffer> {
 
 /** create, upload, verify, approve: the promoted submission's media-store document. */
 async function promoted(photo: Buffer, artist: string, mimeType = 'image/jpeg'): Promise<{ submissionId: string; documentId: string }> {
+  await runtimeArtistProfile(stack, artist); // publishing needs the artist's runtime profile
   const { id, done } = await stageAndVerify(stack, partner, photo, { artistCanonicalId: artist, title: 'Koi back piece', mimeType });
   expect(done.body.data.intakeStatus).toBe('awaiting_review');
   const approved = await call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Rights attested.' } });

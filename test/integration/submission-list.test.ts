@@ -2,7 +2,8 @@
 // filters; the status view carries its times and, once published, the public image's URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetIdOf, projectDraft } from '../../lib/directory/projection';
-import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { apiKeyActor, bearerActor, TEST_ARTIST, type TestCredential } from '../helpers/auth';
+import { runtimeArtistProfile } from '../helpers/publishing';
 import { call, INTAKE, stageAndVerify, submissionBody } from '../helpers/intake';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -63,7 +64,8 @@ describe('GET /submissions', () => {
   });
 
   it('shows when it was decided and, once published, the public image', async () => {
-    const operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+    const operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review', 'portfolios:publish'] });
+    await runtimeArtistProfile(stack, TEST_ARTIST); // publishing needs the artist's runtime profile
     const d = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const { id } = await stageAndVerify(stack, d);
     expect((await call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Looks right.' } })).status).toBe(200);

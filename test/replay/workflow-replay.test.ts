@@ -50,8 +50,18 @@ describe('recorded workflow histories (test/fixtures/histories)', () => {
     expect(ofShape.some((f) => f.workflowType === 'artistResolution')).toBe(true);
   });
 
-  it('hold the shape before the lifecycle owner and the transition-writer shape after it', () => {
-    expect(shapes).toEqual(expect.arrayContaining(['initial', 'transition-writer']));
+  it('hold the shape before the lifecycle owner, the transition-writer shape after it, and the signed-decisions shape', () => {
+    expect(shapes).toEqual(expect.arrayContaining(['initial', 'transition-writer', 'signed-decisions']));
+  });
+
+  it.each(['promoted', 'rejected'])('the signed-decisions %s history acts on the decision only through acceptDecision', (scenario) => {
+    const f = byScenario(scenario, 'signed-decisions');
+    const scheduled = (f.history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled).toContain('acceptDecision');
+    expect(scheduled).not.toContain('recordTransition');
+    const markers = (f.history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
+    const patchIds = markers.map((e) => defaultPayloadConverter.fromPayload(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!) as { id: string }).map((d) => d.id);
+    expect(patchIds).toContain('intake-signed-decisions');
   });
 
   it.each(fixtures.map((f) => [f.file, f] as const))('%s is a completed %s run whose result is what the manifest says', (_file, f) => {

@@ -2,16 +2,32 @@
 // (contract 4.3): studios keeps the legacy camelCase block, search uses snake_case, artists `pages`.
 import { totalPagesOf, type Page } from '../../../lib/directory/params';
 
-/** GET /studios: {page, limit, total, totalPages, hasNext, hasPrev} (legacy wrapper). */
-export function legacyPagination(p: Page, total: number) {
-  const totalPages = totalPagesOf(total, p.limit);
-  return { page: p.page, limit: p.limit, total, totalPages, hasNext: p.page < totalPages, hasPrev: p.page > 1 };
+/**
+ * Bounded totals (issue 16): `total` is exact up to the cap (SEARCH_TOTAL_CAP), beyond it the cap
+ * and the relation `gte`; the page counts follow from that total, and has-next is known exactly
+ * (the reads fetch one row more than the page).
+ */
+export interface BoundedTotal {
+  total: number;
+  relation: 'eq' | 'gte';
+  hasNext: boolean;
 }
 
-/** GET /search: {page, limit, total_pages, has_next, has_prev}. */
-export function searchPagination(p: Page, total: number) {
-  const totalPages = totalPagesOf(total, p.limit);
-  return { page: p.page, limit: p.limit, total_pages: totalPages, has_next: p.page < totalPages, has_prev: p.page > 1 };
+/** An exact total (a plain number) or a bounded one. */
+function bounded(p: Page, t: number | BoundedTotal): BoundedTotal {
+  return typeof t === 'number' ? { total: t, relation: 'eq', hasNext: p.page < totalPagesOf(t, p.limit) } : t;
+}
+
+/** GET /studios: {page, limit, total, totalPages, hasNext, hasPrev} (legacy wrapper; the relation goes beside it as totalRelation). */
+export function legacyPagination(p: Page, total: number | BoundedTotal) {
+  const t = bounded(p, total);
+  return { page: p.page, limit: p.limit, total: t.total, totalPages: totalPagesOf(t.total, p.limit), hasNext: t.hasNext, hasPrev: p.page > 1 };
+}
+
+/** GET /search: {page, limit, total_pages, has_next, has_prev} (the relation is data.total_relation). */
+export function searchPagination(p: Page, total: number | BoundedTotal) {
+  const t = bounded(p, total);
+  return { page: p.page, limit: p.limit, total_pages: totalPagesOf(t.total, p.limit), has_next: t.hasNext, has_prev: p.page > 1 };
 }
 
 /** GET /artists: {page, limit, total, pages}. */

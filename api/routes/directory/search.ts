@@ -1,6 +1,8 @@
 // GET /search (search:read): ranked results over studios, artists and public designs.
 // Defaults chosen here (the contract leaves them open): page 1, limit 20, maximum limit 50,
 // type all; sort_by relevance when q is given, distance when only a point is, rating otherwise.
+// `total` is exact up to SEARCH_TOTAL_CAP (default 10,000), beyond it the cap with
+// `total_relation: "gte"` (lib/directory/search.ts says how the ranking and the facets stay bounded).
 import { z } from 'zod';
 import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
@@ -60,16 +62,19 @@ export function searchRoutes(): Route[] {
           sortBy,
           sortOrder: q.sort_order ?? (sortBy === 'name' || sortBy === 'distance' ? 'asc' : 'desc'),
           includeFacets: q.include_facets,
+          totalCap: deps.cfg.SEARCH_TOTAL_CAP,
         });
+        const bounded = { total: result.total, relation: result.totalRelation, hasNext: result.hasNext };
         res.json({
           success: true,
           data: {
             results: result.results,
             total: result.total,
-            pagination: searchPagination(q, result.total),
+            total_relation: result.totalRelation,
+            pagination: searchPagination(q, bounded),
             ...(result.facets ? { facets: result.facets } : {}),
-      },
-    });
+          },
+        });
       },
     }),
   ];

@@ -1,4 +1,6 @@
-// GET /studios (public): studio discovery in the legacy wrapper {data, pagination, error: null}.
+// GET /studios (public): studio discovery in the legacy wrapper {data, pagination, error: null}, with
+// totalRelation beside the pagination block: its total is exact up to SEARCH_TOTAL_CAP, then the
+// cap with totalRelation "gte" (as /search counts).
 import { z } from 'zod';
 import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
@@ -40,7 +42,7 @@ export function studiosRoutes(): Route[] {
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/studios`, operationId: 'listStudios', tag: 'studios', auth: 'public',
       summary: 'Studio discovery (legacy wrapper)', query: studiosQuery, ok: { 200: ['a page of studios', C.StudiosPage] },
       async handler({ deps, query: q, res }) {
-        const { rows, total } = await listStudios(deps.sql, {
+        const { rows, total, totalRelation, hasNext } = await listStudios(deps.sql, {
           page: q.page,
           limit: q.limit,
           search: q.search,
@@ -53,8 +55,9 @@ export function studiosRoutes(): Route[] {
           geo: geoOf(q),
           sort: q.sort,
           order: q.order ?? (q.sort === 'name' || q.sort === 'distance' ? 'asc' : 'desc'),
+          totalCap: deps.cfg.SEARCH_TOTAL_CAP,
         });
-        res.json({ data: rows, pagination: legacyPagination(q, total), error: null });
+        res.json({ data: rows, pagination: legacyPagination(q, { total, relation: totalRelation, hasNext }), totalRelation, error: null });
       },
     }),
   ];

@@ -5,7 +5,10 @@ import type { Request } from 'express';
 import crypto from 'node:crypto';
 import { accepts, outcomesOf, settledAfter } from '../../../lib/intake/lifecycle';
 import { findOwnSubmission, findSubmission, type SubmissionRow } from '../../../lib/intake/submissions';
-import type { IntakeStatus } from '../../../lib/intake/vocabulary';
+import type { ActorRef, Decision, IntakeStatus, RejectReasonCode } from '../../../lib/intake/vocabulary';
+import type { Actor } from '../../auth/middleware';
+import { claimedByOther } from '../../../lib/console/sessions';
+import { detailsHash } from '../../../lib/intake/decision-proof';
 import { approveSignal, rejectSignal, uploadCompleteSignal } from '../../../workflows/messages';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
@@ -13,7 +16,8 @@ import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
 import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
-import { byActor, statusView } from './submissions';
+import { statusView } from '../../../lib/intake/status-view';
+import { byActor } from './submissions';
 import { intakeHandle, requireWorker, temporalCall } from './workflow-calls';
 
 const REFUSED: Record<'upload_complete' | 'approve' | 'reject', (s: IntakeStatus) => string> = {
@@ -25,6 +29,23 @@ const REFUSED: Record<'upload_complete' | 'approve' | 'reject', (s: IntakeStatus
 const requestIdOf = (req: Request) => String(req.id ?? crypto.randomUUID());
 
 /**
+ * The proof that this API verified the operator making this decision (lib/intake/decision-proof.ts):
+ * the worker acts on a decision only with it, so a signal sent around the API changes nothing.
+ */
+async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decision; requestId: string; by: ActorRef; reviewNotes: string; reasonCode?: string }) {
+  if (!row.verifiedSha256) throw new AppError('invalid_transition', REFUSED[d.decision](row.intakeStatus));
+  return deps.decisionSigner.sign({
+    submissionId: row.submissionId,
+    decision: d.decision,
+    actorId: d.by.actorId,
+    credentialId: d.by.credentialId,
+    sha256: row.verifiedSha256,
+    requestId: d.requestId,
+    detailsHash: detailsHash({ reviewNotes: d.reviewNotes, reasonCode: d.reasonCode }),
+  });
+}
+
+/**
  * Send `trigger` to the submission's workflow if its state accepts it, and wait for the state it
  * settles in. 200 when settled in one of the trigger's outcomes, 202 when still working after
  * TRANSITION_WAIT_MS, 409 when the trigger is not accepted or the submission went another way.
@@ -34,7 +55,7 @@ async function signalAndSettle(
   submissionId: string,
   find: () => Promise<SubmissionRow | undefined>,
   trigger: keyof typeof REFUSED,
-  send: () => Promise<void>,
+  send: (row: SubmissionRow) => Promise<void>,
 ) {
   // Watch before reading, so no transition between the check and the wait is missed.
   const watch = await deps.transitions.watch(submissionId);
@@ -47,7 +68,7 @@ async function signalAndSettle(
     if (!row) throw new AppError('not_found', 'No such submission.');
     if (worker.status === 'rejected') throw worker.reason;
     if (!accepts(row.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](row.intakeStatus));
-    await temporalCall(deps, 'signal', send);
+    await temporalCall(deps, 'signal', () => send(row));
     const deadline = Date.now() + deps.cfg.TRANSITION_WAIT_MS;
     let status: IntakeStatus = row.intakeStatus;
     while (!settledAfter(trigger, status)) {
@@ -64,6 +85,29 @@ async function signalAndSettle(
   if (settled && !outcomesOf(trigger).includes(row.intakeStatus))
     throw new AppError('invalid_transition', `The submission was decided otherwise (status ${row.intakeStatus}).`);
   return { view: statusView(row), settled };
+}
+
+/** An operator's decision as the approve / reject routes and the console take it. */
+export type DecisionInput = { decision: 'approve'; reviewNotes: string } | { decision: 'reject'; reasonCode: RejectReasonCode; reviewNotes: string };
+
+/**
+ * Decide a submission as `actor` (a verified human operator): the signed proof, the signal, the
+ * settled state. The one path of the approve and reject routes and of the console.
+ */
+export async function decide(deps: AppDeps, actor: Actor, submissionId: string, d: DecisionInput, requestId: string) {
+  // Another operator has it open in the console: theirs to decide until the claim lapses.
+  const claimed = await claimedByOther(deps.sql, submissionId, actor.actorId);
+  if (claimed) throw new AppError('claimed_by_other', `In review by ${claimed.actorId} until ${claimed.claimedUntil.toISOString()}.`);
+  const find = () => findSubmission(deps.sql, submissionId);
+  const base = { requestId, by: byActor(actor), reviewNotes: d.reviewNotes };
+  if (d.decision === 'approve')
+    return signalAndSettle(deps, submissionId, find, 'approve', async (row) =>
+      intakeHandle(deps, submissionId).signal(approveSignal, { ...base, proof: await proofOf(deps, row, { decision: 'approve', ...base }) }),
+    );
+  const signal = { ...base, reasonCode: d.reasonCode };
+  return signalAndSettle(deps, submissionId, find, 'reject', async (row) =>
+    intakeHandle(deps, submissionId).signal(rejectSignal, { ...signal, proof: await proofOf(deps, row, { decision: 'reject', ...signal }) }),
+  );
 }
 
 export function signalRoutes(): Route[] {
@@ -89,23 +133,19 @@ export function signalRoutes(): Route[] {
     }),
     defineRoute({
       ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/approve`, operationId: 'approveSubmission',
-      summary: 'Approve: the verified bytes become a private draft in the media store', body: approveSchema,
+      summary: 'Approve: the verified bytes become a private draft in the media store (the API signs the decision; the worker verifies it and re-checks the operator before anything moves)', body: approveSchema,
       ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.StatusEnvelope], 202: ['still promoting; poll the status', C.StatusEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
-        const signal = { requestId: requestIdOf(req), by: byActor(actor()), reviewNotes: body.reviewNotes };
-        const find = () => findSubmission(deps.sql, submissionId);
-        const { view, settled } = await signalAndSettle(deps, submissionId, find, 'approve', () => intakeHandle(deps, submissionId).signal(approveSignal, signal));
+        const { view, settled } = await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes }, requestIdOf(req));
         res.status(settled ? 200 : 202).json({ success: true, data: view });
       },
     }),
     defineRoute({
       ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/reject`, operationId: 'rejectSubmission',
-      summary: 'Reject with a reason code', body: rejectSchema,
+      summary: 'Reject with a reason code (signed and re-checked like approve)', body: rejectSchema,
       ok: { 200: ['rejected', C.StatusEnvelope], 202: ['still recording; poll the status', C.StatusEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
-        const signal = { requestId: requestIdOf(req), by: byActor(actor()), reasonCode: body.reasonCode, reviewNotes: body.reviewNotes };
-        const find = () => findSubmission(deps.sql, submissionId);
-        const { view, settled } = await signalAndSettle(deps, submissionId, find, 'reject', () => intakeHandle(deps, submissionId).signal(rejectSignal, signal));
+        const { view, settled } = await decide(deps, actor(), submissionId, { decision: 'reject', reasonCode: body.reasonCode, reviewNotes: body.reviewNotes }, requestIdOf(req));
         res.status(settled ? 200 : 202).json({ success: true, data: view });
       },
     }),

@@ -1,10 +1,10 @@
 // Create a submission (row + workflow + signed upload URL) and read its status (the workflow query).
 import { fingerprintOf, scopeViolation } from '../../../lib/intake/requests';
-import { createSubmission, findOwnSubmission, listOwnSubmissions, submissionTimes, type SubmissionRow, type SubmissionTimes } from '../../../lib/intake/submissions';
-import { renditionPath } from '../../../lib/media/renditions';
+import { createSubmission, findOwnSubmission, findSubmission, listOwnSubmissions, submissionTimes, type SubmissionRow } from '../../../lib/intake/submissions';
+import { stageArtistViolation } from '../../../lib/intake/artist-ties';
 import { acceptsUpload } from '../../../lib/intake/lifecycle';
-import type { IntakeView } from '../../../lib/intake/vocabulary';
-import type { Actor } from '../../auth/middleware';
+import { statusView } from '../../../lib/intake/status-view';
+import { isOperatorWith, type Actor } from '../../auth/middleware';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
 import { defineRoute, type Route } from '../../http/route';
@@ -12,39 +12,6 @@ import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
 import { createSubmissionSchema, encodeCursor, listSubmissionsQuery, submissionIdParams } from './schemas';
 import { queryIntake, startIntake } from './workflow-calls';
-
-/**
- * The contract's status view (2.3): no storage pointers, review notes or credential details; with
- * the times and the public asset's URL (additive) when the caller has them.
- */
-export function statusView(s: IntakeView, t?: { times: SubmissionTimes; publicBaseUrl: string }) {
-  return {
-    submissionId: s.submissionId,
-    artistCanonicalId: s.artistCanonicalId,
-    intakeStatus: s.intakeStatus,
-    reviewStatus: s.reviewStatus,
-    mediaStoreDocumentId: s.mediaStoreDocumentId,
-    ...(s.failureCode ? { failureReason: s.failureCode } : {}),
-    ...(s.rejectReasonCode ? { rejectReason: s.rejectReasonCode } : {}),
-    ...(t ? timesView(t.times, t.publicBaseUrl) : {}),
-    governance: {
-      reviewRequired: s.reviewStatus === 'review_required',
-      promotedToMediaStore: s.intakeStatus === 'promoted_to_media_store',
-      publicSurfaceActivated: false,
-      canonicalRuntimeMutationExecuted: false,
-    },
-  };
-}
-
-function timesView(t: SubmissionTimes, publicBaseUrl: string) {
-  return {
-    createdAt: t.createdAt.toISOString(),
-    updatedAt: t.updatedAt.toISOString(),
-    ...(t.awaitingSince ? { awaitingReviewSince: t.awaitingSince.toISOString() } : {}),
-    ...(t.decidedAt ? { decidedAt: t.decidedAt.toISOString() } : {}),
-    ...(t.publicAssetId ? { publicAssetUrl: `${publicBaseUrl}${renditionPath(t.publicAssetId, 'large')}` } : {}),
-  };
-}
 
 export const byActor = (actor: Actor) => ({ actorId: actor.actorId, credentialId: actor.credential.id });
 
@@ -67,7 +34,7 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
   return [
     defineRoute({
       ...stage, method: 'post', path: `${INTAKE_BASE}/submissions`, operationId: 'createSubmission',
-      summary: 'Create a submission (idempotent) and get a signed upload URL',
+      summary: 'Create a submission (idempotent) for an artist of your organization and get a signed upload URL',
       body: createSubmissionSchema(o.maxMediaBytes),
       ok: { 201: ['created, or the same submission again for the same idempotencyKey and body (Idempotent-Replayed: true)', C.CreatedSubmission] },
       problems: [409, 422], limit: 'create',
@@ -75,6 +42,8 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
         const { cfg } = deps;
         const violation = scopeViolation(actor(), body);
         if (violation) throw new AppError('out_of_scope', violation);
+        const foreign = await stageArtistViolation(deps.sql, actor(), body.artistCanonicalId);
+        if (foreign) throw new AppError('artist_out_of_scope', foreign);
         const result = await createSubmission(deps.sql, {
           by: byActor(actor()),
           body,
@@ -112,10 +81,15 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
     }),
     defineRoute({
       ...stage, method: 'get', path: `${INTAKE_BASE}/submissions/{submissionId}`, operationId: 'getSubmission',
-      summary: 'Status of one of your submissions', params: submissionIdParams,
+      summary: 'Status of one of your submissions (a human operator: of any submission)', params: submissionIdParams,
+      operatorPermission: 'portfolio_intake:review',
       ok: { 200: ['the status view', C.StatusEnvelope] }, problems: [404],
       async handler({ deps, params, actor, res }) {
-        const row = await ownSubmission(deps, actor(), params.submissionId);
+        // Operators decide on every tenant's submissions, so they read any; a stage actor reads its own.
+        const row = isOperatorWith(actor(), 'portfolio_intake:review')
+          ? await findSubmission(deps.sql, params.submissionId)
+          : await ownSubmission(deps, actor(), params.submissionId);
+        if (!row) throw new AppError('not_found', 'No such submission.');
         const [view, times] = await Promise.all([queryIntake(deps, row.submissionId), submissionTimes(deps.sql, row.submissionId)]);
         res.json({ success: true, data: statusView(view, times && { times, publicBaseUrl: deps.publicBaseUrl }) });
       },

@@ -1,0 +1,89 @@
+// The activity that acts on a human decision. It writes the decision's transition (approve:
+// awaiting_review -> promoting, after which promotion copies the bytes; reject: -> rejected) only
+// when the signal carries a proof the API signed (lib/intake/decision-proof.ts) that names this
+// submission, this decision, this operator and credential, these notes and exactly the bytes
+// verification hashed, and when PostgreSQL still maps that operator as an active human operator
+// with portfolio_intake:review. Anything else (a signal sent by hand through Temporal, a proof
+// replayed from another submission, an operator since deactivated) changes nothing: the refusal
+// is recorded in decision_refusals and logged, and the workflow keeps waiting for a valid decision.
+import { log as activityLog } from '@temporalio/activity';
+import type { Sql } from '../lib/db';
+import { isActiveOperator } from '../lib/identity/actors';
+import { DecisionProofError, detailsHash, type DecisionRefusal, type DecisionVerifier } from '../lib/intake/decision-proof';
+import { findSubmission } from '../lib/intake/submissions';
+import { persist } from './steps';
+import type { AcceptDecisionInput, AcceptDecisionResult } from './types';
+
+export interface DecisionDeps {
+  sql: Sql;
+  /** Absent: every decision is refused (a worker without the API's public key acts on none). */
+  decisions?: DecisionVerifier | undefined;
+  /** Where the refusal's warning goes; default: the activity logger (the worker's log). */
+  log?: { warn(obj: object, msg: string): void } | undefined;
+}
+
+/** Has this transition been written already (an activity retried after its commit)? */
+async function alreadyWritten(sql: Sql, i: AcceptDecisionInput): Promise<boolean> {
+  const [row] = await sql<{ ok: boolean }[]>`
+    select true as ok from intake_events
+    where submission_id = ${i.transition.submissionId} and to_status = ${i.transition.to} and trigger = ${i.transition.trigger}
+      and actor_id = ${i.transition.by.actorId}`;
+  return row?.ok === true;
+}
+
+async function check(deps: DecisionDeps, i: AcceptDecisionInput): Promise<{ refused: DecisionRefusal; detail: string; proofActorId?: string } | null> {
+  if (!deps.decisions) return { refused: 'proof_invalid', detail: 'this worker has no decision verification key' };
+  let claims;
+  try {
+    claims = await deps.decisions.verify(i.proof);
+  } catch (err) {
+    if (err instanceof DecisionProofError) return { refused: err.reason, detail: err.message };
+    throw err;
+  }
+  const row = await findSubmission(deps.sql, i.transition.submissionId);
+  const mismatch = [
+    claims.submissionId !== i.transition.submissionId && 'submission',
+    claims.decision !== i.decision && 'decision',
+    (claims.sha256 !== i.sha256 || claims.sha256 !== row?.verifiedSha256) && 'verified sha256',
+    (claims.actorId !== i.by.actorId || claims.credentialId !== i.by.credentialId) && 'operator',
+    claims.requestId !== i.requestId && 'request',
+    claims.detailsHash !== detailsHash({ reviewNotes: i.reviewNotes, reasonCode: i.reasonCode }) && 'notes',
+  ].filter(Boolean);
+  if (mismatch.length) return { refused: 'proof_mismatch', detail: `the proof does not match this decision (${mismatch.join(', ')})`, proofActorId: claims.actorId };
+  if (!(await isActiveOperator(deps.sql, { actorId: claims.actorId, credentialId: claims.credentialId, permission: 'portfolio_intake:review' })))
+    return { refused: 'operator_not_active', detail: 'the operator is no longer an active human operator with portfolio_intake:review', proofActorId: claims.actorId };
+  return null;
+}
+
+export function acceptDecision(deps: DecisionDeps) {
+  return async (i: AcceptDecisionInput): Promise<AcceptDecisionResult> => {
+    const { sql } = deps;
+    // A retry after the transition committed: the decision was accepted then; the operator's
+    // mapping changing in between does not undo it.
+    if (await alreadyWritten(sql, i)) return { accepted: true };
+    const refusal = await check(deps, i);
+    if (!refusal) {
+      if (await persist(sql, i.transition)) return { accepted: true };
+      if (await alreadyWritten(sql, i)) return { accepted: true };
+      // The row is not where the decision applies (only the workflow writes it: not expected).
+      return { accepted: false, reason: 'state_moved' };
+    }
+    await sql`
+      insert into decision_refusals (submission_id, decision, request_id, reason, claimed_actor_id, claimed_credential_id, proof_actor_id)
+      values (${i.transition.submissionId}, ${i.decision}, ${i.requestId}, ${refusal.refused}, ${i.by.actorId}, ${i.by.credentialId}, ${refusal.proofActorId ?? null})
+      on conflict (submission_id, request_id) do nothing`;
+    const fields = {
+      submissionId: i.transition.submissionId,
+      decision: i.decision,
+      requestId: i.requestId,
+      reason: refusal.refused,
+      claimedActorId: i.by.actorId,
+      claimedCredentialId: i.by.credentialId,
+      ...(refusal.proofActorId ? { proofActorId: refusal.proofActorId } : {}),
+    };
+    const msg = `decision refused: ${refusal.detail}; the submission stays awaiting_review`;
+    if (deps.log) deps.log.warn(fields, msg);
+    else activityLog.warn(msg, fields);
+    return { accepted: false, reason: refusal.refused };
+  };
+}

@@ -1,0 +1,233 @@
+// The review console: htm + Preact (one ES module from npm, served by the API; no build step, no
+// CDN). Talks only to /console/api with the session cookie and the CSRF token /console/api/me gives.
+import { html, render, useState, useEffect, useRef, useCallback } from './htm-preact.js';
+
+let csrf = '';
+
+async function call(method, url, body) {
+  const res = await fetch(url, {
+    method,
+    credentials: 'same-origin',
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(method !== 'GET' ? { 'x-console-csrf': csrf } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) {
+    const err = new Error(json?.detail ?? `${res.status}`);
+    err.status = res.status;
+    err.code = json?.code;
+    throw err;
+  }
+  return json;
+}
+
+const age = (seconds) => {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86400)} d`;
+};
+const kib = (b) => (b >= 1048576 ? `${(b / 1048576).toFixed(1)} MiB` : `${Math.ceil(b / 1024)} KiB`);
+const preview = (id, size) => `/console/api/submissions/${encodeURIComponent(id)}/preview?size=${size}`;
+
+function SignIn({ onSignedIn }) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState(new URLSearchParams(location.search).get('signin') === 'expired' ? 'That sign-in link was used or has expired: ask `npm start` for a new one, or paste your token.' : '');
+  const submit = async (e) => {
+    e.preventDefault();
+    try {
+      await call('POST', '/console/api/session', { token: token.trim() });
+      onSignedIn();
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  return html`<form class="signin" onSubmit=${submit} data-testid="signin">
+    <h1>Review console</h1>
+    <p>Sign in with your operator bearer token (with an external identity provider, your provider's access token).
+    On the embedded stack, <code>npm start</code> prints a one-time sign-in link.</p>
+    <textarea aria-label="Operator token" value=${token} onInput=${(e) => setToken(e.target.value)}></textarea>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    <p><button class="primary" type="submit">Sign in</button></p>
+  </form>`;
+}
+
+function Queue({ open }) {
+  const [filters, setFilters] = useState({ tenantId: '', partner: '', minAgeMinutes: '' });
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState(null);
+  const [error, setError] = useState('');
+  const [selected, setSelected] = useState(0);
+  const load = useCallback(async () => {
+    const q = new URLSearchParams({ page: String(page), limit: '50' });
+    for (const [k, v] of Object.entries(filters)) if (v) q.set(k, v);
+    try {
+      setData(await call('GET', `/console/api/queue?${q}`));
+      setError('');
+    } catch (err) {
+      setError(err.message);
+    }
+  }, [page, filters]);
+  useEffect(() => void load(), [load]);
+  useEffect(() => {
+    const onKey = (e) => {
+      if (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA' || !data) return;
+      if (e.key === 'j') setSelected((s) => Math.min(s + 1, data.data.length - 1));
+      if (e.key === 'k') setSelected((s) => Math.max(s - 1, 0));
+      if (e.key === 'Enter' && data.data[selected]) open(data.data[selected].submissionId);
+      if (e.key === 'n' && page < data.pagination.totalPages) setPage(page + 1);
+      if (e.key === 'p' && page > 1) setPage(page - 1);
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [data, selected, page]);
+  const field = (name, label, type = 'text') => html`<label>${label}<input type=${type} name=${name} value=${filters[name]}
+    onChange=${(e) => { setPage(1); setFilters({ ...filters, [name]: e.target.value }); }} /></label>`;
+  return html`<section>
+    <div class="filters">${field('tenantId', 'Tenant')} ${field('partner', 'Partner (actor or organization)')} ${field('minAgeMinutes', 'Waiting at least (min)', 'number')}
+      <span class="muted">Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>Enter</kbd> open, <kbd>n</kbd>/<kbd>p</kbd> page</span></div>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${data && html`<p class="muted" data-testid="queue-total">${data.pagination.total} awaiting review, oldest first; page ${data.pagination.page} of ${Math.max(1, data.pagination.totalPages)}</p>
+    <table class="queue" data-testid="queue">
+      <thead><tr><th></th><th>File / title</th><th>Partner</th><th>Tenant</th><th>Artist</th><th>Rights / consent</th><th>Size</th><th>Dimensions</th><th>Waiting</th><th></th></tr></thead>
+      <tbody>${data.data.map((s, i) => html`<tr key=${s.submissionId} class=${i === selected ? 'selected' : ''} data-submission=${s.submissionId} onClick=${() => open(s.submissionId)}>
+        <td><img src=${preview(s.submissionId, 'thumb')} alt=${`thumbnail of ${s.fileName}`} width="64" height="64" /></td>
+        <td><strong>${s.fileName}</strong><br /><span class="muted">${s.title ?? ''}</span></td>
+        <td>${s.partnerActorId}<br /><span class="muted">${s.partnerOrganizationId ?? ''}</span></td>
+        <td>${s.tenantId}</td>
+        <td>${s.artistCanonicalId}<br /><span class="muted">${s.artistEvidence}${s.artistHasProfile ? '' : ', no runtime profile'}</span></td>
+        <td>${s.rightsPosture}<br />${s.consentPosture}</td>
+        <td>${kib(s.sizeBytes)}</td>
+        <td>${s.width && s.height ? `${s.width} × ${s.height}` : ''}</td>
+        <td>${age(s.ageSeconds)}</td>
+        <td>${s.claimedBy && html`<span class="claim">in review by ${s.claimedBy}</span>`}</td>
+      </tr>`)}</tbody>
+    </table>
+    <p><button disabled=${page <= 1} onClick=${() => setPage(page - 1)}>Previous</button> <button disabled=${page >= data.pagination.totalPages} onClick=${() => setPage(page + 1)}>Next</button></p>`}
+  </section>`;
+}
+
+const REASONS = ['rights_unclear', 'consent_missing', 'quality_insufficient', 'content_policy', 'duplicate', 'other'];
+
+function Detail({ id, me, back }) {
+  const [d, setD] = useState(null);
+  const [claimState, setClaim] = useState(null);
+  const [notes, setNotes] = useState('');
+  const [reason, setReason] = useState('rights_unclear');
+  const [result, setResult] = useState(null);
+  const [error, setError] = useState('');
+  const notesRef = useRef(null);
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const c = await call('POST', `/console/api/submissions/${encodeURIComponent(id)}/claim`);
+        const detail = await call('GET', `/console/api/submissions/${encodeURIComponent(id)}`);
+        if (live) {
+          setClaim(c.data);
+          setD(detail.data);
+        }
+      } catch (err) {
+        if (live) setError(err.message);
+      }
+    })();
+    const onKey = (e) => {
+      if (e.key === 'Escape') back();
+      if (e.key === 'a' && e.target.tagName !== 'TEXTAREA') {
+        e.preventDefault();
+        notesRef.current?.focus();
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => {
+      live = false;
+      removeEventListener('keydown', onKey);
+      call('DELETE', `/console/api/submissions/${encodeURIComponent(id)}/claim`).catch(() => {});
+    };
+  }, [id]);
+  const decideAs = async (kind) => {
+    setError('');
+    try {
+      const body = kind === 'approve' ? { reviewNotes: notes } : { reasonCode: reason, reviewNotes: notes };
+      const r = await call('POST', `/console/api/submissions/${encodeURIComponent(id)}/${kind}`, body);
+      setResult(r.data);
+    } catch (err) {
+      setError(err.message);
+    }
+  };
+  if (error && !d) return html`<p class="error" role="alert">${error}</p><button onClick=${back}>Back to the queue</button>`;
+  if (!d) return html`<p class="muted">Loading…</p>`;
+  const blocked = claimState && !claimState.mine;
+  const open = d.intakeStatus === 'awaiting_review' && !result;
+  return html`<section class="detail" data-testid="detail">
+    <div>
+      <p><button onClick=${back}>← Queue (Esc)</button></p>
+      <img class="large" src=${preview(d.submissionId, 'large')} alt=${`preview of ${d.fileName}`} />
+    </div>
+    <div>
+      <h2>${d.fileName}</h2>
+      ${blocked && html`<p class="claim" data-testid="claimed">In review by ${claimState.claimedBy} until ${new Date(claimState.claimedUntil).toLocaleTimeString()}</p>`}
+      <dl class="meta">
+        <dt>Status</dt><dd data-testid="status">${result ? result.intakeStatus : d.intakeStatus}</dd>
+        <dt>Title</dt><dd>${d.title ?? ''}</dd>
+        <dt>Partner</dt><dd>${d.partnerActorId} (${d.partnerOrganizationId ?? '?'})</dd>
+        <dt>Tenant</dt><dd>${d.tenantId}</dd>
+        <dt>Artist</dt><dd>${d.artistCanonicalId}: ${d.artistEvidence}${d.artistHasProfile ? '' : ', no runtime profile'}</dd>
+        <dt>Rights / consent</dt><dd>${d.rightsPosture} / ${d.consentPosture}</dd>
+        <dt>Image</dt><dd>${d.imageFormat ?? d.mimeType}, ${d.width ?? '?'} × ${d.height ?? '?'}, ${kib(d.sizeBytes)}${d.imageFrames > 1 ? `, ${d.imageFrames} frames` : ''}</dd>
+        <dt>sha256</dt><dd><code>${d.verifiedSha256 ?? ''}</code></dd>
+        <dt>Tags</dt><dd>${(d.tags ?? []).join(', ')}</dd>
+      </dl>
+      <h3>History</h3>
+      <ol class="events">${d.events.map((e) => html`<li>${new Date(e.at).toLocaleString()}: ${e.fromStatus ?? '∅'} → <strong>${e.toStatus}</strong> by ${e.actorId}${e.note ? `: ${e.note}` : ''}</li>`)}</ol>
+      ${open &&
+      html`<form class="decide" onSubmit=${(e) => e.preventDefault()}>
+        <label>Notes (3 to 2000 characters; <kbd>a</kbd>)<textarea ref=${notesRef} name="notes" value=${notes} onInput=${(e) => setNotes(e.target.value)}></textarea></label>
+        <button class="primary" type="button" disabled=${blocked} onClick=${() => decideAs('approve')}>Approve</button>
+        <label>Reject because <select name="reason" value=${reason} onChange=${(e) => setReason(e.target.value)}>${REASONS.map((r) => html`<option value=${r}>${r}</option>`)}</select></label>
+        <button class="danger" type="button" disabled=${blocked} onClick=${() => decideAs('reject')}>Reject</button>
+      </form>`}
+      ${result && html`<p data-testid="result">Decided: <strong>${result.intakeStatus}</strong>. <button onClick=${back}>Next in the queue</button></p>`}
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      <p class="muted">Signed in as ${me.actorId}</p>
+    </div>
+  </section>`;
+}
+
+function Decisions() {
+  const [rows, setRows] = useState(null);
+  useEffect(() => void call('GET', '/console/api/decisions').then((r) => setRows(r.data)), []);
+  if (!rows) return html`<p class="muted">Loading…</p>`;
+  return html`<table class="queue" data-testid="decisions"><thead><tr><th>When</th><th>Who</th><th>Decision</th><th>File</th><th>Now</th><th>Notes</th></tr></thead>
+    <tbody>${rows.map((r) => html`<tr><td>${new Date(r.at).toLocaleString()}</td><td>${r.actorId}</td><td>${r.decision}</td><td>${r.fileName}</td><td>${r.intakeStatus}</td><td>${r.note ?? ''}</td></tr>`)}</tbody></table>`;
+}
+
+function App() {
+  const [me, setMe] = useState(undefined);
+  const [view, setView] = useState({ name: 'queue' });
+  const loadMe = async () => {
+    try {
+      const r = await call('GET', '/console/api/me');
+      csrf = r.data.csrf;
+      setMe(r.data);
+    } catch {
+      setMe(null);
+    }
+  };
+  useEffect(() => void loadMe(), []);
+  if (me === undefined) return html`<p class="muted">Loading…</p>`;
+  if (me === null) return html`<${SignIn} onSignedIn=${loadMe} />`;
+  const signOut = async () => {
+    await call('DELETE', '/console/api/session').catch(() => {});
+    setMe(null);
+  };
+  const tab = (name, label) => html`<button aria-current=${view.name === name ? 'page' : undefined} onClick=${() => setView({ name })}>${label}</button>`;
+  return html`<header><strong>Review console</strong><nav>${tab('queue', 'Queue')}${tab('decisions', 'Recent decisions')}</nav>
+      <span class="who">${me.actorId} · <button onClick=${signOut}>Sign out</button></span></header>
+    <main>${view.name === 'queue' && html`<${Queue} open=${(id) => setView({ name: 'detail', id })} />`}
+      ${view.name === 'detail' && html`<${Detail} id=${view.id} me=${me} back=${() => setView({ name: 'queue' })} />`}
+      ${view.name === 'decisions' && html`<${Decisions} />`}</main>`;
+}
+
+render(html`<${App} />`, document.getElementById('app'));

@@ -1,0 +1,233 @@
+// Publishing through the API (issue 14, item 4): the governed projection of a promoted draft into
+// the public runtime store, the takedown, and the settlement of a `review_required` rights /
+// consent posture. Bearer of a mapped human operator with portfolios:publish (never a partner key).
+// Publish and unpublish are dry-run unless the body says `"dryRun": false`: the dry run answers the
+// plan (what would become public, which renditions, the posture check's verdict) and changes
+// nothing. The handlers only translate: lib/directory/projection.ts and postures.ts hold the
+// checks, the writes and the audit rows (`npm run project` and the console call these routes).
+//
+// Design: publish is addressed by the draft (media-documents/{documentId}: the thing approved),
+// unpublish by the public asset (portfolio-assets/{assetId}: the thing listed, `pfa_<documentId>`
+// for a projected draft).
+import { z } from 'zod';
+import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import {
+  planProjection,
+  planTakedown,
+  projectDraft,
+  ProjectionRefusedError,
+  unpublishAsset,
+  type ProjectionRefusal,
+} from '../../../lib/directory/projection';
+import { settlePostures } from '../../../lib/directory/postures';
+import { PUBLISHABLE_CONSENT, PUBLISHABLE_RIGHTS } from '../../../lib/directory/records';
+import { plainText, trimmedText } from '../../../lib/validation/text';
+import type { AppDeps } from '../../deps';
+import { AppError, type ErrorCode } from '../../http/errors';
+import { defineRoute, type Route } from '../../http/route';
+import { INTAKE_BASE } from '../bases';
+
+const idParam = (what: string) => z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, `not a ${what}`);
+export const documentIdParams = z.object({ documentId: idParam('media-store document id').describe('media-store document id (mdoc_…), as the promoted submission names it') });
+export const assetIdParams = z.object({ assetId: idParam('portfolio asset id').describe('portfolio asset id (pfa_<documentId> for a projected draft)') });
+
+const dryRun = z.boolean().default(true).describe('true (the default): answer the plan and change nothing; false: do it');
+
+export const publishSchema = z
+  .object({
+    dryRun,
+    artistId: trimmedText(200)
+      .optional()
+      .describe('the listed runtime artist profile (GET /api/v1/artists/{id}) to publish under, when the draft\'s canonical artist has none yet; a real publish records the link'),
+  })
+  .strict();
+
+export const unpublishSchema = z
+  .object({ dryRun, reason: plainText(2000, 3).describe('why it comes down (3..2000 characters); kept on the asset and audited') })
+  .strict();
+
+export const settlePosturesSchema = z
+  .object({
+    rightsPosture: z.enum(PUBLISHABLE_RIGHTS).optional().describe('the settled rights posture (the draft\'s must be review_required)'),
+    consentPosture: z.enum(PUBLISHABLE_CONSENT).optional().describe('the settled consent posture (the draft\'s must be review_required)'),
+    note: plainText(2000, 3).describe('what was established, and how (3..2000 characters)'),
+  })
+  .strict();
+
+const reason = z.object({ code: z.string(), message: z.string() });
+const rendition = z.object({ name: z.string(), url: z.string(), contentType: z.string(), width: z.number().int(), height: z.number().int(), sizeBytes: z.number().int() });
+const plannedAsset = z.object({
+  id: z.string(),
+  artist_id: z.string().nullable(),
+  studio_id: z.string().nullable(),
+  title: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  styles: z.array(z.string()),
+  placement: z.string().nullable(),
+  image_url: z.string(),
+});
+
+export const PublicationPlanAnswer = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      dryRun: z.literal(true),
+      documentId: z.string(),
+      assetId: z.string(),
+      submissionId: z.string(),
+      tenantId: z.string(),
+      artistCanonicalId: z.string(),
+      state: z.enum(['unpublished', 'published', 'taken_down']),
+      verdict: z.enum(['publishable', 'already_published', 'refused']),
+      reasons: z.array(reason),
+      postureCheck: z.object({ rightsPosture: z.string(), consentPosture: z.string(), verdict: z.enum(['pass', 'refused']), reasons: z.array(reason) }),
+      asset: plannedAsset,
+      linksArtistProfile: z.boolean(),
+      renditions: z.array(rendition),
+    }),
+  })
+  .openapi('PublicationPlan');
+
+export const PublishedAnswer = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      dryRun: z.literal(false),
+      status: z.enum(['projected', 'already_projected']),
+      documentId: z.string(),
+      assetId: z.string(),
+      asset: plannedAsset,
+      renditions: z.array(rendition),
+    }),
+  })
+  .openapi('Published');
+
+const PublishAnswer = z.union([PublicationPlanAnswer, PublishedAnswer]);
+
+export const TakedownAnswer = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      dryRun: z.boolean(),
+      assetId: z.string(),
+      status: z.enum(['would_unpublish', 'already_unpublished', 'unpublished']),
+      artistId: z.string().optional(),
+      title: z.string().optional(),
+      renditions: z.array(z.object({ name: z.string(), sizeBytes: z.number().int() })).optional(),
+      deletedRenditions: z.number().int().optional(),
+    }),
+  })
+  .openapi('Takedown');
+
+export const SettlementAnswer = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      documentId: z.string(),
+      rightsPosture: z.string(),
+      consentPosture: z.string(),
+      settled: z.object({
+        rights: z.object({ from: z.string(), to: z.string() }).optional(),
+        consent: z.object({ from: z.string(), to: z.string() }).optional(),
+      }),
+      settledBy: z.string(),
+      settledAt: z.string(),
+    }),
+  })
+  .openapi('PostureSettlement');
+
+/** The API code of each refusal of the projection (docs/errors.md). */
+const CODE_OF: Record<ProjectionRefusal, ErrorCode> = {
+  document_not_found: 'not_found',
+  asset_not_found: 'not_found',
+  operator_not_found: 'operator_required',
+  operator_required: 'operator_required',
+  permission_missing: 'permission_denied',
+  rights_posture_not_publishable: 'posture_not_publishable',
+  consent_posture_not_publishable: 'posture_not_publishable',
+  draft_missing: 'draft_not_publishable',
+  draft_changed: 'draft_not_publishable',
+  draft_not_renderable: 'draft_not_publishable',
+  asset_taken_down: 'asset_taken_down',
+  reason_required: 'validation_failed',
+  artist_profile_missing: 'artist_profile_missing',
+  artist_profile_conflict: 'artist_profile_conflict',
+  posture_not_review_required: 'invalid_transition',
+};
+
+/** A refusal of the projection as the API's problem; anything else as it is. */
+export function problemOfRefusal(err: unknown): unknown {
+  return err instanceof ProjectionRefusedError ? new AppError(CODE_OF[err.reason], err.message) : err;
+}
+
+const projectionDeps = (deps: AppDeps) => ({ sql: deps.sql, store: deps.store, maxImagePixels: deps.cfg.MAX_IMAGE_PIXELS });
+
+async function translated<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw problemOfRefusal(err);
+  }
+}
+
+export function publishingRoutes(): Route[] {
+  return [
+    defineRoute({
+      doc: 'intake', method: 'post', path: `${INTAKE_BASE}/media-documents/{documentId}/publish`, operationId: 'publishDraft', tag: 'publishing',
+      auth: 'operator', permission: 'portfolios:publish', params: documentIdParams, body: publishSchema, bodyLimit: '4kb',
+      summary: 'Publish a promoted draft (dry run unless "dryRun": false): the plan, or the published asset',
+      ok: { 200: ['the plan (dryRun true: nothing changed), or the published asset (dryRun false)', PublishAnswer] }, problems: [404, 409],
+      async handler({ deps, params, body, actor, res }) {
+        const a = actor();
+        const input = { documentId: params.documentId, operatorActorId: a.actorId, credentialId: a.credential.id, artistId: body.artistId };
+        const plan = await translated(async () => {
+          if (body.dryRun) return undefined;
+          return projectDraft(projectionDeps(deps), input);
+        });
+        const after = await translated(() => planProjection(projectionDeps(deps), { ...input, publicBaseUrl: deps.publicBaseUrl }));
+        if (!plan) {
+          res.json({ success: true, data: { dryRun: true, ...after } });
+          return;
+        }
+        res.json({
+          success: true,
+          data: { dryRun: false, status: plan.status, documentId: plan.documentId, assetId: plan.assetId, asset: after.asset, renditions: after.renditions },
+        });
+      },
+    }),
+    defineRoute({
+      doc: 'intake', method: 'post', path: `${INTAKE_BASE}/portfolio-assets/{assetId}/unpublish`, operationId: 'unpublishAsset', tag: 'publishing',
+      auth: 'operator', permission: 'portfolios:publish', params: assetIdParams, body: unpublishSchema, bodyLimit: '16kb',
+      summary: 'Take a published asset down (dry run unless "dryRun": false): it leaves every public read, its /media URLs answer 410',
+      ok: { 200: ['what would come down (dryRun true: nothing changed), or what came down', TakedownAnswer] }, problems: [404],
+      async handler({ deps, params, body, actor, res }) {
+        const a = actor();
+        const who = { assetId: params.assetId, operatorActorId: a.actorId, credentialId: a.credential.id };
+        if (body.dryRun) {
+          const p = await translated(() => planTakedown(projectionDeps(deps), who));
+          res.json({ success: true, data: { dryRun: true, assetId: p.assetId, status: p.verdict, artistId: p.artistId, title: p.title, renditions: p.renditions } });
+          return;
+        }
+        const r = await translated(() => unpublishAsset(projectionDeps(deps), { ...who, reason: body.reason }));
+        res.json({ success: true, data: { dryRun: false, assetId: r.assetId, status: r.status, deletedRenditions: r.deletedRenditions } });
+      },
+    }),
+    defineRoute({
+      doc: 'intake', method: 'post', path: `${INTAKE_BASE}/media-documents/{documentId}/postures`, operationId: 'settlePostures', tag: 'publishing',
+      auth: 'operator', permission: 'portfolios:publish', params: documentIdParams, body: settlePosturesSchema, bodyLimit: '16kb',
+      summary: 'Settle a draft\'s review_required rights and/or consent posture, with a note (recorded with the operator, audited)',
+      ok: { 200: ['the draft\'s postures now', SettlementAnswer] }, problems: [404, 409],
+      async handler({ deps, params, body, actor, res }) {
+        const a = actor();
+        const r = await translated(() =>
+          settlePostures(deps.sql, {
+            documentId: params.documentId, operatorActorId: a.actorId, credentialId: a.credential.id,
+            rightsPosture: body.rightsPosture, consentPosture: body.consentPosture, note: body.note,
+          }),
+        );
+        res.json({ success: true, data: r });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,120 @@
+// What the review console shows: the queue (oldest first, with what an operator needs to decide),
+// one submission's detail with its full event history, and recent decisions. SQL only.
+import type { Tx } from '../db';
+
+export interface QueueFilters {
+  tenantId?: string | undefined;
+  /** partner actor or partner organization */
+  partner?: string | undefined;
+  /** only items waiting at least this many minutes */
+  minAgeMinutes?: number | undefined;
+  page: number;
+  limit: number;
+}
+
+export interface QueueItem {
+  submissionId: string;
+  fileName: string;
+  title: string | null;
+  partnerActorId: string;
+  partnerOrganizationId: string | null;
+  tenantId: string;
+  artistCanonicalId: string;
+  /** verified_by_operator | evidence_on_file | no_evidence */
+  artistEvidence: string;
+  artistHasProfile: boolean;
+  rightsPosture: string;
+  consentPosture: string;
+  mimeType: string;
+  sizeBytes: number;
+  width: number | null;
+  height: number | null;
+  awaitingSince: Date;
+  ageSeconds: number;
+  claimedBy: string | null;
+  claimedUntil: Date | null;
+}
+
+const evidenceOf = (sql: Tx) => sql`
+  case
+    when exists (select 1 from artist_identity_evidence ev where ev.artist_canonical_id = s.artist_canonical_id and ev.verified_by_operator) then 'verified_by_operator'
+    when exists (select 1 from artist_identity_evidence ev where ev.artist_canonical_id = s.artist_canonical_id) then 'evidence_on_file'
+    else 'no_evidence'
+  end`;
+
+export async function consoleQueue(sql: Tx, f: QueueFilters): Promise<{ items: QueueItem[]; total: number }> {
+  const none = sql``;
+  const where = sql`
+    s.intake_status = 'awaiting_review'
+    ${f.tenantId ? sql`and s.tenant_id = ${f.tenantId}` : none}
+    ${f.partner ? sql`and (s.partner_actor_id = ${f.partner} or s.partner_organization_id = ${f.partner})` : none}
+    ${f.minAgeMinutes ? sql`and s.awaiting_since <= now() - make_interval(mins => ${f.minAgeMinutes})` : none}`;
+  const items = await sql<QueueItem[]>`
+    select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
+      ${evidenceOf(sql)} as artist_evidence,
+      exists (select 1 from artists a where a.id = s.artist_canonical_id) as artist_has_profile,
+      s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height,
+      s.awaiting_since, floor(extract(epoch from now() - s.awaiting_since))::int as age_seconds,
+      c.actor_id as claimed_by, c.claimed_until
+    from submissions s
+    left join review_claims c on c.submission_id = s.submission_id and c.claimed_until > now()
+    where ${where}
+    order by s.awaiting_since asc, s.submission_id asc
+    limit ${f.limit} offset ${(f.page - 1) * f.limit}`;
+  const [count] = await sql<{ n: number }[]>`select count(*)::int as n from submissions s where ${where}`;
+  return { items, total: count!.n };
+}
+
+export interface SubmissionDetail extends QueueItem {
+  intakeStatus: string;
+  reviewStatus: string;
+  verifiedSha256: string | null;
+  imageFormat: string | null;
+  imageFrames: number | null;
+  imageOrientation: number | null;
+  description: string | null;
+  tags: string[];
+  styleIds: string[];
+  placement: string | null;
+  createdAt: Date;
+  events: { at: Date; fromStatus: string | null; toStatus: string; trigger: string; actorId: string; note: string | null }[];
+}
+
+export async function submissionDetail(sql: Tx, submissionId: string): Promise<SubmissionDetail | undefined> {
+  const [d] = await sql<Omit<SubmissionDetail, 'events'>[]>`
+    select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
+      ${evidenceOf(sql)} as artist_evidence,
+      exists (select 1 from artists a where a.id = s.artist_canonical_id) as artist_has_profile,
+      s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height,
+      s.awaiting_since, coalesce(floor(extract(epoch from now() - s.awaiting_since))::int, 0) as age_seconds,
+      c.actor_id as claimed_by, c.claimed_until,
+      s.intake_status, s.review_status, s.verified_sha256, s.image_format, s.image_frames, s.image_orientation,
+      s.description, s.tags, s.style_ids, s.placement, s.created_at
+    from submissions s
+    left join review_claims c on c.submission_id = s.submission_id and c.claimed_until > now()
+    where s.submission_id = ${submissionId}`;
+  if (!d) return undefined;
+  const events = await sql<SubmissionDetail['events']>`
+    select at, from_status, to_status, trigger, actor_id, note from intake_events where submission_id = ${submissionId} order by at, id`;
+  return { ...d, events };
+}
+
+export interface RecentDecision {
+  submissionId: string;
+  fileName: string;
+  decision: string;
+  actorId: string;
+  at: Date;
+  note: string | null;
+  intakeStatus: string;
+}
+
+/** Who decided what, when, with the notes: the decision events, newest first. */
+export async function recentDecisions(sql: Tx, limit: number): Promise<RecentDecision[]> {
+  return sql<RecentDecision[]>`
+    select e.submission_id, s.file_name, case when e.to_status = 'rejected' then 'rejected' else 'approved' end as decision,
+      e.actor_id, e.at, e.note, s.intake_status
+    from intake_events e join submissions s on s.submission_id = e.submission_id
+    where e.to_status in ('promoting', 'rejected')
+    order by e.at desc limit ${limit}`;
+}

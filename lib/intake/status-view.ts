@@ -1,0 +1,39 @@
+// The contract's status view of a submission (2.3), one definition for every reader: the status
+// routes, the list, the webhook payloads and the events feed.
+import { renditionPath } from '../media/renditions';
+import type { SubmissionTimes } from './submissions';
+import type { IntakeView } from './vocabulary';
+
+/**
+ * The contract's status view (2.3): no storage pointers, review notes or credential details; with
+ * the times and the public asset's URL (additive) when the caller has them.
+ */
+export function statusView(s: IntakeView, t?: { times: SubmissionTimes; publicBaseUrl: string }) {
+  return {
+    submissionId: s.submissionId,
+    artistCanonicalId: s.artistCanonicalId,
+    intakeStatus: s.intakeStatus,
+    reviewStatus: s.reviewStatus,
+    mediaStoreDocumentId: s.mediaStoreDocumentId,
+    ...(s.failureCode ? { failureReason: s.failureCode } : {}),
+    ...(s.rejectReasonCode ? { rejectReason: s.rejectReasonCode } : {}),
+    ...(t ? timesView(t.times, t.publicBaseUrl) : {}),
+    governance: {
+      reviewRequired: s.reviewStatus === 'review_required',
+      promotedToMediaStore: s.intakeStatus === 'promoted_to_media_store',
+      publicSurfaceActivated: false,
+      canonicalRuntimeMutationExecuted: false,
+    },
+  };
+}
+
+export function timesView(t: SubmissionTimes, publicBaseUrl: string) {
+  return {
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+    ...(t.awaitingSince ? { awaitingReviewSince: t.awaitingSince.toISOString() } : {}),
+    ...(t.decidedAt ? { decidedAt: t.decidedAt.toISOString() } : {}),
+    ...(t.publicAssetId ? { publicAssetUrl: `${publicBaseUrl}${renditionPath(t.publicAssetId, 'large')}` } : {}),
+  };
+}
+

@@ -1,0 +1,175 @@
+// The review console in real Chromium (issue 14): sign in with the one-time link `npm start` prints,
+// see pending submissions with their thumbnails, open one (a claim another operator sees), approve
+// it and watch it leave the queue, reject another with a reason, read the recent decisions. Also:
+// who cannot get in (partner key, reader, no credential, deactivated operator), and the CSRF guard.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSigninCode } from '../../lib/console/sessions';
+import { LOCAL_ISSUER } from '../../lib/identity';
+import { CHROMIUM_PATH } from '../../scripts/tools/chromium';
+import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { call, INTAKE, stageAndVerify } from '../helpers/intake';
+import { startTestStack, type TestStack } from '../helpers/stack';
+
+const haveChromium = fs.existsSync(CHROMIUM_PATH);
+if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM_PATH} is missing: \`npm run setup\` installs Debian's chromium`);
+
+describe.skipIf(!haveChromium)('the review console in headless Chromium', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let alice: TestCredential;
+  let bob: TestCredential;
+  let partner: TestCredential;
+  const ids: string[] = [];
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    alice = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+    bob = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+    partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    for (let i = 0; i < 2; i++) {
+      const { id, done } = await stageAndVerify(stack, partner);
+      expect(done.body.data.intakeStatus).toBe('awaiting_review');
+      ids.push(id);
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** A fresh browser context (its own cookies), every request kept on this origin. */
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const origin = new URL(stack.url).origin;
+    await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+    // Expected: 401 from /console/api/me before sign-in (how the page learns nobody is signed in), 409 of the forced approve.
+    page.on('console', (m) => void (m.type() === 'error' && !/status of (401|409)/.test(m.text()) && consoleErrors.push(m.text())));
+    return page;
+  }
+  const row = (page: Page, id: string) => page.locator(`tr[data-submission="${id}"]`);
+
+  let alicePage: Page;
+
+  it('signs in with the one-time link and shows the queue with thumbnails, oldest first', async () => {
+    const code = await createSigninCode(stack.sql, { subject: alice.subject!, issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 3600_000) });
+    alicePage = await newPage();
+    await alicePage.goto(`${stack.url}/console/signin?code=${code}`);
+    await row(alicePage, ids[0]!).waitFor({ timeout: 30_000 });
+    const order = await alicePage.locator('tr[data-submission]').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-submission')));
+    expect(order).toEqual(ids);
+    // Each thumbnail really loaded (a decoded image, not a broken one).
+    await alicePage.waitForFunction("[...document.querySelectorAll('table.queue img')].every((i) => i.complete && i.naturalWidth > 0)");
+    await expect(row(alicePage, ids[0]!).textContent()).resolves.toContain('dragon-sleeve.jpg');
+    const cookies = await alicePage.context().cookies();
+    expect(cookies.find((c) => c.name === 'console_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
+    fs.mkdirSync(path.join(import.meta.dirname, '../../.data/tmp'), { recursive: true });
+    await alicePage.screenshot({ path: path.join(import.meta.dirname, '../../.data/tmp/console-queue.png'), fullPage: true });
+    // The link works once.
+    const again = await newPage();
+    await again.goto(`${stack.url}/console/signin?code=${code}`);
+    await again.locator('[data-testid="signin"]').waitFor();
+    expect(await again.locator('[role="alert"]').textContent()).toMatch(/used or has expired/);
+  });
+
+  it('opening an item claims it: another operator sees "in review by" and cannot decide', async () => {
+    await row(alicePage, ids[0]!).click();
+    await alicePage.locator('[data-testid="detail"]').waitFor();
+    await alicePage.waitForFunction("document.querySelector('img.large')?.naturalWidth > 0");
+    expect(await alicePage.locator('.events li').count()).toBeGreaterThanOrEqual(3);
+
+    const bobPage = await newPage();
+    await bobPage.goto(`${stack.url}/console`);
+    await bobPage.locator('[data-testid="signin"] textarea').fill(bob.token!);
+    await bobPage.locator('[data-testid="signin"] button').click();
+    await row(bobPage, ids[0]!).waitFor();
+    expect(await row(bobPage, ids[0]!).textContent()).toContain(`in review by ${alice.actorId}`);
+    await row(bobPage, ids[0]!).click();
+    await bobPage.locator('[data-testid="claimed"]').waitFor();
+    expect(await bobPage.locator('button.primary').isDisabled()).toBe(true);
+    // The API refuses too, whatever the page shows.
+    const forced = await bobPage.evaluate(async (id) => {
+      const me = (await (await fetch("/console/api/me")).json()) as { data: { csrf: string } };
+      const r = await fetch(`/console/api/submissions/${id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-console-csrf': me.data.csrf },
+        body: JSON.stringify({ reviewNotes: 'Sneaking past the claim.' }),
+      });
+      return { status: r.status, body: await r.json() };
+    }, ids[0]!);
+    expect(forced).toMatchObject({ status: 409, body: { code: 'claimed_by_other' } });
+    await bobPage.context().close();
+  });
+
+  it('approves one: it leaves the queue and is promoted; rejects another with a reason; both in recent decisions', async () => {
+    await alicePage.locator('textarea[name="notes"]').fill('Clean photo, rights attested.');
+    await alicePage.locator('button.primary').click();
+    await alicePage.locator('[data-testid="result"]').waitFor({ timeout: 30_000 });
+    expect(await alicePage.locator('[data-testid="status"]').textContent()).toBe('promoted_to_media_store');
+    await alicePage.keyboard.press('Escape');
+    await row(alicePage, ids[1]!).waitFor();
+    expect(await row(alicePage, ids[0]!).count()).toBe(0);
+    const status = await call(stack, 'GET', `${INTAKE}/submissions/${ids[0]}`, { headers: partner.headers });
+    expect(status.body.data.intakeStatus).toBe('promoted_to_media_store');
+
+    await alicePage.keyboard.press('Enter'); // the first row is selected: open it from the keyboard
+    await alicePage.locator('[data-testid="detail"]').waitFor();
+    await alicePage.locator('textarea[name="notes"]').fill('Consent form missing.');
+    await alicePage.locator('select[name="reason"]').selectOption('consent_missing');
+    await alicePage.locator('button.danger').click();
+    await alicePage.locator('[data-testid="result"]').waitFor({ timeout: 30_000 });
+    expect(await alicePage.locator('[data-testid="status"]').textContent()).toBe('rejected');
+    const rejected = await call(stack, 'GET', `${INTAKE}/submissions/${ids[1]}`, { headers: partner.headers });
+    expect(rejected.body.data).toMatchObject({ intakeStatus: 'rejected', rejectReason: 'consent_missing' });
+
+    await alicePage.locator('header nav button', { hasText: 'Recent decisions' }).click();
+    const decisions = alicePage.locator('[data-testid="decisions"]');
+    await decisions.waitFor();
+    const text = await decisions.textContent();
+    expect(text).toContain('Clean photo, rights attested.');
+    expect(text).toContain('consent_missing: Consent form missing.');
+    expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);
+  });
+
+  it('keeps out partner keys, readers, the unauthenticated, other origins and deactivated operators', async () => {
+    const reader = await bearerActor(stack, { permissions: ['portfolios:read'] });
+    for (const headers of [partner.headers, reader.headers, {}]) {
+      for (const url of ['/console/api/queue', `/console/api/submissions/${ids[0]}`, `/console/api/submissions/${ids[0]}/preview?size=thumb`]) {
+        const r = await call(stack, 'GET', url, { headers });
+        expect(r.status, url).toBe(401);
+        expect(r.body.code).toBe('unauthenticated');
+      }
+    }
+    expect((await call(stack, 'POST', '/console/api/session', { body: { token: reader.token } })).body.code).toBe('operator_required');
+    expect((await call(stack, 'POST', '/console/api/session', { body: { token: 'not-a-token-at-all-xxxxxxx' } })).body.code).toBe('invalid_credential');
+
+    // A session cookie alone does not make a write: the CSRF token and the origin are checked.
+    const s = await call(stack, 'POST', '/console/api/session', { body: { token: alice.token } });
+    expect(s.status).toBe(201);
+    const cookie = (s.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const csrf = s.body.data.csrf as string;
+    const { id } = await stageAndVerify(stack, partner);
+    const approve = (headers: Record<string, string>) => call(stack, 'POST', `/console/api/submissions/${id}/approve`, { headers: { cookie, ...headers }, body: { reviewNotes: 'Cross-site attempt.' } });
+    expect((await approve({})).body.code).toBe('csrf_failed');
+    expect((await approve({ 'x-console-csrf': csrf, origin: 'https://evil.example' })).body.code).toBe('csrf_failed');
+    expect((await call(stack, 'GET', '/console/api/queue', { headers: { cookie } })).status).toBe(200);
+    // The mapping is re-checked on every request: a deactivated operator is out at once.
+    await stack.sql`update actor_mappings set active = false where actor_id = ${alice.actorId}`;
+    expect((await call(stack, 'GET', '/console/api/queue', { headers: { cookie } })).body.code).toBe('actor_not_mapped');
+    const [row] = await stack.sql<{ intakeStatus: string }[]>`select intake_status from submissions where submission_id = ${id}`;
+    expect(row!.intakeStatus).toBe('awaiting_review');
+  });
+
+  it('serves the page under a strict Content-Security-Policy, assets from this origin', async () => {
+    const r = await fetch(`${stack.url}/console`);
+    expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(r.headers.get('content-security-policy')).not.toContain('unsafe');
+    expect((await fetch(`${stack.url}/console/assets/htm-preact.js`)).status).toBe(200);
+    expect((await fetch(`${stack.url}/console/assets/nope.js`)).status).toBe(404);
+  });
+});

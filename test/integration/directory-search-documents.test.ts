@@ -1,0 +1,173 @@
+// Issue 16: bounded totals, the search documents kept current with their source rows (the seed,
+// plain writes, the governed projection and its takedown), relevance and typo tolerance.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realJpeg } from '../../bench/lib/images';
+import { assetIdOf, projectDraft, unpublishAsset } from '../../lib/directory/projection';
+import { RESCORE_WINDOW } from '../../lib/directory/search';
+import { call, seedTestDirectory } from '../helpers/directory-seed';
+import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { startTestStack, uid, type TestStack } from '../helpers/stack';
+
+const CAP = 50;
+let stack: TestStack;
+let reader: TestCredential;
+beforeAll(async () => {
+  // A small cap, so the directory of the tests (about 1,400 searchable records) is "beyond" it.
+  stack = await startTestStack({ worker: false, env: { SEARCH_TOTAL_CAP: String(CAP) } });
+  await seedTestDirectory(stack);
+  reader = await apiKeyActor(stack, { permissions: ['search:read'] });
+});
+afterAll(async () => stack?.stop());
+
+const search = (qs = '') => call(stack, `/search${qs ? `?${qs}` : ''}`, { headers: reader.headers });
+
+/** The documents as they are, and as the one definition (the view) says they should be. */
+async function documentsMatchTheirSource() {
+  const cols = 'type, id, name, search_tsv, city, state, country, latitude, longitude, styles, specialties, rating, review_count, verified, published_works, created_at, quality';
+  const [r] = await stack.sql.unsafe<{ missing: number; extra: number; n: number }[]>(`
+    select (select count(*)::int from (select ${cols} from search_document_source except all select ${cols} from search_documents) x) as missing,
+           (select count(*)::int from (select ${cols} from search_documents except all select ${cols} from search_document_source) x) as extra,
+           (select count(*)::int from search_documents) as n`);
+  return r!;
+}
+
+const doc = async (type: string, id: string) =>
+  (await stack.sql<{ city: string | null; publishedWorks: number; quality: number; name: string }[]>`
+    select city, published_works, quality, name from search_documents where type = ${type} and id = ${id}`)[0];
+
+describe('search documents', () => {
+  it('hold exactly one document per searchable record after the seed', async () => {
+    const r = await documentsMatchTheirSource();
+    expect(r.n).toBeGreaterThan(1000);
+    expect({ missing: r.missing, extra: r.extra }).toEqual({ missing: 0, extra: 0 });
+  });
+
+  it('follow every write to the source rows in the same transaction: insert, update, delete, a studio move', async () => {
+    const studio = uid('std_t_');
+    const artist = uid('art_t_');
+    await stack.sql.begin(async (tx) => {
+      await tx`insert into studios (id, name, city, state, country, latitude, longitude, price_range, source_type)
+        values (${studio}, 'Quokka Needle House', 'Perth', 'WA', 'AU', -31.95, 115.86, '$$', 'test_fixture')`;
+      await tx`insert into artists (id, studio_id, name, bio, source_type) values (${artist}, ${studio}, 'Wren Alder', 'Fine work.', 'test_fixture')`;
+      // inside the writing transaction, before commit
+      expect((await tx`select 1 from search_documents where id in (${studio}, ${artist})`).length).toBe(2);
+    });
+    expect((await doc('artist', artist))?.city).toBe('Perth');
+    // the studio moves: its artist's location follows
+    await stack.sql`update studios set city = 'Fremantle', latitude = -32.05, longitude = 115.75 where id = ${studio}`;
+    expect((await doc('artist', artist))?.city).toBe('Fremantle');
+    // the studio is hidden: its document goes, the artist stays without a location
+    await stack.sql`update studios set visibility = 'private' where id = ${studio}`;
+    expect(await doc('studio', studio)).toBeUndefined();
+    expect((await doc('artist', artist))?.city).toBeNull();
+    await stack.sql`delete from artists where id = ${artist}`;
+    expect(await doc('artist', artist)).toBeUndefined();
+    // a rolled-back write leaves no document
+    await stack.sql
+      .begin(async (tx) => {
+        await tx`update studios set visibility = 'public' where id = ${studio}`;
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await doc('studio', studio)).toBeUndefined();
+    expect(await documentsMatchTheirSource()).toMatchObject({ missing: 0, extra: 0 });
+  });
+
+  it('follow the governed projection and the takedown: the published work counts in the artist\'s quality', async () => {
+    const artistId = uid('artist-canonical-sd-');
+    await stack.sql`insert into artists (id, name, bio, source_type) values (${artistId}, 'Ottoline Marsh', 'Botanical linework.', 'test_fixture')`;
+    const before = (await doc('artist', artistId))!;
+    expect(before.publishedWorks).toBe(0);
+
+    // a private draft as intake approval leaves it (as test/integration/directory-projection.test.ts makes one)
+    const submissionId = uid('sub_');
+    const documentId = uid('mdoc_');
+    const bytes = realJpeg(3000);
+    const objectKey = `drafts/${submissionId}`;
+    const file = path.join(stack.dataDir, 'objects', 'media', objectKey);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, bytes);
+    await stack.sql`
+      insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, credential_id, source,
+        file_name, mime_type, size_bytes, title, tags, rights_posture, consent_posture, staging_key, intake_status, review_status)
+      values (${submissionId}, 'tenant-sd', 'studio-canonical-sd', ${artistId}, 'partner-sd', 'key-sd', 'partner_api', 'fern.jpg', 'image/jpeg', 1234,
+        'Fern sleeve', ${['fern']}, 'artist_attested', 'client_consented', ${`staging/${submissionId}`}, 'promoted_to_media_store', 'approved')`;
+    await stack.sql`
+      insert into media_documents (document_id, submission_id, tenant_id, artist_canonical_id, owner_actor_id, object_key, sha256,
+        mime_type, size_bytes, title, tags, style_ids, rights_posture, consent_posture, approved_by, review_notes)
+      values (${documentId}, ${submissionId}, 'tenant-sd', ${artistId}, 'partner-sd', ${objectKey}, ${crypto.createHash('sha256').update(bytes).digest('hex')},
+        'image/jpeg', 1234, 'Fern sleeve', ${['fern']}, ${['fine_line']}, 'artist_attested', 'client_consented', 'operator-x', 'Looks right.')`;
+    const operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review', 'portfolios:publish'] });
+    const deps = { sql: stack.sql, store: stack.api.deps.store, maxImagePixels: 50_000_000 };
+    expect((await projectDraft(deps, { documentId, operatorActorId: operator.actorId })).status).toBe('projected');
+
+    const after = (await doc('artist', artistId))!;
+    expect(after.publishedWorks).toBe(1);
+    expect(after.quality).toBeGreaterThan(before.quality);
+
+    await unpublishAsset(deps, { assetId: assetIdOf(documentId), operatorActorId: operator.actorId, reason: 'Client withdrew consent.' });
+    const down = (await doc('artist', artistId))!;
+    expect(down.publishedWorks).toBe(0);
+    expect(down.quality).toBe(before.quality);
+  });
+});
+
+describe('GET /search and GET /studios beyond the total cap', () => {
+  it('count exactly up to the cap, then answer the cap with total_relation gte; pages follow from it', async () => {
+    const { status, body } = await search('type=studio&include_facets=true');
+    expect(status).toBe(200);
+    expect(body.data.total).toBe(CAP);
+    expect(body.data.total_relation).toBe('gte');
+    expect(body.data.pagination).toEqual({ page: 1, limit: 20, total_pages: Math.ceil(CAP / 20), has_next: true, has_prev: false });
+    // beyond the cap the facets are counted over the rescore window (the first matches by quality)
+    const n = (await stack.sql<{ n: number }[]>`select count(*)::int as n from search_documents where type = 'studio'`)[0]!.n;
+    expect(body.data.facets.types).toEqual([{ value: 'studio', count: Math.min(n, RESCORE_WINDOW) }]);
+    // a narrower search within the cap is exact, facets too
+    const narrow = await search('q=fixture&type=studio&include_facets=true');
+    expect(narrow.body.data.total_relation).toBe('eq');
+    expect(narrow.body.data.total).toBeLessThanOrEqual(CAP);
+    expect(narrow.body.data.facets.types).toEqual([{ value: 'studio', count: narrow.body.data.total }]);
+  });
+
+  it('has_next stays true past the counted pages while there are more matches', async () => {
+    const deep = await search(`type=studio&sort_by=name&limit=20&page=${Math.ceil(CAP / 20) + 1}`);
+    expect(deep.body.data.results).toHaveLength(20);
+    expect(deep.body.data.pagination.has_next).toBe(true);
+    expect(deep.body.data.total_relation).toBe('gte');
+  });
+
+  it('bounds /studios the same way, with totalRelation beside the legacy pagination', async () => {
+    const { body } = await call(stack, '/studios');
+    expect(body.pagination).toEqual({ page: 1, limit: 20, total: CAP, totalPages: Math.ceil(CAP / 20), hasNext: true, hasPrev: false });
+    expect(body.totalRelation).toBe('gte');
+    const few = await call(stack, '/studios?city=Fixtureville');
+    expect(few.body.totalRelation).toBe('eq');
+    expect(few.body.pagination.total).toBeLessThan(CAP);
+  });
+});
+
+describe('relevance and typo tolerance', () => {
+  it('ranks an exact name match above a description match, even one of higher quality', async () => {
+    await stack.sql`insert into studios (id, name, description, city, country, latitude, longitude, price_range, rating, review_count, verified, featured, source_type) values
+      ('std_rel_name', 'Quillwort Parlour', 'A small room.', 'Relton', 'ZZ', -45, -30, '$', 3.0, 1, false, false, 'test_fixture'),
+      ('std_rel_desc', 'Bramble Room', 'We love the quillwort parlour style.', 'Relton', 'ZZ', -45, -30, '$', 5.0, 900, true, true, 'test_fixture')`;
+    const { body } = await search('q=quillwort%20parlour');
+    const ids = body.data.results.map((r: any) => r.id);
+    expect(ids.slice(0, 2)).toEqual(['std_rel_name', 'std_rel_desc']);
+    expect(body.data.results[0].relevance_score).toBeGreaterThan(body.data.results[1].relevance_score);
+  });
+
+  it('finds a word by its nearest indexed word when no document holds it (q=tradtional finds traditional)', async () => {
+    const { body } = await search('q=tradtional&limit=50');
+    expect(body.data.total).toBeGreaterThan(0);
+    for (const r of body.data.results) expect(`${r.name} ${r.description} ${r.styles.join(' ')} ${r.specialties.join(' ')}`).toMatch(/traditional/);
+    // a word the documents hold is never replaced
+    const exact = await search('q=quillwort');
+    expect(exact.body.data.results.map((r: any) => r.id).sort()).toEqual(['std_rel_desc', 'std_rel_name']);
+    // nothing near: no results rather than anything
+    expect((await search('q=zzzzqqqq')).body.data.total).toBe(0);
+  });
+});
