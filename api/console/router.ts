@@ -10,7 +10,8 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
 import { PROJECT_ROOT } from '../../lib/config';
-import { consoleQueue, recentDecisions, submissionDetail } from '../../lib/console/review';
+import { consoleDrafts, consoleQueue, recentDecisions, submissionDetail } from '../../lib/console/review';
+import { listArtistResolutions } from '../../lib/identity/evidence-review';
 import { claim, createSession, findSession, redeemSigninCode, releaseClaim, revokeSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { InvalidCredentialError, ProviderUnavailableError, type ProvenIdentity } from '../../lib/identity/types';
@@ -24,6 +25,8 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { parseInput } from '../http/validate';
 import { decide } from '../routes/intake/signals';
+import { resolutionListQuery, verifyEvidenceOp, verifyEvidenceSchema } from '../routes/intake/evidence-review';
+import { publishOp, publishSchema, settleOp, settlePosturesSchema, unpublishOp, unpublishSchema } from '../routes/intake/publishing';
 
 export const CONSOLE_COOKIE = 'console_session';
 /** How long opening an item claims it. */
@@ -258,6 +261,66 @@ export function consoleRouter(deps: AppDeps): Router {
     });
   r.post('/console/api/submissions/:id/approve', json, decision('approve'));
   r.post('/console/api/submissions/:id/reject', json, decision('reject'));
+
+  // Published assets: the same operations as the API's publishing routes, portfolios:publish.
+  const publisher = (res: Response) => {
+    const a = who(res).actor;
+    if (!isOperatorWith(a, 'portfolios:publish')) throw new AppError('permission_denied', 'Publishing needs portfolios:publish.');
+    return a;
+  };
+  const documentParam = z.object({ documentId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a document id') });
+  const assetParam = z.object({ assetId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not an asset id') });
+  const draftsQuery = z.object({ publication: z.enum(['draft', 'published', 'unpublished']).optional() }).strict();
+  r.get(
+    '/console/api/drafts',
+    wrap(async (req, res) => {
+      const q = parseInput(draftsQuery, req.query, 'query');
+      res.json({ success: true, data: await consoleDrafts(deps.sql, { publication: q.publication, limit: 100 }) });
+    }),
+  );
+  r.post(
+    '/console/api/drafts/:documentId/publish',
+    json,
+    wrap(async (req, res) => {
+      const { documentId } = parseInput(documentParam, req.params, 'path');
+      res.json({ success: true, data: await publishOp(deps, publisher(res), documentId, parseInput(publishSchema, req.body ?? {}, 'body')) });
+    }),
+  );
+  r.post(
+    '/console/api/drafts/:documentId/postures',
+    json,
+    wrap(async (req, res) => {
+      const { documentId } = parseInput(documentParam, req.params, 'path');
+      res.json({ success: true, data: await settleOp(deps, publisher(res), documentId, parseInput(settlePosturesSchema, req.body, 'body')) });
+    }),
+  );
+  r.post(
+    '/console/api/assets/:assetId/unpublish',
+    json,
+    wrap(async (req, res) => {
+      const { assetId } = parseInput(assetParam, req.params, 'path');
+      res.json({ success: true, data: await unpublishOp(deps, publisher(res), assetId, parseInput(unpublishSchema, req.body, 'body')) });
+    }),
+  );
+
+  // Identity evidence waiting for an operator.
+  const resolutionParam = z.object({ resolutionId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a resolution id') });
+  r.get(
+    '/console/api/resolutions',
+    wrap(async (req, res) => {
+      const q = parseInput(resolutionListQuery, req.query, 'query');
+      const { items, total } = await listArtistResolutions(deps.sql, q);
+      res.json({ success: true, data: items, pagination: { page: q.page, limit: q.limit, total } });
+    }),
+  );
+  r.post(
+    '/console/api/resolutions/:resolutionId/verify',
+    json,
+    wrap(async (req, res) => {
+      const { resolutionId } = parseInput(resolutionParam, req.params, 'path');
+      res.json({ success: true, data: await verifyEvidenceOp(deps.sql, who(res).actor, resolutionId, parseInput(verifyEvidenceSchema, req.body, 'body')) });
+    }),
+  );
   return r;
 }
 

@@ -118,3 +118,31 @@ export async function recentDecisions(sql: Tx, limit: number): Promise<RecentDec
     where e.to_status in ('promoting', 'rejected')
     order by e.at desc limit ${limit}`;
 }
+
+export interface DraftRow {
+  documentId: string;
+  submissionId: string;
+  fileName: string;
+  title: string | null;
+  tenantId: string;
+  artistCanonicalId: string;
+  rightsPosture: string;
+  consentPosture: string;
+  approvedBy: string;
+  createdAt: Date;
+  assetId: string | null;
+  /** draft (never published), published, unpublished */
+  publication: string;
+}
+
+/** Promoted drafts, newest first, with whether their asset is public: what the Published view lists. */
+export async function consoleDrafts(sql: Tx, o: { publication?: string | undefined; limit: number }): Promise<DraftRow[]> {
+  const rows = await sql<DraftRow[]>`
+    select d.document_id, d.submission_id, s.file_name, d.title, d.tenant_id, d.artist_canonical_id, d.rights_posture, d.consent_posture,
+      d.approved_by, d.created_at, p.id as asset_id,
+      case when p.id is null then 'draft' when p.unpublished_at is null and p.is_public then 'published' else 'unpublished' end as publication
+    from media_documents d join submissions s on s.submission_id = d.submission_id
+    left join portfolio_assets p on p.source_document_id = d.document_id
+    order by d.created_at desc limit ${o.limit}`;
+  return o.publication ? rows.filter((r) => r.publication === o.publication) : rows;
+}

@@ -11,7 +11,8 @@ import { LOCAL_ISSUER } from '../../lib/identity';
 import { CHROMIUM_PATH } from '../../scripts/tools/chromium';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { runtimeArtistProfile } from '../helpers/publishing';
+import { startTestStack, uid, type TestStack } from '../helpers/stack';
 
 const haveChromium = fs.existsSync(CHROMIUM_PATH);
 if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM_PATH} is missing: \`npm run setup\` installs Debian's chromium`);
@@ -22,14 +23,16 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
   let alice: TestCredential;
   let bob: TestCredential;
   let partner: TestCredential;
+  let reader: TestCredential;
   const ids: string[] = [];
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     stack = await startTestStack();
-    alice = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+    alice = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review', 'portfolios:publish'] });
     bob = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
-    partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage', 'artists:read'] });
+    reader = await bearerActor(stack, { permissions: ['portfolios:read'] });
     for (let i = 0; i < 2; i++) {
       const { id, done } = await stageAndVerify(stack, partner);
       expect(done.body.data.intakeStatus).toBe('awaiting_review');
@@ -64,7 +67,8 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     const order = await alicePage.locator('tr[data-submission]').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-submission')));
     expect(order).toEqual(ids);
     // Each thumbnail really loaded (a decoded image, not a broken one).
-    await alicePage.waitForFunction("[...document.querySelectorAll('table.queue img')].every((i) => i.complete && i.naturalWidth > 0)");
+    // In the page (no DOM types here); a function, since the console's CSP forbids evaluating strings.
+    await alicePage.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('table.queue img')].every((i: any) => i.complete && i.naturalWidth > 0));
     await expect(row(alicePage, ids[0]!).textContent()).resolves.toContain('dragon-sleeve.jpg');
     const cookies = await alicePage.context().cookies();
     expect(cookies.find((c) => c.name === 'console_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
@@ -80,7 +84,7 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
   it('opening an item claims it: another operator sees "in review by" and cannot decide', async () => {
     await row(alicePage, ids[0]!).click();
     await alicePage.locator('[data-testid="detail"]').waitFor();
-    await alicePage.waitForFunction("document.querySelector('img.large')?.naturalWidth > 0");
+    await alicePage.waitForFunction(() => (globalThis as any).document.querySelector('img.large')?.naturalWidth > 0);
     expect(await alicePage.locator('.events li').count()).toBeGreaterThanOrEqual(3);
 
     const bobPage = await newPage();
@@ -136,8 +140,54 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);
   });
 
+  it('publishes the approved draft (plan first), finds it in /api/v1/portfolios with a working image, and takes it down', async () => {
+    await runtimeArtistProfile(stack, 'artist-ink-001', 'Ink Artist');
+    await alicePage.locator('header nav button', { hasText: 'Published assets' }).click();
+    const [doc] = await stack.sql<{ documentId: string }[]>`select document_id from media_documents where submission_id = ${ids[0]!}`;
+    const draft = alicePage.locator(`tr[data-document="${doc!.documentId}"]`);
+    await draft.waitFor();
+    expect(await draft.locator('[data-testid="publication"]').textContent()).toBe('draft');
+    await draft.locator('button', { hasText: 'Plan' }).click();
+    await draft.locator('[data-testid="plan"]').waitFor();
+    expect(await draft.locator('[data-testid="plan"]').textContent()).toContain('"verdict": "publishable"');
+    expect((await call(stack, 'GET', '/api/v1/portfolios?limit=100', { headers: reader.headers })).body.data.map((a: { id: string }) => a.id)).not.toContain(`pfa_${doc!.documentId}`);
+
+    await draft.locator('button[name="publish"]').click();
+    await alicePage.locator('[data-testid="published-message"]', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+    expect(await draft.locator('[data-testid="publication"]').textContent()).toBe('published');
+    const listed = (await call(stack, 'GET', '/api/v1/portfolios?limit=100', { headers: reader.headers })).body.data.find((a: { id: string }) => a.id === `pfa_${doc!.documentId}`);
+    expect(listed).toMatchObject({ title: 'Dragon sleeve', artist_id: 'artist-ink-001' });
+    const image = await fetch(listed.image_url);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/webp');
+
+    await draft.locator('input[name="reason"]').fill('Client asked to remove it.');
+    await draft.locator('button[name="unpublish"]').click();
+    await alicePage.locator('[data-testid="published-message"]', { hasText: 'taken down' }).waitFor({ timeout: 30_000 });
+    expect(await draft.locator('[data-testid="publication"]').textContent()).toBe('unpublished');
+    expect((await fetch(listed.image_url)).status).toBe(410);
+  });
+
+  it('an operator verifies review_required identity evidence in the console; the next resolution answers verified_by_operator', async () => {
+    const handle = uid('ink_').slice(0, 20);
+    await stack.sql`insert into artist_identity_evidence (tenant_id, kind, value, artist_canonical_id) values (${partner.organizationId!}, 'instagram_handle', ${handle}, 'artist-ink-001')`;
+    const resolve = () =>
+      call(stack, 'POST', `${INTAKE}/artist-resolution-requests`, {
+        headers: partner.headers,
+        body: { idempotencyKey: uid('res-'), tenantId: partner.organizationId, source: 'partner_api', instagramHandle: handle },
+      });
+    expect((await resolve()).body.data.status).toBe('review_required');
+    await alicePage.locator('header nav button', { hasText: 'Identity evidence' }).click();
+    const item = alicePage.locator('tr[data-resolution]', { hasText: handle });
+    await item.waitFor();
+    await item.locator('input[name="note"]').fill('Confirmed in a video call with the artist.');
+    await item.locator('button[name="verify"]').click();
+    await alicePage.locator('[data-testid="evidence-message"]', { hasText: 'verified_by_operator' }).waitFor();
+    expect(await item.count()).toBe(0);
+    expect((await resolve()).body.data).toMatchObject({ status: 'verified_by_operator', artistCanonicalId: 'artist-ink-001', legalKycVerified: false });
+  });
+
   it('keeps out partner keys, readers, the unauthenticated, other origins and deactivated operators', async () => {
-    const reader = await bearerActor(stack, { permissions: ['portfolios:read'] });
     for (const headers of [partner.headers, reader.headers, {}]) {
       for (const url of ['/console/api/queue', `/console/api/submissions/${ids[0]}`, `/console/api/submissions/${ids[0]}/preview?size=thumb`]) {
         const r = await call(stack, 'GET', url, { headers });

@@ -203,6 +203,96 @@ function Decisions() {
     <tbody>${rows.map((r) => html`<tr><td>${new Date(r.at).toLocaleString()}</td><td>${r.actorId}</td><td>${r.decision}</td><td>${r.fileName}</td><td>${r.intakeStatus}</td><td>${r.note ?? ''}</td></tr>`)}</tbody></table>`;
 }
 
+function Published() {
+  const [rows, setRows] = useState(null);
+  const [plans, setPlans] = useState({});
+  const [inputs, setInputs] = useState({});
+  const [message, setMessage] = useState('');
+  const load = () => call('GET', '/console/api/drafts').then((r) => setRows(r.data), (err) => setMessage(err.message));
+  useEffect(() => void load(), []);
+  const input = (key, field) => inputs[key]?.[field] ?? '';
+  const setInput = (key, field, value) => setInputs({ ...inputs, [key]: { ...inputs[key], [field]: value } });
+  const act = async (label, fn) => {
+    setMessage('');
+    try {
+      await fn();
+      await load();
+      setMessage(label);
+    } catch (err) {
+      setMessage(err.message);
+    }
+  };
+  const plan = (d) =>
+    act(`Plan of ${d.fileName} below (nothing changed).`, async () => {
+      const r = await call('POST', `/console/api/drafts/${d.documentId}/publish`, { dryRun: true, ...(input(d.documentId, 'artistId') ? { artistId: input(d.documentId, 'artistId') } : {}) });
+      setPlans({ ...plans, [d.documentId]: r.data });
+    });
+  const publish = (d) =>
+    act(`${d.fileName} published.`, () => call('POST', `/console/api/drafts/${d.documentId}/publish`, { dryRun: false, ...(input(d.documentId, 'artistId') ? { artistId: input(d.documentId, 'artistId') } : {}) }));
+  const settle = (d) =>
+    act(`Postures of ${d.fileName} settled.`, () =>
+      call('POST', `/console/api/drafts/${d.documentId}/postures`, {
+        ...(d.rightsPosture === 'review_required' ? { rightsPosture: 'artist_attested' } : {}),
+        ...(d.consentPosture === 'review_required' ? { consentPosture: 'client_consented' } : {}),
+        note: input(d.documentId, 'note'),
+      }),
+    );
+  const unpublish = (d) => act(`${d.fileName} taken down.`, () => call('POST', `/console/api/assets/${d.assetId}/unpublish`, { dryRun: false, reason: input(d.documentId, 'reason') }));
+  if (!rows) return html`<p class="muted">Loading…</p>${message && html`<p class="error" role="alert">${message}</p>`}`;
+  return html`<section data-testid="published">
+    ${message && html`<p role="status" data-testid="published-message">${message}</p>`}
+    <table class="queue"><thead><tr><th>Draft</th><th>Artist</th><th>Rights / consent</th><th>Approved by</th><th>State</th><th>Actions</th></tr></thead>
+    <tbody>${rows.map((d) => html`<tr key=${d.documentId} data-document=${d.documentId}>
+      <td><strong>${d.fileName}</strong><br /><span class="muted">${d.title ?? ''} · ${d.documentId}</span></td>
+      <td>${d.artistCanonicalId}</td>
+      <td>${d.rightsPosture}<br />${d.consentPosture}</td>
+      <td>${d.approvedBy}</td>
+      <td data-testid="publication">${d.publication}</td>
+      <td>${d.publication === 'draft' && html`
+          <input placeholder="runtime artist id (if none linked)" name="artistId" value=${input(d.documentId, 'artistId')} onInput=${(e) => setInput(d.documentId, 'artistId', e.target.value)} />
+          <button onClick=${() => plan(d)}>Plan</button> <button class="primary" name="publish" onClick=${() => publish(d)}>Publish</button>
+          ${(d.rightsPosture === 'review_required' || d.consentPosture === 'review_required') && html`<br /><input placeholder="how the posture was established" name="note" value=${input(d.documentId, 'note')} onInput=${(e) => setInput(d.documentId, 'note', e.target.value)} /> <button name="settle" onClick=${() => settle(d)}>Settle posture</button>`}
+          ${plans[d.documentId] && html`<pre data-testid="plan">${JSON.stringify({ verdict: plans[d.documentId].verdict, reasons: plans[d.documentId].reasons, asset: plans[d.documentId].asset, renditions: plans[d.documentId].renditions }, null, 1)}</pre>`}`}
+        ${d.publication === 'published' && html`<input placeholder="reason for the takedown" name="reason" value=${input(d.documentId, 'reason')} onInput=${(e) => setInput(d.documentId, 'reason', e.target.value)} /> <button class="danger" name="unpublish" onClick=${() => unpublish(d)}>Unpublish</button>`}</td>
+    </tr>`)}</tbody></table>
+  </section>`;
+}
+
+function Evidence() {
+  const [rows, setRows] = useState(null);
+  const [inputs, setInputs] = useState({});
+  const [message, setMessage] = useState('');
+  const load = () => call('GET', '/console/api/resolutions').then((r) => setRows(r.data), (err) => setMessage(err.message));
+  useEffect(() => void load(), []);
+  const input = (id, f) => inputs[id]?.[f] ?? '';
+  const setInput = (id, f, v) => setInputs({ ...inputs, [id]: { ...inputs[id], [f]: v } });
+  const verify = async (r) => {
+    setMessage('');
+    try {
+      await call('POST', `/console/api/resolutions/${r.resolutionId}/verify`, { artistCanonicalId: input(r.resolutionId, 'artist') || r.artistCanonicalId, note: input(r.resolutionId, 'note') });
+      await load();
+      setMessage('Evidence linked as verified_by_operator (review evidence, not legal identity verification).');
+    } catch (err) {
+      setMessage(err.message);
+    }
+  };
+  if (!rows) return html`<p class="muted">Loading…</p>`;
+  return html`<section data-testid="evidence">
+    ${message && html`<p role="status" data-testid="evidence-message">${message}</p>`}
+    ${rows.length === 0 && html`<p class="muted">No artist resolutions wait for review.</p>`}
+    <table class="queue"><thead><tr><th>Asked by</th><th>Tenant</th><th>Status</th><th>Evidence</th><th>Link to artist</th></tr></thead>
+    <tbody>${rows.map((r) => html`<tr key=${r.resolutionId} data-resolution=${r.resolutionId}>
+      <td>${r.actorId}<br /><span class="muted">${new Date(r.createdAt).toLocaleString()}</span></td>
+      <td>${r.tenantId}</td>
+      <td>${r.status}${r.artistCanonicalId ? html`<br /><span class="muted">candidate ${r.artistCanonicalId}</span>` : ''}</td>
+      <td>${Object.entries(r.evidence).map(([k, v]) => html`<div><span class="muted">${k}</span> ${v}</div>`)}</td>
+      <td><input name="artist" placeholder="artist canonical id" value=${input(r.resolutionId, 'artist') || r.artistCanonicalId || ''} onInput=${(e) => setInput(r.resolutionId, 'artist', e.target.value)} />
+        <input name="note" placeholder="how you established it" value=${input(r.resolutionId, 'note')} onInput=${(e) => setInput(r.resolutionId, 'note', e.target.value)} />
+        <button class="primary" name="verify" onClick=${() => verify(r)}>Verify evidence</button></td>
+    </tr>`)}</tbody></table>
+  </section>`;
+}
+
 function App() {
   const [me, setMe] = useState(undefined);
   const [view, setView] = useState({ name: 'queue' });
@@ -223,11 +313,13 @@ function App() {
     setMe(null);
   };
   const tab = (name, label) => html`<button aria-current=${view.name === name ? 'page' : undefined} onClick=${() => setView({ name })}>${label}</button>`;
-  return html`<header><strong>Review console</strong><nav>${tab('queue', 'Queue')}${tab('decisions', 'Recent decisions')}</nav>
+  return html`<header><strong>Review console</strong><nav>${tab('queue', 'Queue')}${tab('decisions', 'Recent decisions')}${tab('published', 'Published assets')}${tab('evidence', 'Identity evidence')}</nav>
       <span class="who">${me.actorId} · <button onClick=${signOut}>Sign out</button></span></header>
     <main>${view.name === 'queue' && html`<${Queue} open=${(id) => setView({ name: 'detail', id })} />`}
       ${view.name === 'detail' && html`<${Detail} id=${view.id} me=${me} back=${() => setView({ name: 'queue' })} />`}
-      ${view.name === 'decisions' && html`<${Decisions} />`}</main>`;
+      ${view.name === 'decisions' && html`<${Decisions} />`}
+      ${view.name === 'published' && html`<${Published} />`}
+      ${view.name === 'evidence' && html`<${Evidence} />`}</main>`;
 }
 
 render(html`<${App} />`, document.getElementById('app'));

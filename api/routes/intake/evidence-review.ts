@@ -13,6 +13,8 @@ import {
   type EvidenceReviewRefusal,
 } from '../../../lib/identity/evidence-review';
 import { plainText, trimmedText } from '../../../lib/validation/text';
+import type { Sql } from '../../../lib/db';
+import type { Actor } from '../../auth/middleware';
 import { AppError, type ErrorCode } from '../../http/errors';
 import { defineRoute, type Route } from '../../http/route';
 import { INTAKE_BASE } from '../bases';
@@ -85,6 +87,19 @@ const CODE_OF: Record<EvidenceReviewRefusal, ErrorCode> = {
   note_required: 'validation_failed',
 };
 
+/** Verify a resolution's evidence as `a`: the one code path of the API route and the console. */
+export async function verifyEvidenceOp(sql: Sql, a: Pick<Actor, 'actorId' | 'credential'>, resolutionId: string, body: z.output<typeof verifyEvidenceSchema>) {
+  try {
+    return await verifyArtistEvidence(sql, {
+      resolutionId, artistCanonicalId: body.artistCanonicalId, evidence: body.evidence, note: body.note,
+      operatorActorId: a.actorId, credentialId: a.credential.id,
+    });
+  } catch (err) {
+    if (err instanceof EvidenceReviewRefusedError) throw new AppError(CODE_OF[err.reason], err.message);
+    throw err;
+  }
+}
+
 export function evidenceReviewRoutes(): Route[] {
   return [
     defineRoute({
@@ -103,17 +118,7 @@ export function evidenceReviewRoutes(): Route[] {
       summary: 'Link a resolution\'s evidence to an artist as verified_by_operator (review evidence, never legal identity verification)',
       ok: { 200: ['the evidence is verified_by_operator; the next resolution with it answers so', EvidenceVerified] }, problems: [404, 409],
       async handler({ deps, params, body, actor, res }) {
-        const a = actor();
-        try {
-          const r = await verifyArtistEvidence(deps.sql, {
-            resolutionId: params.resolutionId, artistCanonicalId: body.artistCanonicalId, evidence: body.evidence, note: body.note,
-            operatorActorId: a.actorId, credentialId: a.credential.id,
-          });
-          res.json({ success: true, data: r });
-        } catch (err) {
-          if (err instanceof EvidenceReviewRefusedError) throw new AppError(CODE_OF[err.reason], err.message);
-          throw err;
-        }
+        res.json({ success: true, data: await verifyEvidenceOp(deps.sql, actor(), params.resolutionId, body) });
       },
     }),
   ];

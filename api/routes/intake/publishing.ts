@@ -22,6 +22,7 @@ import {
 import { settlePostures } from '../../../lib/directory/postures';
 import { PUBLISHABLE_CONSENT, PUBLISHABLE_RIGHTS } from '../../../lib/directory/records';
 import { plainText, trimmedText } from '../../../lib/validation/text';
+import type { Actor } from '../../auth/middleware';
 import type { AppDeps } from '../../deps';
 import { AppError, type ErrorCode } from '../../http/errors';
 import { defineRoute, type Route } from '../../http/route';
@@ -171,6 +172,38 @@ async function translated<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+type Operator = Pick<Actor, 'actorId' | 'credential'>;
+
+/** Publish (or plan it): the one code path of the API route, the console and `npm run project`. */
+export async function publishOp(deps: AppDeps, a: Operator, documentId: string, body: z.output<typeof publishSchema>) {
+  const input = { documentId, operatorActorId: a.actorId, credentialId: a.credential.id, artistId: body.artistId };
+  const done = body.dryRun ? undefined : await translated(() => projectDraft(projectionDeps(deps), input));
+  const after = await translated(() => planProjection(projectionDeps(deps), { ...input, publicBaseUrl: deps.publicBaseUrl }));
+  if (!done) return { dryRun: true as const, ...after };
+  return { dryRun: false as const, status: done.status, documentId: done.documentId, assetId: done.assetId, asset: after.asset, renditions: after.renditions };
+}
+
+/** Take down (or plan it). */
+export async function unpublishOp(deps: AppDeps, a: Operator, assetId: string, body: z.output<typeof unpublishSchema>) {
+  const who = { assetId, operatorActorId: a.actorId, credentialId: a.credential.id };
+  if (body.dryRun) {
+    const p = await translated(() => planTakedown(projectionDeps(deps), who));
+    return { dryRun: true as const, assetId: p.assetId, status: p.verdict, artistId: p.artistId, title: p.title, renditions: p.renditions };
+  }
+  const r = await translated(() => unpublishAsset(projectionDeps(deps), { ...who, reason: body.reason }));
+  return { dryRun: false as const, assetId: r.assetId, status: r.status, deletedRenditions: r.deletedRenditions };
+}
+
+/** Settle a review_required posture, with the operator and the note. */
+export function settleOp(deps: AppDeps, a: Operator, documentId: string, body: z.output<typeof settlePosturesSchema>) {
+  return translated(() =>
+    settlePostures(deps.sql, {
+      documentId, operatorActorId: a.actorId, credentialId: a.credential.id,
+      rightsPosture: body.rightsPosture, consentPosture: body.consentPosture, note: body.note,
+    }),
+  );
+}
+
 export function publishingRoutes(): Route[] {
   return [
     defineRoute({
@@ -179,21 +212,7 @@ export function publishingRoutes(): Route[] {
       summary: 'Publish a promoted draft (dry run unless "dryRun": false): the plan, or the published asset',
       ok: { 200: ['the plan (dryRun true: nothing changed), or the published asset (dryRun false)', PublishAnswer] }, problems: [404, 409],
       async handler({ deps, params, body, actor, res }) {
-        const a = actor();
-        const input = { documentId: params.documentId, operatorActorId: a.actorId, credentialId: a.credential.id, artistId: body.artistId };
-        const plan = await translated(async () => {
-          if (body.dryRun) return undefined;
-          return projectDraft(projectionDeps(deps), input);
-        });
-        const after = await translated(() => planProjection(projectionDeps(deps), { ...input, publicBaseUrl: deps.publicBaseUrl }));
-        if (!plan) {
-          res.json({ success: true, data: { dryRun: true, ...after } });
-          return;
-        }
-        res.json({
-          success: true,
-          data: { dryRun: false, status: plan.status, documentId: plan.documentId, assetId: plan.assetId, asset: after.asset, renditions: after.renditions },
-        });
+        res.json({ success: true, data: await publishOp(deps, actor(), params.documentId, body) });
       },
     }),
     defineRoute({
@@ -202,15 +221,7 @@ export function publishingRoutes(): Route[] {
       summary: 'Take a published asset down (dry run unless "dryRun": false): it leaves every public read, its /media URLs answer 410',
       ok: { 200: ['what would come down (dryRun true: nothing changed), or what came down', TakedownAnswer] }, problems: [404],
       async handler({ deps, params, body, actor, res }) {
-        const a = actor();
-        const who = { assetId: params.assetId, operatorActorId: a.actorId, credentialId: a.credential.id };
-        if (body.dryRun) {
-          const p = await translated(() => planTakedown(projectionDeps(deps), who));
-          res.json({ success: true, data: { dryRun: true, assetId: p.assetId, status: p.verdict, artistId: p.artistId, title: p.title, renditions: p.renditions } });
-          return;
-        }
-        const r = await translated(() => unpublishAsset(projectionDeps(deps), { ...who, reason: body.reason }));
-        res.json({ success: true, data: { dryRun: false, assetId: r.assetId, status: r.status, deletedRenditions: r.deletedRenditions } });
+        res.json({ success: true, data: await unpublishOp(deps, actor(), params.assetId, body) });
       },
     }),
     defineRoute({
@@ -219,14 +230,7 @@ export function publishingRoutes(): Route[] {
       summary: 'Settle a draft\'s review_required rights and/or consent posture, with a note (recorded with the operator, audited)',
       ok: { 200: ['the draft\'s postures now', SettlementAnswer] }, problems: [404, 409],
       async handler({ deps, params, body, actor, res }) {
-        const a = actor();
-        const r = await translated(() =>
-          settlePostures(deps.sql, {
-            documentId: params.documentId, operatorActorId: a.actorId, credentialId: a.credential.id,
-            rightsPosture: body.rightsPosture, consentPosture: body.consentPosture, note: body.note,
-          }),
-        );
-        res.json({ success: true, data: r });
+        res.json({ success: true, data: await settleOp(deps, actor(), params.documentId, body) });
       },
     }),
   ];
