@@ -23,13 +23,17 @@ export interface ActivityDeps {
 export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
 
 export function createActivities(deps: ActivityDeps): IntakeActivities {
+  const accept = acceptDecision(deps);
   return {
     verifyStagedMedia: verifyStagedMedia({ ...deps, maxImagePixels: deps.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS }),
-    promoteToMediaStore: promoteToMediaStore(deps),
+    promoteToMediaStore: promoteToMediaStore({ ...deps, accept }),
     resolveArtist: resolveArtist(deps),
-    acceptDecision: acceptDecision(deps),
     async recordTransition(t) {
-      await persist(deps.sql, t);
+      // A decision's transition (a rejection) is written only when its signed proof holds.
+      const { decision, ...transition } = t;
+      if (decision) return accept(decision);
+      await persist(deps.sql, transition);
+      return undefined;
     },
     async recordRejection(i) {
       const at = { intakeStatus: fromOf('reject'), reviewStatus: 'review_required' as const };

@@ -3,16 +3,28 @@ import { insertDraftDocument, mediaDocumentId, mediaObjectKey } from '../lib/int
 import { outcomeOf } from '../lib/intake/lifecycle';
 import { ObjectChangedError, type ObjectStore } from '../lib/storage/types';
 import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
-import type { PromoteInput, PromoteResult } from './types';
+import type { AcceptDecisionInput, AcceptDecisionResult, PromoteInput, PromoteResult } from './types';
 
 export interface PromotionHooks {
   /** Test-only: runs between the object copy and the row insert (fault injection F2). */
   afterMediaCopy?: (submissionId: string) => Promise<void>;
 }
 
-export function promoteToMediaStore(deps: { sql: Sql; store: ObjectStore; hooks?: PromotionHooks | undefined }) {
+export function promoteToMediaStore(deps: {
+  sql: Sql;
+  store: ObjectStore;
+  hooks?: PromotionHooks | undefined;
+  /** Verifies a signed decision and writes its transition when it holds (activities/accept-decision.ts). */
+  accept?: ((d: AcceptDecisionInput) => Promise<AcceptDecisionResult>) | undefined;
+}) {
   return async (i: PromoteInput): Promise<PromoteResult> => {
     const { sql } = deps;
+    // A signed decision is checked before anything is written or copied; refused, nothing moves.
+    if (i.decision) {
+      if (!deps.accept) throw new Error('promoteToMediaStore: a signed decision needs the decision verifier');
+      const accepted = await deps.accept(i.decision);
+      if (!accepted.accepted) return { refused: true, reason: accepted.reason };
+    }
     const { enter, outcomes } = legacyStep(i, { trigger: 'approve', reviewStatus: 'review_required', note: i.reviewNotes }, 'promotion_done', 'object_changed');
     const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
     if (row && row.intakeStatus !== enter.to) {

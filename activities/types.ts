@@ -28,10 +28,20 @@ export interface PromoteInput {
   /** awaiting_review -> promoting, and promotion_done / object_changed. Absent in tasks scheduled before the lifecycle owner. */
   enter?: Transition;
   outcomes?: StepOutcomes;
+  /** The operator's signed decision: verified (activities/accept-decision.ts) before anything is written. Absent in tasks scheduled before decisions were signed. */
+  decision?: AcceptDecisionInput;
 }
 
-/** `object_changed` is permanent (a retry cannot bring the verified bytes back), so it is a result. */
-export type PromoteResult = { ok: true; mediaStoreDocumentId: string } | { ok: false; code: 'object_changed' };
+/**
+ * `object_changed` is permanent (a retry cannot bring the verified bytes back), so it is a result.
+ * `refused`: the decision's proof did not hold; nothing was written (the refusal is recorded).
+ */
+export type PromoteResult = { ok: true; mediaStoreDocumentId: string } | { ok: false; code: 'object_changed' } | { refused: true; reason: string };
+
+/** A transition to write; a decision's transition carries its signed decision, written only when the proof holds. */
+export type RecordTransitionInput = Transition & { decision?: AcceptDecisionInput };
+/** Undefined for transitions that are no decision (and for tasks scheduled before decisions were signed). */
+export type RecordTransitionResult = AcceptDecisionResult | undefined;
 
 export interface ExpireInput {
   submissionId: string;
@@ -65,16 +75,15 @@ export interface AcceptDecisionInput {
 /** Why a decision was refused (lib/intake/decision-proof.ts DecisionRefusal). */
 export type AcceptDecisionResult = { accepted: true } | { accepted: false; reason: string };
 
+
 export interface IntakeActivities {
   verifyStagedMedia(input: VerifyInput): Promise<VerifyResult>;
   promoteToMediaStore(input: PromoteInput): Promise<PromoteResult>;
   /** A transition with no work attached (reject): the row, the event and the notification. */
-  recordTransition(transition: Transition): Promise<void>;
+  recordTransition(transition: RecordTransitionInput): Promise<RecordTransitionResult>;
   recordRejection(input: LegacyRejectionInput): Promise<void>;
   expireSubmission(input: ExpireInput): Promise<void>;
   resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;
-  /** Verify a decision's proof and re-check its operator; accepted: its transition is written. Refused: recorded, nothing moves. */
-  acceptDecision(input: AcceptDecisionInput): Promise<AcceptDecisionResult>;
 }
 
 // Webhook deliveries (activities/webhooks.ts; workflows/webhook-delivery.ts).

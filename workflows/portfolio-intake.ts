@@ -46,13 +46,6 @@ const acts = proxyActivities<IntakeActivities>({
 export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
 /** Runs that receive a decision while the verification outcome is committed but not yet processed keep it. */
 export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
-/**
- * Runs that reach review after this change act on a decision only when the acceptDecision
- * activity found its proof valid (signed by the API, for this submission, decision, operator and
- * verified sha256; the operator still active); a refused one changes nothing and the run waits for
- * the next. Runs whose history reached review before it replay the unchecked branch.
- */
-export const SIGNED_DECISIONS_PATCH = 'intake-signed-decisions';
 /** Decision signals kept while one is being checked; beyond this, more are dropped (not recorded). */
 const MAX_OFFERED_DECISIONS = 100;
 
@@ -90,17 +83,16 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   // Signals carry a request id: a repeated signal (a client retry) is a no-op.
   const handled = new Set<string>();
   let upload: UploadCompleteSignal | undefined;
-  let decision: Decision | undefined;
   /**
-   * Every decision signal the state accepts, in order of arrival (signed-decisions runs): one
-   * refused for its proof must not keep out the operator's real decision sent after it.
-   * In memory only (no commands), so runs before the patch are unaffected.
+   * Every decision signal the state accepts, in order of arrival: one refused for its proof must
+   * not keep out the operator's real decision sent after it. In memory only (no commands); the
+   * first one is acted on exactly as the single pending decision was before decisions were signed.
    */
   const offered: Decision[] = [];
   const offeredIds = new Set<string>();
   const offer = (d: Decision) => {
     if (offeredIds.has(d.signal.requestId) || offered.length >= MAX_OFFERED_DECISIONS) return;
-    if (!accepts(state.intakeStatus, d.kind) && !acceptsDuringStep(state.intakeStatus, d.kind)) return;
+    if (!accepts(state.intakeStatus, d.kind) && !(acceptsDuringStep(state.intakeStatus, d.kind) && patched(SIGNAL_DURING_STEP_PATCH))) return;
     offeredIds.add(d.signal.requestId);
     offered.push(d);
   };
@@ -125,14 +117,8 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   setHandler(uploadCompleteSignal, (s) => {
     if (fresh(s.requestId, 'upload_complete', upload)) upload = s;
   });
-  setHandler(approveSignal, (s) => {
-    if (fresh(s.requestId, 'approve', decision)) decision = { kind: 'approve', signal: s };
-    offer({ kind: 'approve', signal: s });
-  });
-  setHandler(rejectSignal, (s) => {
-    if (fresh(s.requestId, 'reject', decision)) decision = { kind: 'reject', signal: s };
-    offer({ kind: 'reject', signal: s });
-  });
+  setHandler(approveSignal, (s) => offer({ kind: 'approve', signal: s }));
+  setHandler(rejectSignal, (s) => offer({ kind: 'reject', signal: s }));
 
   const decide = (trigger: Trigger, o: { by: ActorRef; note?: string | null; facts?: TransitionFacts }): Transition =>
     transitionOf(state, trigger, { submissionId: input.submissionId, ...o });
@@ -146,6 +132,16 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
       { key: IntakeStatusKey, value: t.to },
       { key: ReviewStatusKey, value: t.reviewStatus },
       ...(t.to === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
+    ]);
+    setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
+  };
+  /** A refused approval: the optimistic `promoting` is undone (the row never left awaiting_review). */
+  const backToReview = () => {
+    state.intakeStatus = 'awaiting_review';
+    state.reviewStatus = 'review_required';
+    upsertSearchAttributes([
+      { key: IntakeStatusKey, value: 'awaiting_review' },
+      { key: ReviewStatusKey, value: 'review_required' },
     ]);
     setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
   };
@@ -175,72 +171,56 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   if (!verified.ok) return finish(state);
 
   // A human decides; there is no deadline on review. Operators see the queue in PostgreSQL and
-  // on-call staff can filter on AwaitingSince in the Web UI.
-  if (patched(SIGNED_DECISIONS_PATCH)) {
-    for (;;) {
-      await condition(() => offered.length > 0);
-      const o = offered.shift() as Decision;
-      const transition =
-        o.kind === 'approve'
-          ? decide('approve', { by: o.signal.by, note: o.signal.reviewNotes })
-          : decide('reject', { by: o.signal.by, note: `${o.signal.reasonCode}: ${o.signal.reviewNotes ?? ''}`, facts: { rejectReasonCode: o.signal.reasonCode } });
-      // The activity verifies the proof and writes the transition only when it holds.
-      const accepted = await acts.acceptDecision({
-        decision: o.kind,
-        requestId: o.signal.requestId,
-        by: o.signal.by,
-        proof: o.signal.proof,
-        reviewNotes: o.signal.reviewNotes,
-        ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
-        sha256: verified.sha256,
-        transition,
-      });
-      if (!accepted.accepted) continue; // recorded as refused; still awaiting_review
-      moveTo(transition);
-      if (o.kind === 'reject') return finish(state);
-      const signedPromotion = stepOutcomes(transition, 'promotion_done', 'object_changed');
-      const signedPromoted = await acts.promoteToMediaStore({
-        submissionId: input.submissionId,
-        stagingKey: input.stagingKey,
-        sha256: verified.sha256,
-        mimeType: input.mimeType,
-        by: o.signal.by,
-        reviewNotes: o.signal.reviewNotes,
-        enter: transition,
-        outcomes: signedPromotion,
-      });
-      moveTo(outcomeOf(signedPromotion, signedPromoted));
+  // on-call staff can filter on AwaitingSince in the Web UI. Each decision is acted on by the same
+  // activities, in the same order, as before decisions were signed (so every recorded run replays
+  // without a version patch); the activity verifies the decision's proof and re-checks the operator
+  // before it writes anything. A refused decision (a signal sent around the API) changes nothing:
+  // the state goes back to awaiting_review and the next decision is taken.
+  for (;;) {
+    await condition(() => offered.length > 0);
+    const o = offered.shift() as Decision;
+    const proofOf = (transition: Transition) => ({
+      decision: o.kind,
+      requestId: o.signal.requestId,
+      by: o.signal.by,
+      proof: o.signal.proof,
+      reviewNotes: o.kind === 'reject' ? (o.signal.reviewNotes ?? o.signal.notes ?? '') : o.signal.reviewNotes,
+      ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
+      sha256: verified.sha256,
+      transition,
+    });
+    if (o.kind === 'reject') {
+      const { by, reasonCode } = o.signal;
+      const reviewNotes = o.signal.reviewNotes ?? o.signal.notes ?? '';
+      const rejected = decide('reject', { by, note: `${reasonCode}: ${reviewNotes}`, facts: { rejectReasonCode: reasonCode } });
+      if (patched(TRANSITION_WRITER_PATCH)) {
+        const written = await acts.recordTransition({ ...rejected, decision: proofOf(rejected) });
+        if (written && !written.accepted) continue; // refused and recorded; still awaiting_review
+      } else await acts.recordRejection({ submissionId: input.submissionId, by, reasonCode, notes: reviewNotes });
+      moveTo(rejected);
       return finish(state);
     }
-  }
-  await condition(() => decision !== undefined);
-  const d = decision as Decision | undefined;
-  if (!d) throw new Error('unreachable: decision missing');
-  if (d.kind === 'reject') {
-    const { by, reasonCode } = d.signal;
-    const reviewNotes = d.signal.reviewNotes ?? d.signal.notes ?? '';
-    const rejected = decide('reject', { by, note: `${reasonCode}: ${reviewNotes}`, facts: { rejectReasonCode: reasonCode } });
-    if (patched(TRANSITION_WRITER_PATCH)) await acts.recordTransition(rejected);
-    else await acts.recordRejection({ submissionId: input.submissionId, by, reasonCode, notes: reviewNotes });
-    moveTo(rejected);
+    const promoting = decide('approve', { by: o.signal.by, note: o.signal.reviewNotes });
+    moveTo(promoting);
+    const promotion = stepOutcomes(promoting, 'promotion_done', 'object_changed');
+    const promoted = await acts.promoteToMediaStore({
+      submissionId: input.submissionId,
+      stagingKey: input.stagingKey,
+      sha256: verified.sha256,
+      mimeType: input.mimeType,
+      by: o.signal.by,
+      reviewNotes: o.signal.reviewNotes,
+      enter: promoting,
+      outcomes: promotion,
+      decision: proofOf(promoting),
+    });
+    if ('refused' in promoted) {
+      backToReview();
+      continue;
+    }
+    moveTo(outcomeOf(promotion, promoted));
     return finish(state);
   }
-
-  const promoting = decide('approve', { by: d.signal.by, note: d.signal.reviewNotes });
-  moveTo(promoting);
-  const promotion = stepOutcomes(promoting, 'promotion_done', 'object_changed');
-  const promoted = await acts.promoteToMediaStore({
-    submissionId: input.submissionId,
-    stagingKey: input.stagingKey,
-    sha256: verified.sha256,
-    mimeType: input.mimeType,
-    by: d.signal.by,
-    reviewNotes: d.signal.reviewNotes,
-    enter: promoting,
-    outcomes: promotion,
-  });
-  moveTo(outcomeOf(promotion, promoted));
-  return finish(state);
 }
 
 async function finish(state: IntakeState): Promise<IntakeState> {
