@@ -23,6 +23,8 @@ export interface QueueItem {
   /** verified_by_operator | evidence_on_file | no_evidence */
   artistEvidence: string;
   artistHasProfile: boolean;
+  /** The organizations the artist belongs to, shown beside the partner's own. */
+  artistOrganizations: string[];
   rightsPosture: string;
   consentPosture: string;
   mimeType: string;
@@ -34,6 +36,14 @@ export interface QueueItem {
   claimedBy: string | null;
   claimedUntil: Date | null;
 }
+
+/** The organizations the artist belongs to (lib/intake/artist-ties.ts): resolved by them, or in their mappings' artist scope. */
+const artistOrganizationsOf = (sql: Tx) => sql`
+  array(
+    select r.tenant_id from artist_resolutions r where r.artist_canonical_id = s.artist_canonical_id
+    union
+    select m.organization_id from actor_mappings m where m.active and s.artist_canonical_id = any(m.artist_scope)
+    order by 1 limit 5)`;
 
 const evidenceOf = (sql: Tx) => sql`
   case
@@ -53,6 +63,7 @@ export async function consoleQueue(sql: Tx, f: QueueFilters): Promise<{ items: Q
     select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
       ${evidenceOf(sql)} as artist_evidence,
       exists (select 1 from artists a where a.id = s.artist_canonical_id) as artist_has_profile,
+      ${artistOrganizationsOf(sql)} as artist_organizations,
       s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height,
       s.awaiting_since, floor(extract(epoch from now() - s.awaiting_since))::int as age_seconds,
       c.actor_id as claimed_by, c.claimed_until
@@ -85,6 +96,7 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
     select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
       ${evidenceOf(sql)} as artist_evidence,
       exists (select 1 from artists a where a.id = s.artist_canonical_id) as artist_has_profile,
+      ${artistOrganizationsOf(sql)} as artist_organizations,
       s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height,
       s.awaiting_since, coalesce(floor(extract(epoch from now() - s.awaiting_since))::int, 0) as age_seconds,
       c.actor_id as claimed_by, c.claimed_until,

@@ -70,6 +70,8 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     // In the page (no DOM types here); a function, since the console's CSP forbids evaluating strings.
     await alicePage.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('table.queue img')].every((i: any) => i.complete && i.naturalWidth > 0));
     await expect(row(alicePage, ids[0]!).textContent()).resolves.toContain('dragon-sleeve.jpg');
+    // The artist's organization beside the partner's (the partner's own here: it is tied to the artist).
+    expect(await row(alicePage, ids[0]!).locator('[data-testid="artist-orgs"]').textContent()).toBe(`artist of ${partner.organizationId}`);
     const cookies = await alicePage.context().cookies();
     expect(cookies.find((c) => c.name === 'console_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
     fs.mkdirSync(path.join(import.meta.dirname, '../../.data/tmp'), { recursive: true });

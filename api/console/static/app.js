@@ -29,6 +29,13 @@ const age = (seconds) => {
   return `${Math.floor(seconds / 86400)} d`;
 };
 const kib = (b) => (b >= 1048576 ? `${(b / 1048576).toFixed(1)} MiB` : `${Math.ceil(b / 1024)} KiB`);
+/** The artist's organizations beside the partner's: a partner staging for another organization's artist stands out. */
+const artistOrgs = (s) => {
+  const orgs = s.artistOrganizations ?? [];
+  if (orgs.length === 0) return html`<span class="muted">artist of no organization</span>`;
+  const foreign = s.partnerOrganizationId && !orgs.includes(s.partnerOrganizationId);
+  return html`<span class=${foreign ? 'claim' : 'muted'} data-testid="artist-orgs">artist of ${orgs.join(', ')}${foreign ? ' (not the partner\'s organization)' : ''}</span>`;
+};
 const preview = (id, size) => `/console/api/submissions/${encodeURIComponent(id)}/preview?size=${size}`;
 
 function SignIn({ onSignedIn }) {
@@ -96,7 +103,7 @@ function Queue({ open }) {
         <td><strong>${s.fileName}</strong><br /><span class="muted">${s.title ?? ''}</span></td>
         <td>${s.partnerActorId}<br /><span class="muted">${s.partnerOrganizationId ?? ''}</span></td>
         <td>${s.tenantId}</td>
-        <td>${s.artistCanonicalId}<br /><span class="muted">${s.artistEvidence}${s.artistHasProfile ? '' : ', no runtime profile'}</span></td>
+        <td>${s.artistCanonicalId}<br /><span class="muted">${s.artistEvidence}${s.artistHasProfile ? '' : ', no runtime profile'}</span><br />${artistOrgs(s)}</td>
         <td>${s.rightsPosture}<br />${s.consentPosture}</td>
         <td>${kib(s.sizeBytes)}</td>
         <td>${s.width && s.height ? `${s.width} × ${s.height}` : ''}</td>
@@ -173,7 +180,7 @@ function Detail({ id, me, back }) {
         <dt>Title</dt><dd>${d.title ?? ''}</dd>
         <dt>Partner</dt><dd>${d.partnerActorId} (${d.partnerOrganizationId ?? '?'})</dd>
         <dt>Tenant</dt><dd>${d.tenantId}</dd>
-        <dt>Artist</dt><dd>${d.artistCanonicalId}: ${d.artistEvidence}${d.artistHasProfile ? '' : ', no runtime profile'}</dd>
+        <dt>Artist</dt><dd>${d.artistCanonicalId}: ${d.artistEvidence}${d.artistHasProfile ? '' : ', no runtime profile'}; ${artistOrgs(d)}</dd>
         <dt>Rights / consent</dt><dd>${d.rightsPosture} / ${d.consentPosture}</dd>
         <dt>Image</dt><dd>${d.imageFormat ?? d.mimeType}, ${d.width ?? '?'} × ${d.height ?? '?'}, ${kib(d.sizeBytes)}${d.imageFrames > 1 ? `, ${d.imageFrames} frames` : ''}</dd>
         <dt>sha256</dt><dd><code>${d.verifiedSha256 ?? ''}</code></dd>
