@@ -8,8 +8,6 @@ import { claimNextDelivery, deliveryToSend, finishDelivery, recordAttempt, signi
 import type { TargetPolicy } from '../lib/webhooks/targets';
 import type { WebhookActivities, WebhookRetry } from './types';
 
-export type { WebhookActivities, WebhookRetry };
-
 export interface WebhookActivityDeps {
   sql: Sql;
   policy: TargetPolicy;

@@ -22,9 +22,10 @@ export interface Row {
 }
 export type Scenario = { id: string; fault: string; holds: string; run: (size: Size) => Promise<Omit<Row, 'id' | 'fault' | 'holds'>> };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function withStack<T>(fn: (s: BenchStack) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+/** A scenario's own stack (faults/webhook-scenario.ts too), stopped whatever happens. */
+export async function withStack<T>(fn: (s: BenchStack) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
   // Rate limits are off unless a scenario is about them: the others send bursts on purpose.
   const s = await startBenchStack({ env: { TRANSITION_WAIT_MS: '3000', RATE_LIMITS_ENABLED: 'false', ...env } });
   try {

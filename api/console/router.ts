@@ -15,7 +15,6 @@ import { listArtistResolutions } from '../../lib/identity/evidence-review';
 import { claim, createSession, findSession, redeemSigninCode, releaseClaim, revokeSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { InvalidCredentialError, ProviderUnavailableError, type ProvenIdentity } from '../../lib/identity/types';
-import { isFinal } from '../../lib/intake/lifecycle';
 import { findSubmission } from '../../lib/intake/submissions';
 import { rejectReasonCodes } from '../../lib/intake/vocabulary';
 import { plainText } from '../../lib/validation/text';
@@ -24,6 +23,7 @@ import { isOperatorWith } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { parseInput } from '../http/validate';
+import { previewBytes } from '../routes/intake/previews';
 import { decide } from '../routes/intake/signals';
 import { resolutionListQuery, verifyEvidenceOp, verifyEvidenceSchema } from '../routes/intake/evidence-review';
 import { publishOp, publishSchema, settleOp, settlePosturesSchema, unpublishOp, unpublishSchema } from '../routes/intake/publishing';
@@ -221,13 +221,7 @@ export function consoleRouter(deps: AppDeps): Router {
     wrap(async (req, res) => {
       const { id } = parseInput(submissionParam, req.params, 'path');
       const { size } = parseInput(previewQuery, req.query, 'query');
-      const row = await findSubmission(deps.sql, id);
-      if (!row || !row.verifiedSha256) throw new AppError('not_found', 'No preview for this submission.');
-      const bytes = await deps.store.readPreview(row.stagingKey, size);
-      if (!bytes) {
-        if (isFinal(row.intakeStatus)) throw new AppError('not_found', 'The previews of a settled submission are deleted once its retention passes.');
-        throw new AppError('preview_pending', 'The preview is still being made; retry shortly.', { headers: { 'Retry-After': '2' } });
-      }
+      const bytes = await previewBytes(deps, id, size);
       res.set('x-content-type-options', 'nosniff').type('image/webp').send(bytes);
     }),
   );

@@ -149,12 +149,12 @@ export interface DraftRow {
 
 /** Promoted drafts, newest first, with whether their asset is public: what the Published view lists. */
 export async function consoleDrafts(sql: Tx, o: { publication?: string | undefined; limit: number }): Promise<DraftRow[]> {
-  const rows = await sql<DraftRow[]>`
+  const publication = sql`case when p.id is null then 'draft' when p.unpublished_at is null and p.is_public then 'published' else 'unpublished' end`;
+  return sql<DraftRow[]>`
     select d.document_id, d.submission_id, s.file_name, d.title, d.tenant_id, d.artist_canonical_id, d.rights_posture, d.consent_posture,
-      d.approved_by, d.created_at, p.id as asset_id,
-      case when p.id is null then 'draft' when p.unpublished_at is null and p.is_public then 'published' else 'unpublished' end as publication
+      d.approved_by, d.created_at, p.id as asset_id, ${publication} as publication
     from media_documents d join submissions s on s.submission_id = d.submission_id
     left join portfolio_assets p on p.source_document_id = d.document_id
+    ${o.publication ? sql`where ${publication} = ${o.publication}` : sql``}
     order by d.created_at desc limit ${o.limit}`;
-  return o.publication ? rows.filter((r) => r.publication === o.publication) : rows;
 }

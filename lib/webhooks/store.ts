@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { Sql, Tx } from '../db';
 import { statusView } from '../intake/status-view';
 import type { IntakeView } from '../intake/vocabulary';
-import type { EventType } from './events';
+import { EVENTS_CHANNEL, type EventType } from './events';
 import { newSecret } from './send';
 
 const id = (prefix: string) => prefix + crypto.randomBytes(12).toString('hex');
@@ -309,7 +309,7 @@ export async function redeliver(sql: Tx, endpointId: string, deliveryId: string)
       where delivery_id = ${deliveryId} and endpoint_id = ${endpointId} and status <> 'delivering'
       returning delivery_id
     )
-    select pg_notify('webhook_events', delivery_id) from again`;
+    select pg_notify(${EVENTS_CHANNEL}, delivery_id) from again`;
   return r.length > 0;
 }
 

@@ -120,7 +120,7 @@ export async function startTestStack(
         retry: { initialSeconds: workerCfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: workerCfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: workerCfg.WEBHOOK_RETRY_WINDOW_SECONDS },
         sweepSeconds: workerCfg.WEBHOOK_SWEEP_SECONDS,
         idleSeconds: 30,
-        log: createLogger({ name: 'test-dispatcher', level: process.env.TEST_DISPATCHER_LOG ?? 'silent' }),
+        log: createLogger({ name: 'test-dispatcher', level: 'silent' }),
       });
       worker = { w, run: w.run(), conn, sql: wsql, dispatcher, client };
     },

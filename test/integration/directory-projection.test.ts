@@ -1,13 +1,9 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realJpeg } from '../../bench/lib/images';
 import { assetIdOf, projectDraft, ProjectionRefusedError } from '../../lib/directory/projection';
 import { call } from '../helpers/directory-seed';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
-import { runtimeArtistProfile } from '../helpers/publishing';
-import { startTestStack, uid, type TestStack } from '../helpers/stack';
+import { insertDraft, runtimeArtistProfile } from '../helpers/publishing';
+import { startTestStack, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
 let reader: TestCredential;
@@ -17,30 +13,9 @@ const ARTIST = 'artist-canonical-proj-1';
 
 const deps = () => ({ sql: stack.sql, store: stack.api.deps.store, maxImagePixels: 50_000_000 });
 
-/** A private draft as intake approval leaves it: a submission row, its media_documents row and the bytes in the media store. */
-async function draft(o: { rights?: string; consent?: string; tags?: string[] } = {}): Promise<string> {
-  const submissionId = uid('sub_');
-  const documentId = uid('mdoc_');
-  const bytes = realJpeg(3000);
-  const objectKey = `drafts/${submissionId}`;
-  const file = path.join(stack.dataDir, 'objects', 'media', objectKey);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, bytes);
-  const rights = o.rights ?? 'artist_attested';
-  const consent = o.consent ?? 'client_consented';
-  await stack.sql`
-    insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, credential_id, source,
-      file_name, mime_type, size_bytes, title, tags, rights_posture, consent_posture, staging_key, intake_status, review_status)
-    values (${submissionId}, 'tenant-proj', 'studio-canonical-proj', ${ARTIST}, 'partner-proj', 'key-proj', 'partner_api',
-      'koi.jpg', 'image/jpeg', 1234, 'Koi sleeve', ${o.tags ?? ['koi']}, ${rights}, ${consent}, ${`staging/${submissionId}`},
-      'promoted_to_media_store', 'approved')`;
-  await stack.sql`
-    insert into media_documents (document_id, submission_id, tenant_id, artist_canonical_id, owner_actor_id, object_key, sha256,
-      mime_type, size_bytes, title, tags, style_ids, rights_posture, consent_posture, approved_by, review_notes)
-    values (${documentId}, ${submissionId}, 'tenant-proj', ${ARTIST}, 'partner-proj', ${objectKey}, ${crypto.createHash('sha256').update(bytes).digest('hex')},
-      'image/jpeg', 1234, 'Koi sleeve', ${o.tags ?? ['koi']}, ${['japanese']}, ${rights}, ${consent}, 'operator-x', 'Looks right.')`;
-  return documentId;
-}
+/** A private draft as intake approval leaves it (test/helpers/publishing.ts). */
+const draft = (o: { rights?: string; consent?: string; tags?: string[] } = {}) =>
+  insertDraft(stack, { artistId: ARTIST, tenantId: 'tenant-proj', title: 'Koi sleeve', tags: o.tags ?? ['koi'], styles: ['japanese'], rights: o.rights, consent: o.consent });
 
 const portfolioIds = async (artistId = ARTIST) =>
   (await call(stack, `/portfolios?artist_id=${artistId}&limit=100`, { headers: reader.headers })).body.data.map((a: any) => a.id);

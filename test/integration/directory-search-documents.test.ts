@@ -1,14 +1,11 @@
 // Issue 16: bounded totals, the search documents kept current with their source rows (the seed,
 // plain writes, the governed projection and its takedown), relevance and typo tolerance.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realJpeg } from '../../bench/lib/images';
 import { assetIdOf, projectDraft, unpublishAsset } from '../../lib/directory/projection';
 import { RESCORE_WINDOW } from '../../lib/directory/search';
 import { call, seedTestDirectory } from '../helpers/directory-seed';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { insertDraft } from '../helpers/publishing';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
 
 const CAP = 50;
@@ -82,24 +79,8 @@ describe('search documents', () => {
     const before = (await doc('artist', artistId))!;
     expect(before.publishedWorks).toBe(0);
 
-    // a private draft as intake approval leaves it (as test/integration/directory-projection.test.ts makes one)
-    const submissionId = uid('sub_');
-    const documentId = uid('mdoc_');
-    const bytes = realJpeg(3000);
-    const objectKey = `drafts/${submissionId}`;
-    const file = path.join(stack.dataDir, 'objects', 'media', objectKey);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, bytes);
-    await stack.sql`
-      insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, credential_id, source,
-        file_name, mime_type, size_bytes, title, tags, rights_posture, consent_posture, staging_key, intake_status, review_status)
-      values (${submissionId}, 'tenant-sd', 'studio-canonical-sd', ${artistId}, 'partner-sd', 'key-sd', 'partner_api', 'fern.jpg', 'image/jpeg', 1234,
-        'Fern sleeve', ${['fern']}, 'artist_attested', 'client_consented', ${`staging/${submissionId}`}, 'promoted_to_media_store', 'approved')`;
-    await stack.sql`
-      insert into media_documents (document_id, submission_id, tenant_id, artist_canonical_id, owner_actor_id, object_key, sha256,
-        mime_type, size_bytes, title, tags, style_ids, rights_posture, consent_posture, approved_by, review_notes)
-      values (${documentId}, ${submissionId}, 'tenant-sd', ${artistId}, 'partner-sd', ${objectKey}, ${crypto.createHash('sha256').update(bytes).digest('hex')},
-        'image/jpeg', 1234, 'Fern sleeve', ${['fern']}, ${['fine_line']}, 'artist_attested', 'client_consented', 'operator-x', 'Looks right.')`;
+    // a private draft as intake approval leaves it
+    const documentId = await insertDraft(stack, { artistId, tenantId: 'tenant-sd', title: 'Fern sleeve', tags: ['fern'], styles: ['fine_line'] });
     const operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review', 'portfolios:publish'] });
     const deps = { sql: stack.sql, store: stack.api.deps.store, maxImagePixels: 50_000_000 };
     expect((await projectDraft(deps, { documentId, operatorActorId: operator.actorId })).status).toBe('projected');

@@ -30,6 +30,20 @@ async function previewOf(deps: AppDeps, stagingKey: string, size: PreviewSize, s
   }
 }
 
+/**
+ * A verified submission's review preview (the API route and the console serve it): 404 for an
+ * unknown or unverified one, or once a settled one's retention passed; 503 while it is being made.
+ */
+export async function previewBytes(deps: AppDeps, submissionId: string, size: PreviewSize): Promise<Buffer> {
+  const row = await findSubmission(deps.sql, submissionId);
+  if (!row) throw new AppError('not_found', 'No such submission.');
+  if (!row.verifiedSha256) throw new AppError('not_found', 'This submission has no preview: its bytes were not verified.');
+  const bytes = await previewOf(deps, row.stagingKey, size, isFinal(row.intakeStatus));
+  if (bytes) return bytes;
+  if (isFinal(row.intakeStatus)) throw new AppError('not_found', 'The previews of a settled submission are deleted with its staged bytes once its retention passes.');
+  throw new AppError('preview_pending', 'The preview is still being made; retry shortly.', { headers: { 'Retry-After': '2' } });
+}
+
 export function previewRoutes(): Route[] {
   return [
     defineRoute({
@@ -39,14 +53,7 @@ export function previewRoutes(): Route[] {
       params: submissionIdParams, query: previewQuery, okContentType: 'image/webp',
       ok: { 200: ['the preview', C.PreviewImage] }, problems: [404, 503],
       async handler({ deps, params, query, res }) {
-        const row = await findSubmission(deps.sql, params.submissionId);
-        if (!row) throw new AppError('not_found', 'No such submission.');
-        if (!row.verifiedSha256) throw new AppError('not_found', 'This submission has no preview: its bytes were not verified.');
-        const bytes = await previewOf(deps, row.stagingKey, query.size, isFinal(row.intakeStatus));
-        if (!bytes) {
-          if (isFinal(row.intakeStatus)) throw new AppError('not_found', 'The previews of a settled submission are deleted with its staged bytes once its retention passes.');
-          throw new AppError('preview_pending', 'The preview is still being made; retry shortly.', { headers: { 'Retry-After': '2' } });
-        }
+        const bytes = await previewBytes(deps, params.submissionId, query.size);
         res.set('cache-control', 'private, no-store').set('x-content-type-options', 'nosniff').type('image/webp').send(bytes);
       },
     }),
