@@ -60,6 +60,13 @@ export async function explainQueries(url: string, run: (sql: Sql) => Promise<unk
     const out: StatementProfile[] = [];
     for (const s of seen) {
       const params = s.params as postgres.ParameterOrJSON<never>[];
+      // A transaction's SET LOCAL is replayed for the session (one connection), so the plans are
+      // made under the same settings; the transaction's own BEGIN / COMMIT are not statements to explain.
+      if (/^\s*set\s+local\s/i.test(s.query)) {
+        await recorder.unsafe(s.query.replace(/^\s*set\s+local\s/i, 'set '), params);
+        continue;
+      }
+      if (!/^\s*(select|with)\b/i.test(s.query)) continue;
       const [json] = await recorder.unsafe(`explain (analyze, buffers, format json) ${s.query}`, params);
       const plan = (Object.values(json!)[0] as [{ Plan: PlanNode; 'Execution Time': number; 'Planning Time': number }])[0];
       const nodes: NodeCost[] = [];

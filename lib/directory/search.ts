@@ -6,13 +6,17 @@
 // How a search stays bounded at a million records (issue 16):
 // - Totals are counted as search engines count them: exactly up to a cap (SEARCH_TOTAL_CAP,
 //   default 10,000), beyond it the cap with total_relation "gte". The count reads at most cap + 1
-//   matches, in whatever order the plan finds them.
+//   matches. A text query reads them segment by segment (SEGMENTS hash segments of the documents,
+//   each with its own partial GIN index, as Lucene reads its index segments): a GIN bitmap cannot
+//   stop early, so one bitmap over every match of a common term grows with the directory, while a
+//   segment's bitmap holds a SEGMENTS-th of them and the count stops in the first segments.
 // - Relevance is ranked top-k without ranking every match: the candidates are the first
 //   RESCORE_WINDOW matches in static-quality order, and only they are re-ranked by text relevance.
-//   For a common term the quality index is walked and the walk stops after a window of hits; for a
-//   rare term the GIN bitmap is small. The walk is tried first over the top QUALITY_TIER documents
-//   (a bounded walk whatever the planner believes about a multi-word query); when that tier holds
-//   fewer than a window of hits, the term is rare and the planner finds them (the bitmap).
+//   Within the cap the count already read every match, and the window is taken from those rows.
+//   Beyond it, for a common term the quality index is walked and the walk stops after a window of
+//   hits, over the top QUALITY_TIER documents at most; a term whose matches (estimated from the
+//   segments the count read) are too sparse for the walk to fill a window goes straight to the GIN
+//   bitmap of its matches, as does a walk that comes up short.
 // - Facets are exact when the matches are within the cap; beyond it they are counted over the
 //   rescore window (the first RESCORE_WINDOW matches in static-quality order).
 // - Typo tolerance: a query word that no document holds is replaced by the nearest indexed word by
@@ -34,6 +38,8 @@ export { TOTAL_CAP_DEFAULT };
 export const RESCORE_WINDOW = 500;
 /** The quality walk looks for the window among this many top documents before the bitmap takes over. */
 export const QUALITY_TIER = 50_000;
+/** Hash segments of search_documents, each with a partial GIN index (migration 1700000016000). */
+export const SEGMENTS = 16;
 /** Query words looked at (more are ignored), and the shortest word a typo is corrected in. */
 const MAX_WORDS = 8;
 const MIN_TYPO_LENGTH = 4;
@@ -138,7 +144,7 @@ export function geoBox(g: GeoFilter): { lonMin: number; latMin: number; lonMax: 
   return { lonMin: g.longitude - dLon, latMin, lonMax: g.longitude + dLon, latMax };
 }
 
-type Alias = 'd' | 't';
+type Alias = 'd' | 't' | 'm';
 
 /** The match: the text query and every filter, over search_documents `alias`. */
 function matchWhere(sql: Sql, f: SearchFilters, tsq: string | null, alias: Alias) {
@@ -200,32 +206,59 @@ function sortKeys(sql: Sql, f: SearchFilters, sortBy: Exclude<SearchSort, 'relev
 }
 
 /**
- * The rescore window: the first RESCORE_WINDOW matches in static-quality order, fetched the way
- * that suits the term, chosen by the bounded count (`matches`, read first):
- * - more matches than the cap (a common term): walk the quality index and stop after a window of
- *   hits, over the top QUALITY_TIER documents at most (whatever the planner believes about a
- *   multi-word query); should the tier hold fewer, the hits are few enough for the bitmap;
- * - at most the cap: the GIN bitmap of the matches, sorted (`quality + 0` keeps the planner off
- *   the walk, which would read the whole index to find a rare term).
+ * The rescore window: the first RESCORE_WINDOW matches in static-quality order, taken the way that
+ * suits the term, chosen by the bounded count (`matches`, read first):
+ * - at most the cap: `matches` holds every match, the window is its best RESCORE_WINDOW;
+ * - more (a common term): walk the quality index and stop after a window of hits, over the top
+ *   QUALITY_TIER documents at most, when the matches are dense enough for the tier to hold a
+ *   window (estimated from how many segments the count read for its cap + 1 rows);
+ * - else, or when the walk comes up short: the GIN bitmap of the matches, sorted (`quality + 0`
+ *   keeps the planner off the walk, which would read the whole index to find a sparse term).
  */
 function windowCtes(sql: Sql, f: SearchFilters, tsq: string | null, cap: number) {
+  const over = sql`(select n from counted) > ${cap}`;
+  // Matches the walk is expected to meet in the tier: the estimated total (cap + 1 over the share of
+  // segments read, the last one read being the highest) times the tier's share of the documents.
+  // Without segments (no text): always walk.
+  const dense = tsq
+    ? sql`(${cap + 1}::float8 * ${SEGMENTS} / (select coalesce(last_seg, 0) + 1 from counted))
+          * ${QUALITY_TIER} / greatest((select reltuples from pg_class where oid = 'search_documents'::regclass), 1) >= ${RESCORE_WINDOW}`
+    : sql`true`;
   return sql`
     tier as materialized (
       select t.* from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d order by ${sql.unsafe(QUALITY_ORDER)} limit ${QUALITY_TIER}) t
-      where (select count(*) from matches) > ${cap} and ${matchWhere(sql, f, tsq, 't')}
+      where ${over} and ${dense} and ${matchWhere(sql, f, tsq, 't')}
       limit ${RESCORE_WINDOW}
     ),
     rest as materialized (
       select ${sql.unsafe(CANDIDATE('d'))} from search_documents d
-      where ${matchWhere(sql, f, tsq, 'd')} and (select count(*) from tier) < ${RESCORE_WINDOW}
+      where ${matchWhere(sql, f, tsq, 'd')} and ${over} and (select count(*) from tier) < ${RESCORE_WINDOW}
       order by d.quality + 0 desc, d.type asc, d.id asc
       limit ${RESCORE_WINDOW}
     ),
     win as (
+      (select ${sql.unsafe(CANDIDATE('d'))}
+       from (select m.type, m.id from matches m where not ${over} order by m.quality desc, m.type asc, m.id asc limit ${RESCORE_WINDOW}) m
+       join search_documents d on d.type = m.type and d.id = m.id)
+      union all
       select * from tier where (select count(*) from tier) >= ${RESCORE_WINDOW}
       union all
       select * from rest
     )`;
+}
+
+/**
+ * The bounded count's rows: at most cap + 1 matches, with their keys, quality and facet columns. A text query reads its matches segment by segment (each segment's partial GIN
+ * index), so the count stops after the first segments that hold cap + 1 of them.
+ */
+function matchesCte(sql: Sql, f: SearchFilters, tsq: string | null, cap: number) {
+  const cols = 'd.type, d.id, d.quality, d.city, d.state, d.country, d.styles, d.specialties, d.verified';
+  if (!tsq) return sql`select 0 as seg, ${sql.unsafe(cols)} from search_documents d where ${matchWhere(sql, f, tsq, 'd')} limit ${cap + 1}`;
+  const segments = Array.from({ length: SEGMENTS }, (_, k) =>
+    sql`(select ${sql.unsafe(String(k))} as seg, ${sql.unsafe(cols)} from search_documents d
+         where (hashtext(d.id) & ${sql.unsafe(String(SEGMENTS - 1))}) = ${sql.unsafe(String(k))} and ${matchWhere(sql, f, tsq, 'd')})`);
+  const union = segments.reduce((acc, seg) => sql`${acc} union all ${seg}`);
+  return sql`select * from (${union}) u limit ${cap + 1}`;
 }
 
 interface PageKey {
@@ -284,19 +317,21 @@ export async function search(sql: Sql, f: SearchFilters) {
       offset ${offset} limit ${f.limit + 1}`;
   }
 
-  const [agg] = await sql<({ matched: number; pageKeys: PageKey[] } & FacetColumns)[]>`
-    with matches as materialized (
-      select d.type, d.city, d.state, d.country, d.styles, d.specialties, d.verified
-      from search_documents d
-      where ${matchWhere(sql, f, tsq, 'd')}
-      limit ${cap + 1}
-    ),
+  // Serial plan: the count reads the segments in order and stops, which a Parallel Append (its
+  // workers starting on every segment at once) would undo; and under concurrent requests on a few
+  // cores, parallel workers only add their start-up to each one.
+  const [agg] = await sql.begin(async (tx) => {
+    await tx`set local max_parallel_workers_per_gather = 0`;
+    return tx<({ matched: number; pageKeys: PageKey[] } & FacetColumns)[]>`
+    with matches as materialized (${matchesCte(sql, f, tsq, cap)}),
+    counted as materialized (select count(*)::int as n, max(seg) as last_seg from matches),
     ${needWindow ? sql`${windowCtes(sql, f, tsq, cap)},` : sql``}
     page as (${page})
-    select (select count(*)::int from matches) as matched,
+    select (select n from counted) as matched,
       (select coalesce(json_agg(json_build_object('type', p.type, 'id', p.id, 'relevance', p.relevance_score, 'distance', p.distance_km,
         'city', p.city, 'state', p.state, 'country', p.country)), '[]'::json) from page p) as page_keys
       ${f.includeFacets ? sql`, ${facetColumns(sql, cap)}` : sql``}`;
+  });
 
   const matched = agg?.matched ?? 0;
   const keys = (agg?.pageKeys ?? []).slice(0, f.limit);
@@ -350,9 +385,9 @@ function pickFacets(r: FacetColumns): SearchFacets {
  */
 function facetColumns(sql: Sql, cap: number) {
   const source = sql`(
-    select type, city, state, country, styles, specialties, verified from matches where (select count(*) from matches) <= ${cap}
+    select type, city, state, country, styles, specialties, verified from matches where (select n from counted) <= ${cap}
     union all
-    select type, city, state, country, styles, specialties, verified from win where (select count(*) from matches) > ${cap}
+    select type, city, state, country, styles, specialties, verified from win where (select n from counted) > ${cap}
   )`;
   const top = (col: string) => sql`
     (select coalesce(json_agg(json_build_object('value', value, 'count', n) order by n desc, value), '[]'::json)

@@ -2,7 +2,7 @@
 // plain writes, the governed projection and its takedown), relevance and typo tolerance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetIdOf, projectDraft, unpublishAsset } from '../../lib/directory/projection';
-import { RESCORE_WINDOW } from '../../lib/directory/search';
+import { RESCORE_WINDOW, search as searchDirectory, SEGMENTS } from '../../lib/directory/search';
 import { call, seedTestDirectory } from '../helpers/directory-seed';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { insertDraft } from '../helpers/publishing';
@@ -111,6 +111,33 @@ describe('GET /search and GET /studios beyond the total cap', () => {
     expect(narrow.body.data.total_relation).toBe('eq');
     expect(narrow.body.data.total).toBeLessThanOrEqual(CAP);
     expect(narrow.body.data.facets.types).toEqual([{ value: 'studio', count: narrow.body.data.total }]);
+  });
+
+  it('counts a text query over its segments exactly at every cap around the true count; the page is the same whichever way the window was found', async () => {
+    // the most frequent word of the studios' documents: its matches spread over every segment
+    const [w] = await stack.sql<{ word: string; n: number }[]>`
+      select word, ndoc::int as n from ts_stat($$select search_tsv from search_documents$$) where length(word) > 3 order by ndoc desc, word limit 1`;
+    const [{ n: truth }] = await stack.sql<{ n: number }[]>`select count(*)::int as n from search_documents where search_tsv @@ ${w!.word}::tsquery`;
+    const [{ segs }] = await stack.sql<{ segs: number }[]>`
+      select count(distinct hashtext(id) & ${SEGMENTS - 1})::int as segs from search_documents where search_tsv @@ ${w!.word}::tsquery`;
+    expect(segs).toBe(SEGMENTS);
+    const base = { page: 1, limit: 20, type: 'all' as const, verifiedOnly: false, sortBy: 'relevance' as const, sortOrder: 'desc' as const, includeFacets: true, q: w!.word };
+    const pages: string[][] = [];
+    for (const cap of [3, truth - 1, truth, truth + 1, 100_000]) {
+      const r = await searchDirectory(stack.sql, { ...base, totalCap: cap });
+      expect({ cap, total: r.total, relation: r.totalRelation }).toEqual({ cap, total: Math.min(truth, cap), relation: truth > cap ? 'gte' : 'eq' });
+      pages.push(r.results.map((x) => `${x.type}:${x.id}`));
+      if (cap >= truth) {
+        // within the cap the facets count every match, as SQL does
+        const types = await stack.sql<{ value: string; count: number }[]>`
+          select type as value, count(*)::int as count from search_documents where search_tsv @@ ${w!.word}::tsquery group by type order by 2 desc, 1`;
+        expect(r.facets!.types).toEqual(types);
+      }
+    }
+    expect(pages[0]!.length).toBe(20);
+    // the window is the first RESCORE_WINDOW matches by quality however it was found (from the
+    // counted rows, the quality walk or the bitmap), so the re-ranked page does not depend on the cap
+    for (const p of pages) expect(p).toEqual(pages[0]);
   });
 
   it('has_next stays true past the counted pages while there are more matches', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../lib/db';
 import { BULK_THRESHOLD, plannedCounts, SeedConflictError, seedDirectory } from '../../lib/directory/seed';
+import { SEGMENTS } from '../../lib/directory/search';
 import { createSql } from '../../lib/db';
 import { createTestDatabase } from '../helpers/stack';
 
@@ -68,6 +69,6 @@ describe('seedDirectory', () => {
       (select count(*)::int from pg_indexes where tablename = 'search_documents') as indexes`;
     expect(d!.docs).toBe(d!.source);
     expect(d!.docs).toBeGreaterThan(BULK_THRESHOLD);
-    expect(d!.indexes).toBe(6);
+    expect(d!.indexes).toBe(6 + SEGMENTS); // and one partial GIN index per search segment
   }, 120_000);
 });
