@@ -117,9 +117,9 @@ describe('GET /search and GET /studios beyond the total cap', () => {
     // the most frequent word of the studios' documents: its matches spread over every segment
     const [w] = await stack.sql<{ word: string; n: number }[]>`
       select word, ndoc::int as n from ts_stat($$select search_tsv from search_documents$$) where length(word) > 3 order by ndoc desc, word limit 1`;
-    const [{ n: truth }] = await stack.sql<{ n: number }[]>`select count(*)::int as n from search_documents where search_tsv @@ ${w!.word}::tsquery`;
-    const [{ segs }] = await stack.sql<{ segs: number }[]>`
-      select count(distinct hashtext(id) & ${SEGMENTS - 1})::int as segs from search_documents where search_tsv @@ ${w!.word}::tsquery`;
+    const truth = (await stack.sql<{ n: number }[]>`select count(*)::int as n from search_documents where search_tsv @@ ${w!.word}::tsquery`)[0]!.n;
+    const segs = (await stack.sql<{ segs: number }[]>`
+      select count(distinct hashtext(id) & ${SEGMENTS - 1})::int as segs from search_documents where search_tsv @@ ${w!.word}::tsquery`)[0]!.segs;
     expect(segs).toBe(SEGMENTS);
     const base = { page: 1, limit: 20, type: 'all' as const, verifiedOnly: false, sortBy: 'relevance' as const, sortOrder: 'desc' as const, includeFacets: true, q: w!.word };
     const pages: string[][] = [];
