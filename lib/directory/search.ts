@@ -144,7 +144,7 @@ export function geoBox(g: GeoFilter): { lonMin: number; latMin: number; lonMax: 
   return { lonMin: g.longitude - dLon, latMin, lonMax: g.longitude + dLon, latMax };
 }
 
-type Alias = 'd' | 't' | 'm';
+type Alias = 'd' | 't' | 'm' | 'r';
 
 /** The match: the text query and every filter, over search_documents `alias`. */
 function matchWhere(sql: Sql, f: SearchFilters, tsq: string | null, alias: Alias) {
@@ -219,21 +219,24 @@ function windowCtes(sql: Sql, f: SearchFilters, tsq: string | null, cap: number)
   const over = sql`(select n from counted) > ${cap}`;
   // Matches the walk is expected to meet in the tier: the estimated total (cap + 1 over the share of
   // segments read, the last one read being the highest) times the tier's share of the documents.
-  // Without segments (no text): always walk.
-  const dense = tsq
+  // Without segments (no text), or over a city's own documents (its quality index): always walk.
+  const dense = tsq && !f.city
     ? sql`(${cap + 1}::float8 * ${SEGMENTS} / (select coalesce(last_seg, 0) + 1 from counted))
           * ${QUALITY_TIER} / greatest((select reltuples from pg_class where oid = 'search_documents'::regclass), 1) >= ${RESCORE_WINDOW}`
     : sql`true`;
   return sql`
     tier as materialized (
-      select t.* from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d order by ${sql.unsafe(QUALITY_ORDER)} limit ${QUALITY_TIER}) t
+      select t.* from (
+        select ${sql.unsafe(CANDIDATE('d'))} from search_documents d ${f.city ? sql`where d.city = ${f.city}` : sql``}
+        order by ${sql.unsafe(QUALITY_ORDER)} limit ${QUALITY_TIER}) t
       where ${over} and ${dense} and ${matchWhere(sql, f, tsq, 't')}
       limit ${RESCORE_WINDOW}
     ),
     rest as materialized (
-      select ${sql.unsafe(CANDIDATE('d'))} from search_documents d
-      where ${matchWhere(sql, f, tsq, 'd')} and ${over} and (select count(*) from tier) < ${RESCORE_WINDOW}
-      order by d.quality + 0 desc, d.type asc, d.id asc
+      select ${sql.unsafe(CANDIDATE('r'))}
+      from (${tsq ? segmented(sql, f, tsq, CANDIDATE('d'), sql`and ${over} and (select count(*) from tier) < ${RESCORE_WINDOW}`)
+                  : sql`select ${sql.unsafe(CANDIDATE('d'))} from search_documents d where ${matchWhere(sql, f, tsq, 'd')} and ${over} and (select count(*) from tier) < ${RESCORE_WINDOW}`}) r
+      order by r.quality + 0 desc, r.type asc, r.id asc
       limit ${RESCORE_WINDOW}
     ),
     win as (
@@ -254,11 +257,19 @@ function windowCtes(sql: Sql, f: SearchFilters, tsq: string | null, cap: number)
 function matchesCte(sql: Sql, f: SearchFilters, tsq: string | null, cap: number) {
   const cols = 'd.type, d.id, d.quality, d.city, d.state, d.country, d.styles, d.specialties, d.verified';
   if (!tsq) return sql`select 0 as seg, ${sql.unsafe(cols)} from search_documents d where ${matchWhere(sql, f, tsq, 'd')} limit ${cap + 1}`;
+  return sql`select * from (${segmented(sql, f, tsq, cols)}) u limit ${cap + 1}`;
+}
+
+/**
+ * The matches of a text query, segment after segment (`seg`, then `cols` of alias d): each branch
+ * is answered by its segment's partial GIN index over (type, city, search_tsv), so a type or city
+ * filter intersects there too instead of being checked on every text match's row.
+ */
+function segmented(sql: Sql, f: SearchFilters, tsq: string, cols: string, extra = sql``) {
   const segments = Array.from({ length: SEGMENTS }, (_, k) =>
     sql`(select ${sql.unsafe(String(k))} as seg, ${sql.unsafe(cols)} from search_documents d
-         where (hashtext(d.id) & ${sql.unsafe(String(SEGMENTS - 1))}) = ${sql.unsafe(String(k))} and ${matchWhere(sql, f, tsq, 'd')})`);
-  const union = segments.reduce((acc, seg) => sql`${acc} union all ${seg}`);
-  return sql`select * from (${union}) u limit ${cap + 1}`;
+         where (hashtext(d.id) & ${sql.unsafe(String(SEGMENTS - 1))}) = ${sql.unsafe(String(k))} and ${matchWhere(sql, f, tsq, 'd')} ${extra})`);
+  return segments.reduce((acc, seg) => sql`${acc} union all ${seg}`);
 }
 
 interface PageKey {

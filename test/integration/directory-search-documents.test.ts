@@ -138,6 +138,20 @@ describe('GET /search and GET /studios beyond the total cap', () => {
     // the window is the first RESCORE_WINDOW matches by quality however it was found (from the
     // counted rows, the quality walk or the bitmap), so the re-ranked page does not depend on the cap
     for (const p of pages) expect(p).toEqual(pages[0]);
+
+    // narrowed to a city (intersected in the segments' indexes; the window walks the city's quality order)
+    const city = (await stack.sql<{ city: string; n: number }[]>`
+      select city, count(*)::int as n from search_documents where search_tsv @@ ${w!.word}::tsquery and city is not null
+      group by city order by 2 desc, 1 limit 1`)[0]!;
+    expect(city.n).toBeGreaterThan(20);
+    const cityPages: string[][] = [];
+    for (const cap of [3, city.n - 1, city.n, 100_000]) {
+      const r = await searchDirectory(stack.sql, { ...base, city: city.city, totalCap: cap });
+      expect({ cap, total: r.total, relation: r.totalRelation }).toEqual({ cap, total: Math.min(city.n, cap), relation: city.n > cap ? 'gte' : 'eq' });
+      expect(r.results.every((x) => x.location.city === city.city)).toBe(true);
+      cityPages.push(r.results.map((x) => `${x.type}:${x.id}`));
+    }
+    for (const p of cityPages) expect(p).toEqual(cityPages[0]);
   });
 
   it('has_next stays true past the counted pages while there are more matches', async () => {
