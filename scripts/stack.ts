@@ -17,7 +17,7 @@ import { loadOrCreateSecret } from '../lib/secrets';
 import { withPrivateUmask } from '../lib/umask';
 import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
-import { startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
+import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
 
 /** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
 export type PostgresSpec = { embedded: { dir: string; port?: number; database?: string } } | { url: string };
@@ -259,7 +259,18 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
         ...(t.dbFile ? { dbFile: t.dbFile } : {}),
         ...(t.namespace ? { namespace: t.namespace } : {}),
       };
-      temporal = await startDevServer(devServerOptions);
+      // A port we picked can be taken by the time the dev server binds it (or the ports it derives
+      // from it): when it exits before serving, start it again on another free port, three times at most.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          temporal = await startDevServer(devServerOptions);
+          break;
+        } catch (err) {
+          if (!(err instanceof DevServerExitedError) || t.port !== undefined || attempt >= 3) throw err;
+          say(`Temporal dev server did not start (${(err as Error).message}); again on another port`);
+          devServerOptions = { ...devServerOptions, port: await freePort() };
+        }
+      }
       temporalAddress = temporal.address;
       uiUrl = temporal.uiUrl;
       say(`Temporal dev server on ${temporalAddress}, history in ${t.dbFile ?? 'memory'}`);

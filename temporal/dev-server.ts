@@ -36,15 +36,26 @@ export function devServerArgs(o: DevServerOptions): string[] {
   return args;
 }
 
+/** Thrown when the dev server process ends before it serves (as opposed to never answering). */
+export class DevServerExitedError extends Error {}
+
 export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   if (o.dbFile) fs.mkdirSync(path.dirname(o.dbFile), { recursive: true });
   const child = withPrivateUmask(() => spawn(o.cliPath, devServerArgs(o), { stdio: ['ignore', 'pipe', 'pipe'] }));
   const log = o.log ?? (() => {});
   let exited: string | undefined;
-  child.stdout?.on('data', (d: Buffer) => log(d.toString().trim()));
-  child.stderr?.on('data', (d: Buffer) => log(d.toString().trim()));
+  // The last lines it wrote, so a start that fails says why (a port taken, a bad flag).
+  const tail: string[] = [];
+  const keep = (d: Buffer) => {
+    const text = d.toString().trim();
+    log(text);
+    tail.push(...text.split('\n').filter(Boolean));
+    tail.splice(0, Math.max(0, tail.length - 5));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   child.on('exit', (code, signal) => {
-    exited = `temporal dev server exited (code ${code}, signal ${signal})`;
+    exited = `temporal dev server exited (code ${code}, signal ${signal})${tail.length ? `: ${tail.join(' | ').slice(0, 600)}` : ''}`;
   });
   const address = `127.0.0.1:${o.port}`;
   const stop = async () => {
@@ -70,7 +81,7 @@ export async function waitForTemporal(address: string, timeoutMs: number, failed
   let lastError = 'not reached';
   while (Date.now() < deadline) {
     const why = failed();
-    if (why) throw new Error(why);
+    if (why) throw new DevServerExitedError(why);
     try {
       const conn = await Connection.connect({ address, connectTimeout: 1000 });
       try {
