@@ -10,6 +10,8 @@ import { log as activityLog } from '@temporalio/activity';
 import type { Sql } from '../lib/db';
 import { isActiveOperator } from '../lib/identity/actors';
 import { DecisionProofError, detailsHash, type DecisionRefusal, type DecisionVerifier } from '../lib/intake/decision-proof';
+import { insertRefusal } from '../lib/intake/refusals';
+import { checkApprove, checkReject, problemsLine } from '../lib/intake/signal-shapes';
 import { findSubmission } from '../lib/intake/submissions';
 import { persist } from './steps';
 import type { AcceptDecisionInput, AcceptDecisionResult } from './types';
@@ -31,7 +33,20 @@ async function alreadyWritten(sql: Sql, i: AcceptDecisionInput): Promise<boolean
   return row?.ok === true;
 }
 
-async function check(deps: DecisionDeps, i: AcceptDecisionInput): Promise<{ refused: DecisionRefusal; detail: string; proofActorId?: string } | null> {
+/**
+ * The decision as the signal brought it, checked for shape first: runs from before the workflow
+ * checked shapes hand over what they were sent, and a malformed decision is refused here rather
+ * than thrown on (a throw would be retried without end).
+ */
+function malformed(i: AcceptDecisionInput): string | null {
+  const signal = { requestId: i.requestId, by: i.by, reviewNotes: i.reviewNotes, proof: i.proof, ...(i.decision === 'reject' ? { reasonCode: i.reasonCode } : {}), ...(i.seenMatches ? { seenMatches: i.seenMatches } : {}) };
+  const checked = i.decision === 'reject' ? checkReject(signal) : checkApprove(signal);
+  return checked.ok ? null : problemsLine(checked.problems);
+}
+
+async function check(deps: DecisionDeps, i: AcceptDecisionInput): Promise<{ refused: DecisionRefusal | 'signal_malformed'; detail: string; proofActorId?: string } | null> {
+  const wrong = malformed(i);
+  if (wrong) return { refused: 'signal_malformed', detail: `the decision is not the signal's shape: ${wrong}` };
   if (!deps.decisions) return { refused: 'proof_invalid', detail: 'this worker has no decision verification key' };
   let claims;
   try {
@@ -60,7 +75,7 @@ export function acceptDecision(deps: DecisionDeps) {
     const { sql } = deps;
     // A retry after the transition committed: the decision was accepted then; the operator's
     // mapping changing in between does not undo it.
-    if (await alreadyWritten(sql, i)) return { accepted: true };
+    if (!malformed(i) && (await alreadyWritten(sql, i))) return { accepted: true };
     const refusal = await check(deps, i);
     if (!refusal) {
       if (await persist(sql, i.transition)) return { accepted: true };
@@ -68,17 +83,18 @@ export function acceptDecision(deps: DecisionDeps) {
       // The row is not where the decision applies (only the workflow writes it: not expected).
       return { accepted: false, reason: 'state_moved' };
     }
-    await sql`
-      insert into decision_refusals (submission_id, decision, request_id, reason, claimed_actor_id, claimed_credential_id, proof_actor_id)
-      values (${i.transition.submissionId}, ${i.decision}, ${i.requestId}, ${refusal.refused}, ${i.by.actorId}, ${i.by.credentialId}, ${refusal.proofActorId ?? null})
-      on conflict (submission_id, request_id) do nothing`;
+    const by = (typeof i.by === 'object' && i.by !== null ? i.by : {}) as Partial<AcceptDecisionInput['by']>;
+    const str = (v: unknown) => (typeof v === 'string' && v.length <= 200 ? v : undefined);
+    const claimed = { actorId: str(by.actorId), credentialId: str(by.credentialId) };
+    const requestId = str(i.requestId) ?? `malformed:${i.transition.trigger}`;
+    await insertRefusal(sql, { submissionId: i.transition.submissionId, signal: i.decision, requestId, reason: refusal.refused, claimed, proofActorId: refusal.proofActorId, detail: refusal.detail });
     const fields = {
       submissionId: i.transition.submissionId,
       decision: i.decision,
-      requestId: i.requestId,
+      requestId,
       reason: refusal.refused,
-      claimedActorId: i.by.actorId,
-      claimedCredentialId: i.by.credentialId,
+      claimedActorId: claimed.actorId,
+      claimedCredentialId: claimed.credentialId,
       ...(refusal.proofActorId ? { proofActorId: refusal.proofActorId } : {}),
     };
     const msg = `decision refused: ${refusal.detail}; the submission stays awaiting_review`;

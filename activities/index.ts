@@ -6,6 +6,9 @@ import { acceptDecision, type DecisionDeps } from './accept-decision';
 import { promoteToMediaStore, type PromotionHooks } from './promote-to-media-store';
 import { resolveArtist } from './resolve-artist';
 import { persist } from './steps';
+import { insertRefusal } from '../lib/intake/refusals';
+import { findSubmission } from '../lib/intake/submissions';
+import { ApplicationFailure, log as activityLog } from '@temporalio/activity';
 import { verifyStagedMedia } from './verify-staged-media';
 
 export interface ActivityDeps {
@@ -38,6 +41,22 @@ export function createActivities(deps: ActivityDeps): IntakeActivities {
     async recordRejection(i) {
       const at = { intakeStatus: fromOf('reject'), reviewStatus: 'review_required' as const };
       await persist(deps.sql, transitionOf(at, 'reject', { submissionId: i.submissionId, by: i.by, note: `${i.reasonCode}: ${i.notes}`, facts: { rejectReasonCode: i.reasonCode } }));
+    },
+    async recordSignalRefusal(i) {
+      const signal = i.signal === 'uploadComplete' ? 'upload_complete' : i.signal;
+      const requestId = i.requestId ?? `malformed:${i.seq}`;
+      await insertRefusal(deps.sql, { submissionId: i.submissionId, signal, requestId, reason: 'signal_malformed', claimed: i.by, detail: i.detail });
+      const fields = { submissionId: i.submissionId, signal, requestId, claimedActorId: i.by.actorId, claimedCredentialId: i.by.credentialId };
+      const msg = `signal refused: not its shape (${i.detail}); nothing changed`;
+      if (deps.log) deps.log.warn(fields, msg);
+      else activityLog.warn(msg, fields);
+    },
+    async settleStalledStep({ submissionId, failed }) {
+      if (failed) await persist(deps.sql, failed);
+      const row = await findSubmission(deps.sql, submissionId);
+      if (!row) throw ApplicationFailure.nonRetryable(`no submission row ${submissionId}`, 'SubmissionMissing');
+      const { intakeStatus, reviewStatus, failureCode, rejectReasonCode, mediaStoreDocumentId, verifiedSha256 } = row;
+      return { intakeStatus, reviewStatus, failureCode, rejectReasonCode, mediaStoreDocumentId, verifiedSha256 };
     },
     async expireSubmission(i) {
       const at = { intakeStatus: fromOf('upload_window_passed'), reviewStatus: 'review_required' as const };

@@ -2,6 +2,7 @@
 // transition that enters it and the outcomes it can end in, all decided by the workflow from the
 // transition table; the step persists them (lib/intake/transitions.ts) and decides nothing.
 import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
+import type { SubmissionRow } from '../lib/intake/submissions';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
 import type { ArtistResolutionInput, ArtistResolutionResult } from '../workflows/messages';
 
@@ -67,6 +68,8 @@ export interface AcceptDecisionInput {
   proof?: DecisionProof | undefined;
   reviewNotes?: string | undefined;
   reasonCode?: RejectReasonCode | undefined;
+  /** The similar-image matches the operator saw when deciding (covered by the proof's details). */
+  seenMatches?: string[] | undefined;
   /** The sha256 verification recorded (the workflow's own result). */
   sha256: string;
   /** What the decision does once accepted: awaiting_review -> promoting, or -> rejected. */
@@ -76,6 +79,23 @@ export interface AcceptDecisionInput {
 export type AcceptDecisionResult = { accepted: true } | { accepted: false; reason: string };
 
 
+/** A signal whose payload was not its shape (lib/intake/signal-shapes.ts): recorded as refused, never acted on. */
+export interface SignalRefusalInput {
+  submissionId: string;
+  signal: 'uploadComplete' | 'approve' | 'reject';
+  /** The payload's own request id when it had a readable one. */
+  requestId: string | null;
+  /** Who the payload claims to be from, as far as it could be read (never authority). */
+  by: Partial<ActorRef>;
+  /** What was wrong in it. */
+  detail: string;
+  /** The run's count of refusals: with the workflow id, a stable id when the payload had none. */
+  seq: number;
+}
+
+/** The row's state, which the workflow takes on after a step gave up (the row is what clients read). */
+export type RowState = Pick<SubmissionRow, 'intakeStatus' | 'reviewStatus' | 'failureCode' | 'rejectReasonCode' | 'mediaStoreDocumentId' | 'verifiedSha256'>;
+
 export interface IntakeActivities {
   verifyStagedMedia(input: VerifyInput): Promise<VerifyResult>;
   promoteToMediaStore(input: PromoteInput): Promise<PromoteResult>;
@@ -83,6 +103,9 @@ export interface IntakeActivities {
   recordTransition(transition: RecordTransitionInput): Promise<RecordTransitionResult>;
   recordRejection(input: LegacyRejectionInput): Promise<void>;
   expireSubmission(input: ExpireInput): Promise<void>;
+  recordSignalRefusal(input: SignalRefusalInput): Promise<void>;
+  /** Write `failed` if the row is still where it starts (a step gave up), then answer the row. */
+  settleStalledStep(input: { submissionId: string; failed: Transition | null }): Promise<RowState>;
   resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;
 }
 

@@ -1,10 +1,12 @@
 // The HTTP API process: parse config, serve, stop cleanly on SIGTERM/SIGINT.
 import { apiConfigSchema, loadConfigOrExit } from '../lib/config';
 import { createLogger } from '../lib/logger';
+import { installProcessGuard } from '../lib/process-guard';
 import { startApi } from './server';
 
 const cfg = loadConfigOrExit(apiConfigSchema);
 const log = createLogger({ name: cfg.SERVICE_NAME, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
+installProcessGuard({ log, name: 'api' });
 const api = await startApi(cfg, log, { migrate: cfg.MIGRATE_ON_START });
 log.info({ url: api.url, publicBaseUrl: api.deps.publicBaseUrl }, 'api listening');
 

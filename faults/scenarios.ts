@@ -266,7 +266,7 @@ const F6: Scenario = {
 const F7: Scenario = {
   id: 'F7',
   fault: 'worker stopped',
-  holds: 'intake routes 503 + Retry-After within the deadline; ready blocked by private_worker',
+  holds: 'signal routes 503 + Retry-After within the deadline; status reads 200 from PostgreSQL; ready blocked by private_worker',
   run: async () =>
     withStack(async (s) => {
       const id = await staged(s, jpeg(4096));
@@ -283,7 +283,9 @@ const F7: Scenario = {
         await approve(s, id),
       ];
       const worstMs = Math.round(Math.max(...calls.map((c) => c.ms)));
-      const all503 = calls.every((c) => c.status === 503 && Number(c.headers.get('retry-after')) > 0);
+      // The signals need a worker: 503 (not applied); the status read is the row, which needs none.
+      const signals = [calls[0]!, calls[2]!];
+      const all503 = signals.every((c) => c.status === 503 && Number(c.headers.get('retry-after')) > 0) && calls[1]!.status === 200;
       const blockedBy = (ready.body.flows as { id: string; blockedBy: string[] }[]).find((f) => f.id === 'portfolio_intake')?.blockedBy ?? [];
       // TEMPORAL_RPC_DEADLINE_MS is 5000 by default: every answer must come well inside 2x that.
       const pass = all503 && worstMs < 10_000 && ready.body.status === 'blocked' && blockedBy.includes('private_worker');

@@ -120,6 +120,8 @@ export const apiConfigSchema = z
     TEMPORAL_RPC_DEADLINE_MS: z.coerce.number().int().min(100).max(60000).default(5000),
     TRANSITION_WAIT_MS: z.coerce.number().int().min(0).max(60000).default(10000),
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
+    /** A worker counts as alive while its last heartbeat to the Temporal server is at most this old (workers beat every WORKER_HEARTBEAT_SECONDS). */
+    READY_WORKER_LIVENESS_SECONDS: z.coerce.number().int().min(2).max(600).default(10),
     /** The docs page offers the embedded stack's demo partner key (never in production). */
     DOCS_PREFILL_DEMO_KEY: bool.default(true),
     /** Apply the migrations when the API starts (off when the stack launcher applied them as the owner). */
@@ -157,6 +159,8 @@ export const workerConfigSchema = z
     WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(50),
     WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).max(1000).default(50),
     WORKER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600000).default(10000),
+    /** How often the worker heartbeats to the Temporal server (1-60 s): readiness sees a killed worker within READY_WORKER_LIVENESS_SECONDS. */
+    WORKER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(60).default(2),
     /** Sticky cache: open workflows kept in memory; beyond it they are replayed from history. */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100000).default(500),
     WORKFLOW_BUNDLE_PATH: optionalString,

@@ -28,6 +28,31 @@ export type TemporalSpec =
   | { address: string };
 
 export type StackPiece = 'api' | 'worker';
+/** Every child the launcher can supervise. */
+export type SupervisedPiece = StackPiece | 'temporal' | 'postgres';
+
+/**
+ * Restart every child that exits without being asked to (the embedded `npm start`): with backoff
+ * (1 s doubling to `maxBackoffMs`; back to 1 s once a child has run for a minute), each restart
+ * reported in one line.
+ */
+export interface SuperviseSpec {
+  say: (line: string) => void;
+  maxBackoffMs?: number;
+}
+
+/** Where the running stack says what it is: ports, URLs and pids (DATA_DIR/stack.json), for tools and runbooks. */
+export const RUN_FILE = 'stack.json';
+export interface RunFile {
+  launcherPid: number;
+  apiUrl: string | undefined;
+  databasePort: number | undefined;
+  temporalAddress: string;
+  uiUrl: string | undefined;
+  pids: Partial<Record<SupervisedPiece, number>>;
+  restarts: Partial<Record<SupervisedPiece, number>>;
+  updatedAt: string;
+}
 
 export interface ProcessesSpec {
   /** The API's PORT; a free loopback port when omitted. */
@@ -57,6 +82,10 @@ export interface StackOptions {
   say?: (line: string) => void;
   /** Aborting stops what has been started so far, and launchStack rejects. */
   signal?: AbortSignal;
+  /** Restart children that exit on their own (the embedded `npm start`); default: report them through onUnexpectedExit only. */
+  supervise?: SuperviseSpec;
+  /** Write DATA_DIR/stack.json (ports, URLs, pids) and keep it current; removed by stop(). */
+  runFile?: boolean;
 }
 
 export interface Stack {
@@ -106,6 +135,9 @@ export function spawnNode(script: string, env: Record<string, string>, cpus?: st
   const [cmd, argv] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
   return withPrivateUmask(() => spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', stdout, 'inherit'] }));
 }
+
+/** The exit code of a process whose configuration is invalid (lib/config.ts loadConfigOrExit). */
+const EXIT_CONFIG = 78;
 
 const running = (c: ChildProcess | undefined): boolean => !!c && c.exitCode === null && c.signalCode === null;
 
@@ -191,6 +223,37 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
   let temporal: DevServer | undefined;
   const procs: Partial<Record<StackPiece, Proc>> = {};
   let closing = false;
+  /** Set while the launcher itself stops PostgreSQL or Temporal (a fault, stop()): that exit is not restarted. */
+  const expected: Partial<Record<'temporal' | 'postgres', boolean>> = {};
+  const restarts: Partial<Record<SupervisedPiece, number>> = {};
+  const startedAt: Partial<Record<SupervisedPiece, number>> = {};
+  const attempts: Partial<Record<SupervisedPiece, number>> = {};
+  let writeRunFile = () => {};
+
+  /**
+   * A child exited on its own: under supervision, start it again after its backoff (the restart
+   * itself retried the same way while it fails); otherwise only report it.
+   */
+  const restartLater = (piece: SupervisedPiece, why: string, start: () => Promise<void>) => {
+    const sup = o.supervise;
+    if (!sup || closing) return;
+    const ranMs = Date.now() - (startedAt[piece] ?? 0);
+    const n = ranMs >= 60_000 ? 1 : (attempts[piece] ?? 0) + 1;
+    attempts[piece] = n;
+    const delay = Math.min(sup.maxBackoffMs ?? 30_000, 1000 * 2 ** (n - 1));
+    sup.say(`${piece} ${why}; restart ${(restarts[piece] ?? 0) + 1} in ${(delay / 1000).toFixed(1)} s`);
+    setTimeout(() => {
+      if (closing) return;
+      start().then(
+        () => {
+          restarts[piece] = (restarts[piece] ?? 0) + 1;
+          startedAt[piece] = Date.now();
+          writeRunFile();
+        },
+        (err: unknown) => restartLater(piece, `did not start (${(err as Error).message ?? err})`, start),
+      );
+    }, delay).unref();
+  };
 
   const check = () => {
     if (o.signal?.aborted) throw new Error('stack launch aborted');
@@ -209,22 +272,37 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     (stopped ??= (async () => {
       closing = true;
       await Promise.all([stopProc('api', 'stop'), stopProc('worker', 'stop')]);
+      expected.temporal = expected.postgres = true;
       await temporal?.stop().catch(() => {});
       temporal = undefined;
       if (pg) await stopPostgresServer(pg).catch(() => {});
       pg = undefined;
+      if (o.runFile) fs.rmSync(path.join(o.dataDir, RUN_FILE), { force: true });
     })());
 
   try {
     // PostgreSQL and the migrations.
     let databaseUrl: string;
+    let databasePort: number | undefined;
     let startPg: (() => Promise<EmbeddedPg>) | undefined;
     if ('embedded' in o.postgres) {
       const { dir, database } = o.postgres.embedded;
       const port = o.postgres.embedded.port ?? (await freePort());
       // A generated superuser password, kept with the stack's other secrets (0600), never a fixed one.
       const password = loadOrCreateSecret(o.dataDir, POSTGRES_PASSWORD_SECRET, 24);
-      startPg = () => startEmbeddedPostgres({ dataDir: dir, port, password, ...(database ? { database } : {}) });
+      const startRaw = () => startEmbeddedPostgres({ dataDir: dir, port, password, ...(database ? { database } : {}) });
+      startPg = async () => {
+        const started = await startRaw();
+        expected.postgres = false;
+        startedAt.postgres = Date.now();
+        started.onExit((code, sig) => {
+          if (pg !== started) return;
+          pg = undefined;
+          if (!expected.postgres) restartLater('postgres', `exited (code ${code}, signal ${sig})`, async () => void (pg ??= await startPg!()));
+        });
+        return started;
+      };
+      databasePort = port;
       pg = await startPg();
       databaseUrl = pg.url;
       say(`PostgreSQL (embedded) on 127.0.0.1:${port}, data in ${dir}`);
@@ -245,6 +323,18 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     check();
 
     // Temporal.
+    /** The dev server, watched: an exit nobody asked for is restarted under supervision. */
+    const startTemporalServer = async (opts: DevServerOptions): Promise<DevServer> => {
+      const started = await startDevServer(opts);
+      expected.temporal = false;
+      startedAt.temporal = Date.now();
+      started.process.once('exit', (code, sig) => {
+        if (temporal !== started) return;
+        temporal = undefined;
+        if (!expected.temporal) restartLater('temporal', `exited (code ${code}, signal ${sig})`, async () => void (temporal ??= await startTemporalServer(opts)));
+      });
+      return started;
+    };
     let temporalAddress: string;
     let uiUrl: string | undefined;
     let devServerOptions: DevServerOptions | undefined;
@@ -263,7 +353,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       // from it): when it exits before serving, start it again on another free port, three times at most.
       for (let attempt = 1; ; attempt++) {
         try {
-          temporal = await startDevServer(devServerOptions);
+          temporal = await startTemporalServer(devServerOptions);
           break;
         } catch (err) {
           if (!(err instanceof DevServerExitedError) || t.port !== undefined || attempt >= 3) throw err;
@@ -299,10 +389,38 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       const child = spawnNode(piece === 'api' ? 'api/main.ts' : 'worker/main.ts', { ...baseEnv, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore');
       const p: Proc = { child, expected: false };
       procs[piece] = p;
+      startedAt[piece] = Date.now();
+      writeRunFile();
       child.on('exit', (code, signal) => {
-        if (!p.expected && !closing) procSpec.onUnexpectedExit?.(piece, code, signal);
+        if (p.expected || closing) return;
+        if (procs[piece] === p) delete procs[piece];
+        procSpec.onUnexpectedExit?.(piece, code, signal);
+        // 78 (EX_CONFIG): its configuration is wrong; starting it again cannot help.
+        if (code === EXIT_CONFIG) return;
+        restartLater(piece, `exited (code ${code}, signal ${signal})`, async () => {
+          if (!procs[piece]) spawnPiece(piece, extraEnv);
+        });
       });
     };
+    if (o.runFile) {
+      const file = path.join(o.dataDir, RUN_FILE);
+      writeRunFile = () => {
+        if (closing) return;
+        const run: RunFile = {
+          launcherPid: process.pid,
+          apiUrl,
+          databasePort,
+          temporalAddress,
+          uiUrl,
+          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid() },
+          restarts,
+          updatedAt: new Date().toISOString(),
+        };
+        fs.writeFileSync(`${file}.tmp`, JSON.stringify(run, null, 2) + '\n', { mode: 0o600 });
+        fs.renameSync(`${file}.tmp`, file);
+      };
+      writeRunFile();
+    }
     if (procSpec && apiUrl) {
       spawnPiece('worker', {});
       spawnPiece('api', {});
@@ -342,18 +460,22 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       stopApi: () => stopProc('api', 'stop'),
       killApi: () => stopProc('api', 'kill'),
       stopTemporal: async () => {
+        expected.temporal = true;
         await temporal?.stop();
         temporal = undefined;
       },
       startTemporal: async () => {
-        if (devServerOptions) temporal ??= await startDevServer(devServerOptions);
+        if (devServerOptions) temporal ??= await startTemporalServer(devServerOptions);
+        writeRunFile();
       },
       stopPostgres: async () => {
+        expected.postgres = true;
         if (pg) await stopPostgresServer(pg);
         pg = undefined;
       },
       startPostgres: async () => {
         if (startPg) pg ??= await startPg();
+        writeRunFile();
       },
       stop,
     };

@@ -1,7 +1,8 @@
 // `npm start`: the whole stack on embedded defaults. PostgreSQL (embedded unless DATABASE_URL),
 // the Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS), the worker and the API.
-// Waits until ready, prints the URLs; Ctrl-C stops everything it started. The pieces are
-// started and stopped by the one stack launcher (scripts/stack.ts).
+// Waits until ready, prints the URLs; supervises its children (one that exits is restarted with
+// backoff); Ctrl-C stops everything it started. The pieces are started, supervised and stopped by
+// the one stack launcher (scripts/stack.ts); DATA_DIR/stack.json says where they run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfigOrExit, stackConfigSchema } from '../lib/config';
@@ -64,14 +65,19 @@ try {
       apiPort: cfg.PORT,
       stdout: 'inherit',
       env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT) },
-      onUnexpectedExit: (piece, code, signal) => {
-        if (stopping) return;
-        say(`${piece} exited (code ${code}, signal ${signal}); stopping the stack`);
+      // Every other exit is restarted by the supervisor; a configuration error (78) cannot be.
+      onUnexpectedExit: (piece, code) => {
+        if (stopping || code !== 78) return;
+        say(`${piece} exited with a configuration error (code 78); stopping the stack`);
         void stopAll(1);
       },
     },
     say,
     signal: abort.signal,
+    // A child that exits (worker, API, Temporal, PostgreSQL) is restarted with backoff, one line
+    // each; only Ctrl-C (or SIGTERM to this launcher) stops the stack.
+    supervise: { say },
+    runFile: true,
   });
   const stack = await launching;
   const apiUrl = stack.apiUrl!;

@@ -13,11 +13,17 @@ import { startWorkerMetricsServer } from './metrics';
 import { startRetentionSweeps } from './retention';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { purgeStagedPastRetention } from '../activities/purge-staged';
+import { EXIT_UNCAUGHT, installProcessGuard } from '../lib/process-guard';
 
 const cfg = loadConfigOrExit(workerConfigSchema);
 const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
+// A PostgreSQL crash must not take the worker with it (the postgres.js closed-socket fault is
+// survived); anything else uncaught exits non-zero for the supervisor to restart it.
+installProcessGuard({ log, name: 'worker' });
 const coreMetricsAddress = cfg.WORKER_METRICS_PORT ? `127.0.0.1:${await freePort()}` : undefined;
 Runtime.install({
+  // Readiness counts a worker alive by its heartbeats (api/health/probes.ts workerPolls).
+  workerHeartbeatInterval: cfg.WORKER_HEARTBEAT_SECONDS * 1000,
   logger: {
     log: (level, message, meta) => log[level.toLowerCase() as 'info']({ ...meta }, message),
     trace: (m, meta) => log.trace(meta ?? {}, m),
@@ -79,8 +85,14 @@ const dispatcher = await startWebhookDispatcher({
   idleSeconds: 300,
   log,
 });
+let failed: unknown;
 try {
   await worker.run();
+} catch (err) {
+  // The worker stopped on its own (a fatal error in the SDK's core): a state it cannot recover
+  // from in this process. Clean up, then exit non-zero so that the supervisor restarts it.
+  failed = err;
+  log.fatal({ err: { name: (err as Error).name, message: (err as Error).message } }, 'worker failed');
 } finally {
   await dispatcher.stop();
   await temporalClient.connection.close();
@@ -90,3 +102,4 @@ try {
   await sql.end({ timeout: 5 });
   log.info('worker stopped');
 }
+if (failed) process.exit(EXIT_UNCAUGHT);

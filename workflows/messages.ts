@@ -3,34 +3,21 @@
 // lib/intake/ (pure modules this folder may import).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ActorRef, DecisionProof, IntakeView, RejectReasonCode, SubmissionRef } from '../lib/intake/vocabulary';
+import type { ApprovePayload, RejectPayload, UploadCompletePayload } from '../lib/intake/signal-shapes';
+import type { IntakeView, SubmissionRef } from '../lib/intake/vocabulary';
 
 export interface IntakeInput extends SubmissionRef {
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
   uploadDeadlineSeconds: number;
 }
 
-export interface UploadCompleteSignal {
-  requestId: string;
-  by: ActorRef;
-}
-export interface ApproveSignal {
-  requestId: string;
-  by: ActorRef;
-  reviewNotes: string;
-  /** The API's signature over this decision (lib/intake/decision-proof.ts); without a valid one the approval changes nothing. */
-  proof?: DecisionProof;
-}
-export interface RejectSignal {
-  requestId: string;
-  by: ActorRef;
-  reasonCode: RejectReasonCode;
-  reviewNotes?: string;
-  /** The name reject signals sent before the lifecycle owner used for reviewNotes. */
-  notes?: string;
-  /** As ApproveSignal.proof. */
-  proof?: DecisionProof;
-}
+// Payload types: what the API sends. Anyone who can reach Temporal can send anything, so the
+// workflow checks every payload's shape (lib/intake/signal-shapes.ts, where the types live) before it records it.
+export type UploadCompleteSignal = UploadCompletePayload;
+/** reviewNotes, and the API's signature over the decision (lib/intake/decision-proof.ts): without a valid one the approval changes nothing. */
+export type ApproveSignal = ApprovePayload;
+/** reviewNotes (`notes`: the name reject signals used before the lifecycle owner), proof as for approve. */
+export type RejectSignal = RejectPayload;
 
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */
 export type IntakeState = IntakeView;

@@ -3,16 +3,19 @@
 // The workflow is the only author of transitions: each one is built from the transition table
 // (lib/intake/lifecycle.ts) here, and the activities persist exactly what they are handed.
 import {
+  ActivityFailure,
   allHandlersFinished,
   condition,
+  log,
   patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { IntakeActivities } from '../activities/types';
+import type { IntakeActivities, RowState } from '../activities/types';
 import { accepts, acceptsDuringStep, outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import { problemsLine, SIGNAL_CHECKS, type CheckedSignal } from '../lib/intake/signal-shapes';
 import { SYSTEM_ACTOR, type ActorRef, type IntakeStatus } from '../lib/intake/vocabulary';
 import {
   approveSignal,
@@ -29,14 +32,28 @@ import {
   type UploadCompleteSignal,
 } from './messages';
 
+/** Attempts of a work step (about eight minutes of backoff) before it ends in a recorded state. */
+export const STEP_ATTEMPTS = 20;
+
 const acts = proxyActivities<IntakeActivities>({
   // Each activity is seconds of work at most (hash and copy of up to 50 MiB, a few rows). The
   // timeout is also how long a task held by a crashed worker waits before its retry (fault suite
   // F1, F2), so it is kept short.
   startToCloseTimeout: '30 seconds',
-  // Transient faults (storage or database briefly away) are retried; permanent ones come back as
-  // results (verification) or non-retryable failures.
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  // Transient faults (storage or database briefly away) are retried, for about eight minutes;
+  // permanent ones come back as results (verification, refused decisions) or non-retryable
+  // failures. When the attempts run out, the step ends in a recorded state (stalled(), below).
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: STEP_ATTEMPTS },
+});
+/**
+ * What records an outcome nobody can retry into being: a refused signal, a step whose attempts ran
+ * out. Retried for up to a day (a database outage must not lose the record); past that the run
+ * fails, which the Web UI lists as Failed.
+ */
+const record = proxyActivities<IntakeActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '24 hours',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
 /**
@@ -46,8 +63,12 @@ const acts = proxyActivities<IntakeActivities>({
 export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
 /** Runs that receive a decision while the verification outcome is committed but not yet processed keep it. */
 export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
+/** Runs that start after this change check every signal's shape and record a malformed one as refused. */
+export const SIGNAL_SHAPE_PATCH = 'intake-signal-shape-check';
 /** Decision signals kept while one is being checked; beyond this, more are dropped (not recorded). */
 const MAX_OFFERED_DECISIONS = 100;
+/** Malformed signals recorded per run; beyond this they are dropped with a log line (a flood cannot grow the history). */
+const MAX_RECORDED_REFUSALS = 100;
 
 type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
 
@@ -80,6 +101,8 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     failureCode: null,
     rejectReasonCode: null,
   };
+  // Decided once, at the run's first task: runs recorded before it never check shapes (replay).
+  const checksShapes = patched(SIGNAL_SHAPE_PATCH);
   // Signals carry a request id: a repeated signal (a client retry) is a no-op.
   const handled = new Set<string>();
   let upload: UploadCompleteSignal | undefined;
@@ -108,32 +131,59 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     handled.add(requestId);
     return true;
   };
+  /**
+   * A payload that is not the signal's shape changes nothing: it is recorded as refused (what was
+   * wrong in it, who it claims to be from) and never reaches an activity. Runs from before the
+   * check only drop what their handlers could not even read.
+   */
+  let refusals = 0;
+  const wellFormed = async <S extends CheckedSignal>(name: S, payload: unknown): Promise<boolean> => {
+    if (!checksShapes) return typeof payload === 'object' && payload !== null;
+    const checked = SIGNAL_CHECKS[name](payload);
+    if (checked.ok) return true;
+    const detail = problemsLine(checked.problems);
+    if (refusals >= MAX_RECORDED_REFUSALS) {
+      log.warn('malformed signal dropped (refusal records full)', { signal: name, detail });
+      return false;
+    }
+    refusals++;
+    await record.recordSignalRefusal({ submissionId: input.submissionId, signal: name, requestId: checked.requestId, by: checked.by, detail, seq: refusals });
+    return false;
+  };
 
   setHandler(intakeStateQuery, () => state);
   const uploadDeadline = new Date(Date.now() + input.uploadDeadlineSeconds * 1000);
   setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
-  // Handlers only record; the main body acts. A trigger the current state does not accept is
-  // ignored: the HTTP route asked the same table and has already answered 409 for it.
-  setHandler(uploadCompleteSignal, (s) => {
+  // Handlers only check and record; the main body acts. A trigger the current state does not
+  // accept is ignored: the HTTP route asked the same table and has already answered 409 for it.
+  setHandler(uploadCompleteSignal, async (s) => {
+    if (!(await wellFormed('uploadComplete', s))) return;
     if (fresh(s.requestId, 'upload_complete', upload)) upload = s;
   });
-  setHandler(approveSignal, (s) => offer({ kind: 'approve', signal: s }));
-  setHandler(rejectSignal, (s) => offer({ kind: 'reject', signal: s }));
+  setHandler(approveSignal, async (s) => {
+    if (await wellFormed('approve', s)) offer({ kind: 'approve', signal: s });
+  });
+  setHandler(rejectSignal, async (s) => {
+    if (await wellFormed('reject', s)) offer({ kind: 'reject', signal: s });
+  });
 
   const decide = (trigger: Trigger, o: { by: ActorRef; note?: string | null; facts?: TransitionFacts }): Transition =>
     transitionOf(state, trigger, { submissionId: input.submissionId, ...o });
+  const show = () => {
+    upsertSearchAttributes([
+      { key: IntakeStatusKey, value: state.intakeStatus },
+      { key: ReviewStatusKey, value: state.reviewStatus },
+      ...(state.intakeStatus === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
+    ]);
+    setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
+  };
   const moveTo = (t: Transition) => {
     state.intakeStatus = t.to;
     state.reviewStatus = t.reviewStatus;
     state.failureCode = t.facts.failureCode ?? state.failureCode;
     state.rejectReasonCode = t.facts.rejectReasonCode ?? state.rejectReasonCode;
     state.mediaStoreDocumentId = t.facts.mediaStoreDocumentId ?? state.mediaStoreDocumentId;
-    upsertSearchAttributes([
-      { key: IntakeStatusKey, value: t.to },
-      { key: ReviewStatusKey, value: t.reviewStatus },
-      ...(t.to === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
-    ]);
-    setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
+    show();
   };
   /** A refused approval: the optimistic `promoting` is undone (the row never left awaiting_review). */
   const backToReview = () => {
@@ -145,12 +195,34 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     ]);
     setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
   };
+  /**
+   * A step whose attempts ran out: its failure outcome is written when the row is still where the
+   * step left it, and the workflow takes on whatever the row then records (the row is the truth
+   * partners and operators read), so the two agree again.
+   */
+  const stalled = async (err: unknown, failed: Transition | null): Promise<RowState> => {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('intake step gave up after its attempts', { submissionId: input.submissionId, step: err.activityType, cause: err.cause?.message });
+    const row = await record.settleStalledStep({ submissionId: input.submissionId, failed });
+    state.intakeStatus = row.intakeStatus;
+    state.reviewStatus = row.reviewStatus;
+    state.failureCode = row.failureCode;
+    state.rejectReasonCode = row.rejectReasonCode;
+    state.mediaStoreDocumentId = row.mediaStoreDocumentId;
+    show();
+    return row;
+  };
 
   // The upload window is a workflow timer (not a workflow timeout), so expiry runs cleanup.
   const uploaded = await condition(() => upload !== undefined, input.uploadDeadlineSeconds * 1000);
   if (!uploaded || !upload) {
     const expired = decide('upload_window_passed', { by: SYSTEM_ACTOR, note: 'upload window passed' });
-    await acts.expireSubmission({ submissionId: input.submissionId, stagingKey: input.stagingKey, transition: expired });
+    try {
+      await acts.expireSubmission({ submissionId: input.submissionId, stagingKey: input.stagingKey, transition: expired });
+    } catch (err) {
+      await stalled(err, expired); // the staged object is left to the retention sweep
+      return finish(state);
+    }
     moveTo(expired);
     return finish(state);
   }
@@ -158,17 +230,25 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   const verifying = decide('upload_complete', { by: upload.by });
   moveTo(verifying);
   const verification = stepOutcomes(verifying, 'verification_passed', 'verification_failed');
-  const verified = await acts.verifyStagedMedia({
-    submissionId: input.submissionId,
-    stagingKey: input.stagingKey,
-    sizeBytes: input.sizeBytes,
-    mimeType: input.mimeType,
-    by: upload.by,
-    enter: verifying,
-    outcomes: verification,
-  });
-  moveTo(outcomeOf(verification, verified));
-  if (!verified.ok) return finish(state);
+  let sha256: string;
+  try {
+    const verified = await acts.verifyStagedMedia({
+      submissionId: input.submissionId,
+      stagingKey: input.stagingKey,
+      sizeBytes: input.sizeBytes,
+      mimeType: input.mimeType,
+      by: upload.by,
+      enter: verifying,
+      outcomes: verification,
+    });
+    moveTo(outcomeOf(verification, verified));
+    if (!verified.ok) return finish(state);
+    sha256 = verified.sha256;
+  } catch (err) {
+    const row = await stalled(err, outcomeOf(verification, { ok: false, code: 'verification_error' }));
+    if (row.intakeStatus !== 'awaiting_review' || !row.verifiedSha256) return finish(state);
+    sha256 = row.verifiedSha256;
+  }
 
   // A human decides; there is no deadline on review. Operators see the queue in PostgreSQL and
   // on-call staff can filter on AwaitingSince in the Web UI. Each decision is acted on by the same
@@ -186,7 +266,8 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
       proof: o.signal.proof,
       reviewNotes: o.kind === 'reject' ? (o.signal.reviewNotes ?? o.signal.notes ?? '') : o.signal.reviewNotes,
       ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
-      sha256: verified.sha256,
+      ...(o.kind === 'approve' && o.signal.seenMatches ? { seenMatches: o.signal.seenMatches } : {}),
+      sha256,
       transition,
     });
     if (o.kind === 'reject') {
@@ -194,7 +275,14 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
       const reviewNotes = o.signal.reviewNotes ?? o.signal.notes ?? '';
       const rejected = decide('reject', { by, note: `${reasonCode}: ${reviewNotes}`, facts: { rejectReasonCode: reasonCode } });
       if (patched(TRANSITION_WRITER_PATCH)) {
-        const written = await acts.recordTransition({ ...rejected, decision: proofOf(rejected) });
+        let written;
+        try {
+          written = await acts.recordTransition({ ...rejected, decision: proofOf(rejected) });
+        } catch (err) {
+          // Whether the rejection was written is what the row says.
+          if ((await stalled(err, null)).intakeStatus === 'awaiting_review') continue;
+          return finish(state);
+        }
         if (written && !written.accepted) continue; // refused and recorded; still awaiting_review
       } else await acts.recordRejection({ submissionId: input.submissionId, by, reasonCode, notes: reviewNotes });
       moveTo(rejected);
@@ -203,17 +291,26 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     const promoting = decide('approve', { by: o.signal.by, note: o.signal.reviewNotes });
     moveTo(promoting);
     const promotion = stepOutcomes(promoting, 'promotion_done', 'object_changed');
-    const promoted = await acts.promoteToMediaStore({
-      submissionId: input.submissionId,
-      stagingKey: input.stagingKey,
-      sha256: verified.sha256,
-      mimeType: input.mimeType,
-      by: o.signal.by,
-      reviewNotes: o.signal.reviewNotes,
-      enter: promoting,
-      outcomes: promotion,
-      decision: proofOf(promoting),
-    });
+    let promoted;
+    try {
+      promoted = await acts.promoteToMediaStore({
+        submissionId: input.submissionId,
+        stagingKey: input.stagingKey,
+        sha256,
+        mimeType: input.mimeType,
+        by: o.signal.by,
+        reviewNotes: o.signal.reviewNotes,
+        enter: promoting,
+        outcomes: promotion,
+        decision: proofOf(promoting),
+      });
+    } catch (err) {
+      // An approval the worker could not carry out is undone: the row goes back to review (or, if
+      // the promotion did finish, the workflow takes that on).
+      const undo = transitionOf({ intakeStatus: 'promoting', reviewStatus: 'approved' }, 'promotion_failed', { submissionId: input.submissionId, note: 'promotion gave up after its attempts' });
+      if ((await stalled(err, undo)).intakeStatus === 'awaiting_review') continue;
+      return finish(state);
+    }
     if ('refused' in promoted) {
       backToReview();
       continue;

@@ -24,7 +24,7 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { parseInput } from '../http/validate';
 import { previewBytes } from '../routes/intake/previews';
-import { decide } from '../routes/intake/signals';
+import { decide, signalAnswer } from '../routes/intake/signals';
 import { resolutionListQuery, verifyEvidenceOp, verifyEvidenceSchema } from '../routes/intake/evidence-review';
 import { publishOp, publishSchema, settleOp, settlePosturesSchema, unpublishOp, unpublishSchema } from '../routes/intake/publishing';
 
@@ -249,9 +249,10 @@ export function consoleRouter(deps: AppDeps): Router {
         kind === 'approve'
           ? { decision: 'approve' as const, ...parseInput(approveBody, req.body, 'body') }
           : { decision: 'reject' as const, ...parseInput(rejectBody, req.body, 'body') };
-      const { view, settled } = await decide(deps, who(res).actor, id, input, String(req.id ?? ''));
-      await releaseClaim(deps.sql, id, who(res).actor.actorId);
-      res.status(settled ? 200 : 202).json({ success: true, data: view });
+      const result = await decide(deps, who(res).actor, id, input, String(req.id ?? ''));
+      // Best effort once the decision went out: a lost database must not turn it into a 503 (claims lapse on their own).
+      await releaseClaim(deps.sql, id, who(res).actor.actorId).catch(() => undefined);
+      signalAnswer(res, result);
     });
   r.post('/console/api/submissions/:id/approve', json, decision('approve'));
   r.post('/console/api/submissions/:id/reject', json, decision('reject'));

@@ -10,6 +10,8 @@ export interface ProbeDeps {
   taskQueue: string;
   deadlineMs: number;
   pollerWindowSeconds: number;
+  /** How old a worker's last heartbeat may be for it to count as alive. */
+  livenessSeconds: number;
 }
 
 /** The probe settings of this app: its pool, its Temporal connection and task queue, the poller window. */
@@ -21,6 +23,7 @@ export function probeDepsOf(deps: AppDeps, deadlineMs: number): ProbeDeps {
     taskQueue: deps.cfg.TEMPORAL_TASK_QUEUE,
     deadlineMs,
     pollerWindowSeconds: deps.cfg.READY_POLLER_WINDOW_SECONDS,
+    livenessSeconds: deps.cfg.READY_WORKER_LIVENESS_SECONDS,
   };
 }
 
@@ -49,28 +52,33 @@ async function temporalAnswers(d: ProbeDeps): Promise<boolean> {
 }
 
 /**
- * At least one worker polls the task queue: a poller seen within the window whose worker has not
- * announced its shutdown (workers heartbeat their status to the server when they stop).
+ * At least one worker is alive on the task queue. Workers heartbeat to the server every
+ * WORKER_HEARTBEAT_SECONDS with their status, and the server keeps each one's last heartbeat: a
+ * worker is alive while its last heartbeat is fresh (within `livenessSeconds`) and it has not
+ * announced its shutdown, so a killed worker turns readiness `blocked` as fast as a stopped one.
+ * Its poller must also have been seen within the window. A server without worker heartbeats
+ * (older servers: no worker list) falls back to the poller window alone.
  */
 export async function workerPolls(d: ProbeDeps): Promise<{ ok: boolean; pollers: number }> {
   try {
     return await d.temporal.withDeadline(deadline(d.deadlineMs), async () => {
       const svc = d.temporal.workflowService;
-      // Both asked at once: the pollers, and the workers that announced their shutdown.
+      // Both asked at once: the pollers, and the workers' last heartbeats.
       const [desc, workers] = await Promise.all([
         svc.describeTaskQueue({ namespace: d.namespace, taskQueue: { name: d.taskQueue, kind: TASK_QUEUE_KIND_NORMAL }, taskQueueType: TASK_QUEUE_TYPE_WORKFLOW }),
-        // Older servers have no worker list: fall back to the poller window alone.
         svc.listWorkers({ namespace: d.namespace, pageSize: 1000 }).catch(() => undefined),
       ]);
-      const cutoff = Date.now() / 1000 - d.pollerWindowSeconds;
-      const fresh = desc.pollers.filter((p) => Number(p.lastAccessTime?.seconds ?? 0) >= cutoff);
+      const now = Date.now() / 1000;
+      const fresh = desc.pollers.filter((p) => Number(p.lastAccessTime?.seconds ?? 0) >= now - d.pollerWindowSeconds);
       if (fresh.length === 0) return { ok: false, pollers: 0 };
-      const stopped = new Set<string>();
-      for (const w of workers?.workersInfo ?? []) {
-        const hb = w.workerHeartbeat;
-        if (hb?.workerIdentity && hb.taskQueue === d.taskQueue && (hb.status ?? 0) >= WORKER_STATUS_SHUTTING_DOWN) stopped.add(hb.workerIdentity);
+      const beats = (workers?.workersInfo ?? []).map((w) => w.workerHeartbeat).filter((hb) => hb?.workerIdentity && hb.taskQueue === d.taskQueue);
+      if (!beats.length) return { ok: true, pollers: fresh.length };
+      const alive = new Set<string>();
+      for (const hb of beats) {
+        const at = Number(hb?.heartbeatTime?.seconds ?? 0);
+        if ((hb?.status ?? 0) < WORKER_STATUS_SHUTTING_DOWN && at >= now - d.livenessSeconds) alive.add(hb!.workerIdentity!);
       }
-      const live = fresh.filter((p) => !stopped.has(p.identity ?? ''));
+      const live = fresh.filter((p) => alive.has(p.identity ?? ''));
       return { ok: live.length > 0, pollers: live.length };
     });
   } catch {

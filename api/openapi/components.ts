@@ -99,6 +99,15 @@ export const SubmissionStatus = z
   .openapi('SubmissionStatus');
 
 export const StatusEnvelope = z.object({ success: z.literal(true), data: SubmissionStatus });
+export const SignalEnvelope = z
+  .object({
+    success: z.literal(true),
+    data: SubmissionStatus,
+    outcome: z
+      .enum(['settled', 'accepted', 'pending'])
+      .describe('settled (200): the state the request leads to; accepted (202): the workflow has it and is still working; pending (202): a dependency was lost after the request went out, so whether it was applied is not known yet: read the status (a 503 always means not applied)'),
+  })
+  .openapi('SignalResult');
 export const SubmissionList = z
   .object({
     success: z.literal(true),

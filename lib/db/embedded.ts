@@ -20,6 +20,8 @@ export interface EmbeddedPg {
   dataDir: string;
   /** pid of the postgres postmaster (for fault tests that stop it). */
   pid(): number | undefined;
+  /** Called once when the postmaster exits, however it ended (a supervisor restarts it). */
+  onExit(cb: (code: number | null, signal: NodeJS.Signals | null) => void): void;
   stop(): Promise<void>;
 }
 
@@ -75,12 +77,17 @@ export async function startEmbeddedPostgres(opts: {
   } finally {
     await admin.end();
   }
-  const proc = (pg as unknown as { process?: { pid?: number } }).process;
+  const proc = (pg as unknown as { process?: { pid?: number; exitCode: number | null; signalCode: NodeJS.Signals | null; once(e: 'exit', cb: (code: number | null, signal: NodeJS.Signals | null) => void): void } }).process;
   return {
     url: urlWith(PASSWORD, database),
     port: opts.port,
     dataDir,
     pid: () => proc?.pid,
+    onExit: (cb) => {
+      if (!proc) return;
+      if (proc.exitCode !== null || proc.signalCode !== null) cb(proc.exitCode, proc.signalCode);
+      else proc.once('exit', cb);
+    },
     stop: () => pg.stop(),
   };
 }

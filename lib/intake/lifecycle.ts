@@ -22,6 +22,7 @@ export const triggers = [
   'reject',
   'promotion_done',
   'object_changed',
+  'promotion_failed',
 ] as const;
 export type Trigger = (typeof triggers)[number];
 
@@ -33,6 +34,8 @@ interface Row {
   to: IntakeStatus;
   /** The review status after the transition; omitted: unchanged. */
   review?: ReviewStatus;
+  /** Ends a step that gave up after its attempts: a way out, not one of the step's outcomes (outcomesOf, acceptsDuringStep skip it). */
+  gaveUp?: true;
 }
 
 export const TRANSITIONS: readonly Row[] = [
@@ -46,6 +49,9 @@ export const TRANSITIONS: readonly Row[] = [
   { from: 'promoting', trigger: 'promotion_done', source: 'workflow', to: 'promoted_to_media_store' },
   // The approval stands; the bytes it applied to are gone.
   { from: 'promoting', trigger: 'object_changed', source: 'workflow', to: 'verification_failed' },
+  // The promotion's attempts ran out (storage or database away for minutes): the approval is
+  // undone and the submission waits for a decision again, with the same verified bytes.
+  { from: 'promoting', trigger: 'promotion_failed', source: 'workflow', to: 'awaiting_review', review: 'review_required', gaveUp: true },
 ];
 
 /** Work steps: states whose every way out is the workflow's own doing (verifying, promoting). */
@@ -101,7 +107,7 @@ export function accepts(status: IntakeStatus, trigger: Trigger): boolean {
  * the step does end where the trigger is accepted.
  */
 export function acceptsDuringStep(status: IntakeStatus, trigger: Trigger): boolean {
-  return isWorking(status) && TRANSITIONS.some((t) => t.from === status && accepts(t.to, trigger));
+  return isWorking(status) && TRANSITIONS.some((t) => t.from === status && !t.gaveUp && accepts(t.to, trigger));
 }
 
 /** The upload URL takes bytes exactly while an upload can still be completed. */
@@ -127,7 +133,7 @@ export function outcomesOf(trigger: Trigger): IntakeStatus[] {
     if (!isWorking(s)) return void out.add(s);
     if (seen.has(s)) return;
     seen.add(s);
-    for (const t of TRANSITIONS) if (t.from === s) walk(t.to, seen);
+    for (const t of TRANSITIONS) if (t.from === s && !t.gaveUp) walk(t.to, seen);
   };
   for (const t of TRANSITIONS) if (t.trigger === trigger) walk(t.to, new Set());
   return [...out];

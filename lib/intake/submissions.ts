@@ -154,8 +154,14 @@ const timeColumns = (sql: Tx) => sql`
   (select p.id from portfolio_assets p
     where p.source_document_id = s.media_store_document_id and p.unpublished_at is null and p.is_public) as public_asset_id`;
 
-export async function submissionTimes(sql: Tx, submissionId: string): Promise<SubmissionTimes | undefined> {
-  const [row] = await sql<SubmissionTimes[]>`select ${timeColumns(sql)} from submissions s where s.submission_id = ${submissionId}`;
+/**
+ * The row and its times in one statement: the status read. The row is the one truth of a
+ * submission's state (every transition the workflow decided, written before any answer names it),
+ * so a read after a 2xx answer never shows an earlier state.
+ */
+export async function submissionWithTimes(sql: Tx, submissionId: string): Promise<(SubmissionRow & SubmissionTimes) | undefined> {
+  const [row] = await sql<(SubmissionRow & SubmissionTimes)[]>`
+    select ${rowColumns(sql)}, ${timeColumns(sql)} from submissions s where s.submission_id = ${submissionId}`;
   return row;
 }
 

@@ -32,6 +32,9 @@ export const verificationFailureCodes = [
   'dimensions_exceeded',
   // Found at promotion: the staged bytes no longer hash to what verification saw.
   'object_changed',
+  // Verification could not run to an answer within its attempts (storage or database away for
+  // minutes): nothing is known to be wrong with the bytes; the partner may submit them again.
+  'verification_error',
 ] as const;
 export type VerificationFailureCode = (typeof verificationFailureCodes)[number];
 

@@ -22,7 +22,8 @@ function quietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const noop = () => {};
-  Runtime.install({ logger: { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop }, shutdownSignals: [] });
+  // Heartbeats as often as the worker process's default: readiness counts workers alive by them.
+  Runtime.install({ logger: { log: noop, trace: noop, debug: noop, info: noop, warn: noop, error: noop }, shutdownSignals: [], workerHeartbeatInterval: '2s' });
 }
 
 export function uid(prefix = ''): string {

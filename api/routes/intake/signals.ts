@@ -1,7 +1,8 @@
 // upload-complete, approve, reject: ask the transition table whether the submission's state
 // accepts the trigger, send the signal, then wait (bounded) for the settled state the workflow's
 // transition write announces (LISTEN/NOTIFY), and answer from the row it wrote. No polling.
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import { status as grpcStatus } from '@grpc/grpc-js';
 import crypto from 'node:crypto';
 import { accepts, outcomesOf, settledAfter } from '../../../lib/intake/lifecycle';
 import { findOwnSubmission, findSubmission, type SubmissionRow } from '../../../lib/intake/submissions';
@@ -46,9 +47,26 @@ async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decisio
 }
 
 /**
+ * What a signal route's answer says happened: `settled` (200: the state the trigger leads to),
+ * `accepted` (202: the signal reached the workflow, which is still working), `pending` (202: the
+ * signal may have reached the workflow, but a dependency was lost before the route could see the
+ * outcome: read the status). A 503 always means the request was not applied.
+ */
+export type SignalOutcome = 'settled' | 'accepted' | 'pending';
+
+/** A Temporal error after which the signal may have been delivered (the call went out, no answer came). */
+function deliveryUnknown(err: unknown): boolean {
+  const e = err as { code?: number; cause?: { code?: number } };
+  const code = e.code ?? e.cause?.code;
+  return code === grpcStatus.DEADLINE_EXCEEDED || code === grpcStatus.CANCELLED;
+}
+
+/**
  * Send `trigger` to the submission's workflow if its state accepts it, and wait for the state it
  * settles in. 200 when settled in one of the trigger's outcomes, 202 when still working after
  * TRANSITION_WAIT_MS, 409 when the trigger is not accepted or the submission went another way.
+ * Everything that can fail before the signal leaves fails with its own 503 (not applied); once
+ * the signal may have left, a lost dependency answers 202 `pending` with the last state known.
  */
 async function signalAndSettle(
   deps: AppDeps,
@@ -56,9 +74,10 @@ async function signalAndSettle(
   find: () => Promise<SubmissionRow | undefined>,
   trigger: keyof typeof REFUSED,
   send: (row: SubmissionRow) => Promise<void>,
-) {
+): Promise<{ view: ReturnType<typeof statusView>; outcome: SignalOutcome }> {
   // Watch before reading, so no transition between the check and the wait is missed.
   const watch = await deps.transitions.watch(submissionId);
+  let before: SubmissionRow;
   try {
     // The row is the transitions the workflow wrote: what the client has seen. Without a worker
     // to act on the signal, 503 now rather than a 202 after the wait. Both asked at once.
@@ -68,23 +87,46 @@ async function signalAndSettle(
     if (!row) throw new AppError('not_found', 'No such submission.');
     if (worker.status === 'rejected') throw worker.reason;
     if (!accepts(row.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](row.intakeStatus));
-    await temporalCall(deps, 'signal', () => send(row));
-    const deadline = Date.now() + deps.cfg.TRANSITION_WAIT_MS;
-    let status: IntakeStatus = row.intakeStatus;
-    while (!settledAfter(trigger, status)) {
-      const next = await watch.next(deadline - Date.now());
-      if (next === undefined) break;
-      status = next;
+    before = row;
+    try {
+      await temporalCall(deps, 'signal', () => send(row));
+    } catch (err) {
+      if (!deliveryUnknown(err) && !deliveryUnknown((err as { cause?: unknown }).cause)) throw err;
+      deps.log.warn({ submissionId, trigger }, 'signal outcome unknown: the Temporal call timed out after it was sent');
+      return { view: statusView(row), outcome: 'pending' };
+    }
+    try {
+      const deadline = Date.now() + deps.cfg.TRANSITION_WAIT_MS;
+      let status: IntakeStatus = row.intakeStatus;
+      while (!settledAfter(trigger, status)) {
+        const next = await watch.next(deadline - Date.now());
+        if (next === undefined) break;
+        status = next;
+      }
+    } catch (err) {
+      deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'signal sent; lost the transition feed while waiting');
     }
   } finally {
     watch.close();
   }
-  const row = await findSubmission(deps.sql, submissionId);
+  let row: SubmissionRow | undefined;
+  try {
+    row = await findSubmission(deps.sql, submissionId);
+  } catch (err) {
+    // The signal went out; PostgreSQL went away before the outcome could be read.
+    deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'signal sent; the database went away before its outcome could be read');
+    return { view: statusView(before), outcome: 'pending' };
+  }
   if (!row) throw new AppError('not_found', 'No such submission.');
   const settled = settledAfter(trigger, row.intakeStatus);
   if (settled && !outcomesOf(trigger).includes(row.intakeStatus))
     throw new AppError('invalid_transition', `The submission was decided otherwise (status ${row.intakeStatus}).`);
-  return { view: statusView(row), settled };
+  return { view: statusView(row), outcome: settled ? 'settled' : 'accepted' };
+}
+
+/** The answer of a signal route: 200 settled, 202 accepted or pending (with `outcome`). */
+export function signalAnswer(res: Response, r: { view: ReturnType<typeof statusView>; outcome: SignalOutcome }) {
+  res.status(r.outcome === 'settled' ? 200 : 202).json({ success: true, data: r.view, outcome: r.outcome });
 }
 
 /** An operator's decision as the approve / reject routes and the console take it. */
@@ -117,36 +159,36 @@ export function signalRoutes(): Route[] {
       doc: 'intake', method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/upload-complete`, operationId: 'completeUpload',
       tag: 'submissions', auth: 'api_key', permission: 'portfolio_intake:stage',
       summary: 'Say the upload is done: the bytes are verified', params: submissionIdParams,
-      ok: { 200: ['verified: awaiting_review, or verification_failed with failureReason', C.StatusEnvelope], 202: ['still verifying; poll the status', C.StatusEnvelope] },
+      ok: { 200: ['verified: awaiting_review, or verification_failed with failureReason', C.SignalEnvelope], 202: ['still verifying (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       problems: [404, 409],
       async handler({ deps, params: { submissionId }, actor, req, res }) {
         const signal = { requestId: requestIdOf(req), by: byActor(actor()) };
-        const { view, settled } = await signalAndSettle(
-          deps,
-          submissionId,
-          () => findOwnSubmission(deps.sql, submissionId, actor().actorId),
-          'upload_complete',
-          () => intakeHandle(deps, submissionId).signal(uploadCompleteSignal, signal),
+        signalAnswer(
+          res,
+          await signalAndSettle(
+            deps,
+            submissionId,
+            () => findOwnSubmission(deps.sql, submissionId, actor().actorId),
+            'upload_complete',
+            () => intakeHandle(deps, submissionId).signal(uploadCompleteSignal, signal),
+          ),
         );
-        res.status(settled ? 200 : 202).json({ success: true, data: view });
       },
     }),
     defineRoute({
       ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/approve`, operationId: 'approveSubmission',
       summary: 'Approve: the verified bytes become a private draft in the media store (the API signs the decision; the worker verifies it and re-checks the operator before anything moves)', body: approveSchema,
-      ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.StatusEnvelope], 202: ['still promoting; poll the status', C.StatusEnvelope] },
+      ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.SignalEnvelope], 202: ['still promoting (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
-        const { view, settled } = await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes }, requestIdOf(req));
-        res.status(settled ? 200 : 202).json({ success: true, data: view });
+        signalAnswer(res, await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes }, requestIdOf(req)));
       },
     }),
     defineRoute({
       ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/reject`, operationId: 'rejectSubmission',
       summary: 'Reject with a reason code (signed and re-checked like approve)', body: rejectSchema,
-      ok: { 200: ['rejected', C.StatusEnvelope], 202: ['still recording; poll the status', C.StatusEnvelope] },
+      ok: { 200: ['rejected', C.SignalEnvelope], 202: ['still recording (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
-        const { view, settled } = await decide(deps, actor(), submissionId, { decision: 'reject', reasonCode: body.reasonCode, reviewNotes: body.reviewNotes }, requestIdOf(req));
-        res.status(settled ? 200 : 202).json({ success: true, data: view });
+        signalAnswer(res, await decide(deps, actor(), submissionId, { decision: 'reject', reasonCode: body.reasonCode, reviewNotes: body.reviewNotes }, requestIdOf(req)));
       },
     }),
   ];

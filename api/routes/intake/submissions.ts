@@ -1,6 +1,6 @@
 // Create a submission (row + workflow + signed upload URL) and read its status (the workflow query).
 import { fingerprintOf, scopeViolation } from '../../../lib/intake/requests';
-import { createSubmission, findOwnSubmission, findSubmission, listOwnSubmissions, submissionTimes, type SubmissionRow } from '../../../lib/intake/submissions';
+import { createSubmission, findOwnSubmission, findSubmission, listOwnSubmissions, submissionWithTimes, type SubmissionRow } from '../../../lib/intake/submissions';
 import { stageArtistViolation } from '../../../lib/intake/artist-ties';
 import { acceptsUpload } from '../../../lib/intake/lifecycle';
 import { statusView } from '../../../lib/intake/status-view';
@@ -11,7 +11,7 @@ import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
 import { createSubmissionSchema, encodeCursor, listSubmissionsQuery, submissionIdParams } from './schemas';
-import { queryIntake, startIntake } from './workflow-calls';
+import { startIntake } from './workflow-calls';
 
 export const byActor = (actor: Actor) => ({ actorId: actor.actorId, credentialId: actor.credential.id });
 
@@ -90,8 +90,11 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
           ? await findSubmission(deps.sql, params.submissionId)
           : await ownSubmission(deps, actor(), params.submissionId);
         if (!row) throw new AppError('not_found', 'No such submission.');
-        const [view, times] = await Promise.all([queryIntake(deps, row.submissionId), submissionTimes(deps.sql, row.submissionId)]);
-        res.json({ success: true, data: statusView(view, times && { times, publicBaseUrl: deps.publicBaseUrl }) });
+        // The row, not the workflow's query: the query can lag the row (an activity commits its
+        // outcome before the workflow has processed the result), and answers need a worker.
+        const now = await submissionWithTimes(deps.sql, row.submissionId);
+        if (!now) throw new AppError('not_found', 'No such submission.');
+        res.json({ success: true, data: statusView(now, { times: now, publicBaseUrl: deps.publicBaseUrl }) });
       },
     }),
     defineRoute({

@@ -5,14 +5,12 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import type { SubmissionRow } from '../../../lib/intake/submissions';
 import {
   ArtistCanonicalIdKey,
-  intakeStateQuery,
   IntakeStatusKey,
   intakeWorkflowId,
   PartnerActorIdKey,
   ReviewStatusKey,
   TenantIdKey,
   type IntakeInput,
-  type IntakeState,
 } from '../../../workflows/messages';
 import type { portfolioIntake } from '../../../workflows/portfolio-intake';
 import type { AppDeps } from '../../deps';
@@ -60,11 +58,6 @@ export async function requireWorker(deps: AppDeps): Promise<void> {
     deps.metrics.temporalFailure('worker_check');
     throw workflowUnavailable('No worker is polling the intake task queue; retry shortly.');
   }
-}
-
-/** The workflow's own state (status reads); needs a worker to answer. */
-export function queryIntake(deps: AppDeps, submissionId: string): Promise<IntakeState> {
-  return temporalCall(deps, 'query', () => intakeHandle(deps, submissionId).query(intakeStateQuery));
 }
 
 /** Start the submission's workflow (the file name is its Web UI summary); a retry after a crash between the row and the start lands on the same one. */

@@ -1,0 +1,69 @@
+// What a long-running process (the worker, the API) does with an error nobody caught. One known
+// fault of postgres.js is survivable: when PostgreSQL dies under load, a write can be scheduled on
+// a connection whose socket has just been closed, and connection.js throws
+// `TypeError: Cannot read properties of null (reading 'write')` outside any query's promise
+// (upstream porsager/postgres, no fix released). The connection is already gone and the pool
+// opens a new one on the next query, so the process goes on. Anything else is a state the process
+// cannot vouch for: it is logged and the process exits non-zero, so that its supervisor (the
+// launcher, systemd, Kubernetes) restarts it.
+
+/** The exit code of a process that stopped on an error nobody caught. */
+export const EXIT_UNCAUGHT = 70;
+
+/** The postgres.js closed-socket fault (see above), recognised by its message and where it was thrown. */
+export function isPostgresClosedSocketFault(err: unknown): boolean {
+  if (!(err instanceof TypeError)) return false;
+  if (!/^Cannot read properties of null \(reading '(write|end|destroy|removeListener|removeAllListeners|once)'\)$/.test(err.message)) return false;
+  const top = (err.stack ?? '').split('\n').slice(1, 4).join('\n');
+  return /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(top);
+}
+
+export interface GuardLog {
+  warn(obj: object, msg: string): void;
+  fatal(obj: object, msg: string): void;
+}
+
+export interface GuardOptions {
+  log: GuardLog;
+  name: string;
+  onFatal?: () => Promise<void>;
+  fatalGraceMs?: number;
+  exit?: (code: number) => void;
+}
+
+/** What the guard does with one uncaught error (exported for the unit test). */
+export function guardHandler(o: GuardOptions): (err: unknown, origin: string) => void {
+  const exit = o.exit ?? ((code: number) => process.exit(code));
+  let survived = 0;
+  let dying = false;
+  const handle = (err: unknown, origin: string) => {
+    if (isPostgresClosedSocketFault(err)) {
+      survived++;
+      o.log.warn({ origin, survived }, `${o.name}: survived the postgres.js closed-socket fault (PostgreSQL connection lost); the pool reconnects`);
+      return;
+    }
+    if (dying) return;
+    dying = true;
+    o.log.fatal({ origin, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, `${o.name}: uncaught ${origin}; exiting with code ${EXIT_UNCAUGHT} for the supervisor to restart it`);
+    const timer = setTimeout(() => exit(EXIT_UNCAUGHT), o.fatalGraceMs ?? 5000);
+    timer.unref();
+    void (o.onFatal?.() ?? Promise.resolve()).catch(() => undefined).finally(() => exit(EXIT_UNCAUGHT));
+  };
+  return handle;
+}
+
+/**
+ * Install the process's handlers for uncaught exceptions and unhandled rejections. `onFatal`
+ * runs before the exit (best effort, bounded by `fatalGraceMs`).
+ */
+export function installProcessGuard(o: GuardOptions): () => void {
+  const handle = guardHandler(o);
+  const onException = (err: unknown) => handle(err, 'exception');
+  const onRejection = (err: unknown) => handle(err, 'rejection');
+  process.on('uncaughtException', onException);
+  process.on('unhandledRejection', onRejection);
+  return () => {
+    process.off('uncaughtException', onException);
+    process.off('unhandledRejection', onRejection);
+  };
+}
