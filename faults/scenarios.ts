@@ -1,39 +1,20 @@
-// The fault scenarios F1-F8 (issue 7), F9 (issue 17) and F10 (issue 15, faults/webhook-scenario.ts). Each starts its own stack, injects its fault by killing or
+// The fault scenarios F1-F8 (issue 7), F9 (issue 17), F10 (issue 15, faults/webhook-scenario.ts) and F11-F15 (issue 22, faults/resilience.ts). Each starts its own stack, injects its fault by killing or
 // stopping real processes by pid, and checks the books afterwards. `short` is the CI size.
 import { Client, Connection } from '@temporalio/client';
-import { BENCH_ARTISTS, startBenchStack, type BenchStack } from '../bench/lib/stack';
+import { BENCH_ARTISTS, type BenchStack } from '../bench/lib/stack';
 import { approveSignal, intakeWorkflowId } from '../workflows/messages';
 import { createDecisionSigner, detailsHash } from '../lib/intake/decision-proof';
 import { books, waitFinal, waitStatus } from './books';
 import { F10 } from './webhook-scenario';
+import { RESILIENCE_SCENARIOS } from './resilience';
+import { notPromoted, sleep, withStack, type Row, type Scenario, type Size } from './harness';
 import { jpegMagicThenRandom, pngDeclaring } from '../bench/lib/images';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged } from './client';
 import { upsertMapping } from '../lib/identity/actors';
 import { LOCAL_ISSUER } from '../lib/identity';
 import { createApiKey } from '../lib/identity/api-keys';
 
-export type Size = 'short' | 'long';
-export interface Row {
-  id: string;
-  fault: string;
-  holds: string;
-  measured: Record<string, number | string>;
-  pass: boolean;
-}
-export type Scenario = { id: string; fault: string; holds: string; run: (size: Size) => Promise<Omit<Row, 'id' | 'fault' | 'holds'>> };
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A scenario's own stack (faults/webhook-scenario.ts too), stopped whatever happens. */
-export async function withStack<T>(fn: (s: BenchStack) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
-  // Rate limits are off unless a scenario is about them: the others send bursts on purpose.
-  const s = await startBenchStack({ env: { TRANSITION_WAIT_MS: '3000', RATE_LIMITS_ENABLED: 'false', ...env } });
-  try {
-    return await fn(s);
-  } finally {
-    await s.stop();
-  }
-}
+export { sleep, withStack, type Row, type Scenario, type Size } from './harness';
 
 /**
  * upload-complete, poll the status over HTTP until verification is over, approve what awaits review;
@@ -41,7 +22,7 @@ export async function withStack<T>(fn: (s: BenchStack) => Promise<T>, env: Recor
  * awaiting_review a little before the workflow does, when a worker died before reporting the
  * activity's result; the workflow's view is the one that decides, so poll that.)
  */
-async function completeAndApprove(s: BenchStack, id: string): Promise<void> {
+export async function completeAndApprove(s: BenchStack, id: string): Promise<void> {
   await retrying(() => complete(s, id));
   const deadline = Date.now() + 150_000;
   let status = '';
@@ -52,17 +33,6 @@ async function completeAndApprove(s: BenchStack, id: string): Promise<void> {
     await sleep(250);
   }
   if (status === 'awaiting_review') await retrying(() => approve(s, id));
-}
-
-/** For a failing row: each submission not promoted, with PostgreSQL's status and the workflow's. */
-async function notPromoted(s: BenchStack, statuses: Record<string, string>): Promise<string> {
-  const out: string[] = [];
-  for (const [id, st] of Object.entries(statuses)) {
-    if (st === 'promoted_to_media_store') continue;
-    const r = await send(s, 'GET', `${INTAKE}/submissions/${id}`, { headers: s.partner.headers }).catch(() => null);
-    out.push(`${id}:db=${st},workflow=${r?.body?.data?.intakeStatus ?? r?.status ?? 'none'}`);
-  }
-  return out.join(' ');
 }
 
 const F1: Scenario = {
@@ -407,7 +377,7 @@ async function secondPartner(s: BenchStack): Promise<{ headers: Record<string, s
   return { headers: { 'x-api-key': created.key }, organizationId };
 }
 
-export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10];
+export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, ...RESILIENCE_SCENARIOS];
 
 export async function runScenario(sc: Scenario, size: Size): Promise<Row> {
   const t = performance.now();

@@ -5,7 +5,7 @@
 import { startReceiver } from '../bench/lib/webhook-receiver';
 import { books, waitFinal } from './books';
 import { approve, complete, INTAKE, jpeg, retrying, send, staged } from './client';
-import { sleep, withStack, type Scenario } from './scenarios';
+import { sleep, withStack, type Scenario } from './harness';
 
 export const F10: Scenario = {
   id: 'F10',

@@ -12,9 +12,12 @@ export const EXIT_UNCAUGHT = 70;
 
 /** The postgres.js closed-socket fault (see above), recognised by its message and where it was thrown. */
 export function isPostgresClosedSocketFault(err: unknown): boolean {
-  if (!(err instanceof TypeError)) return false;
-  if (!/^Cannot read properties of null \(reading '(write|end|destroy|removeListener|removeAllListeners|once)'\)$/.test(err.message)) return false;
-  const top = (err.stack ?? '').split('\n').slice(1, 4).join('\n');
+  // Also an error serialised across processes (vitest's unhandled-error callback): by name, not class.
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { name?: unknown; message?: unknown; stack?: unknown };
+  if (!(err instanceof TypeError) && e.name !== 'TypeError') return false;
+  if (typeof e.message !== 'string' || !/^Cannot read properties of null \(reading '(write|end|destroy|removeListener|removeAllListeners|once)'\)$/.test(e.message)) return false;
+  const top = (typeof e.stack === 'string' ? e.stack : '').split('\n').slice(1, 4).join('\n');
   return /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(top);
 }
 

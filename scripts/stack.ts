@@ -100,6 +100,11 @@ export interface Stack {
   readonly migrations: string[];
   apiPid(): number | undefined;
   workerPid(): number | undefined;
+  /** The embedded PostgreSQL postmaster and the Temporal dev server (fault scenarios kill them by pid). */
+  postgresPid(): number | undefined;
+  temporalPid(): number | undefined;
+  /** How many times the supervisor restarted each piece. */
+  restarts(): Partial<Record<SupervisedPiece, number>>;
   startWorker(extraEnv?: Record<string, string>): Promise<void>;
   stopWorker(): Promise<void>;
   /** SIGKILL the worker process and wait until it is gone. */
@@ -444,6 +449,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       migrations,
       apiPid: () => procs.api?.child.pid,
       workerPid: () => procs.worker?.child.pid,
+      postgresPid: () => pg?.pid(),
+      temporalPid: () => temporal?.process.pid,
+      restarts: () => ({ ...restarts }),
       startWorker: async (extraEnv = {}) => spawnPiece('worker', extraEnv),
       stopWorker: () => stopProc('worker', 'stop'),
       killWorker: () => stopProc('worker', 'kill'),

@@ -20,7 +20,7 @@ export { hasTaskset, spawnNode, stopChild, waitLive } from '../../scripts/stack'
 export interface BenchStack
   extends Pick<
     Stack,
-    | 'apiPid' | 'workerPid' | 'startWorker' | 'stopWorker' | 'killWorker' | 'workerExited' | 'startApi' | 'killApi'
+    | 'apiPid' | 'workerPid' | 'postgresPid' | 'temporalPid' | 'restarts' | 'startWorker' | 'stopWorker' | 'killWorker' | 'workerExited' | 'startApi' | 'killApi'
     | 'stopTemporal' | 'startTemporal' | 'stopPostgres' | 'startPostgres' | 'stop'
   > {
   dir: string;
@@ -40,6 +40,8 @@ export interface BenchStackOptions {
   /** `taskset -c <cpus>` for the API and worker processes, when taskset exists. */
   serverCpus?: string;
   partnerPermissions?: Permission[];
+  /** Restart children that exit on their own, as `npm start` does (the fault scenarios that kill by pid). */
+  supervise?: boolean;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
@@ -67,6 +69,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
         env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, RATE_LIMITS_ENABLED: 'false', ...o.env },
         ...(o.serverCpus ? { cpus: o.serverCpus } : {}),
       },
+      ...(o.supervise ? { supervise: { say: (line: string) => console.log(`[stack] ${line}`) } } : {}),
     });
     sql = createSql(stack.databaseUrl, { max: 4 });
 
@@ -108,6 +111,9 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       operator: { token, headers: { authorization: `Bearer ${token}` } },
       apiPid: s.apiPid,
       workerPid: s.workerPid,
+      postgresPid: s.postgresPid,
+      temporalPid: s.temporalPid,
+      restarts: s.restarts,
       startWorker: s.startWorker,
       stopWorker: s.stopWorker,
       killWorker: s.killWorker,

@@ -1,9 +1,11 @@
 // The short form of the fault suite (faults/scenarios.ts) in every test run: fewer intakes and
 // kills than `npm run faults`, the same scenarios, real processes killed by pid, books checked.
 import { describe, expect, it } from 'vitest';
+import { RESILIENCE_SCENARIOS } from '../../faults/resilience';
 import { runScenario, SCENARIOS } from '../../faults/scenarios';
 
-describe.each(SCENARIOS)('$id: $fault', (sc) => {
+// F11-F15 run in faults-resilience.test.ts, beside these.
+describe.each(SCENARIOS.filter((sc) => !RESILIENCE_SCENARIOS.includes(sc)))('$id: $fault', (sc) => {
   it(`holds: ${sc.holds}`, async () => {
     const row = await runScenario(sc, 'short');
     console.log(`${row.id} ${row.pass ? 'PASS' : 'FAIL'} ${JSON.stringify(row.measured)}`);
