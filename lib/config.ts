@@ -131,7 +131,7 @@ export const apiConfigSchema = z
     RATE_LIMIT_SIGNAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(240),
     RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
-    /** Per organization: submissions open in `staged` at once, and the bytes they declare. */
+    /** Per organization: submissions open at once (staged, verifying, awaiting_review), and the bytes they declare. The names are kept from when only `staged` counted. */
     QUOTA_STAGED_SUBMISSIONS: z.coerce.number().int().min(1).max(1_000_000).default(100),
     QUOTA_STAGED_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
     /** /search and /studios count totals exactly up to this many matches; beyond it `total` is this cap with total_relation "gte" (as Lucene's track_total_hits). */
