@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSecretKey, parseSecretKeys } from './webhooks/secret-box';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
 export const DATA_DIR_DEFAULT = path.join(PROJECT_ROOT, '.data');
@@ -68,6 +69,31 @@ const shared = {
 const webhookTargets = {
   WEBHOOK_ALLOW_LOOPBACK: bool.optional(),
 };
+
+/**
+ * The key webhook signing secrets are sealed with at rest (AES-256-GCM, lib/webhooks/secret-box.ts):
+ * the API seals, the worker opens. Kept as text here (config is never a place for key bytes).
+ */
+const webhookSecretKeys = {
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((v) => parseSecretKey(v) !== undefined, 'expected 32 random bytes, base64 or 64 hex digits (openssl rand -base64 32)')
+    .optional(),
+  /** Keys retired by a rotation that may still have sealed rows (comma list): they open, never seal. */
+  WEBHOOK_SECRET_PREVIOUS_KEYS: z
+    .string()
+    .refine((v) => parseSecretKeys(v) !== undefined, 'expected a comma list of 32-byte keys, base64 or hex')
+    .optional(),
+};
+
+function webhookSecretKeyInProduction(cfg: { NODE_ENV: string; WEBHOOK_SECRET_KEY?: string | undefined }, ctx: z.RefinementCtx) {
+  if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_SECRET_KEY === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_SECRET_KEY'],
+      message: 'required when NODE_ENV=production: the key webhook signing secrets are encrypted with at rest, 32 random bytes (openssl rand -base64 32), the same for the API and the worker',
+    });
+}
 
 /** The target policy both the registration (API) and the delivery (worker) apply. */
 export function webhookPolicyOf(cfg: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK?: boolean | undefined }) {
@@ -139,6 +165,7 @@ export const apiConfigSchema = z
     /** Bearer token for GET /metrics; without it /metrics answers only outside production. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
+    ...webhookSecretKeys,
     /** Fault suite only (F4): the API kills itself after committing a new submission row. */
     FAULT_KILL_AFTER_SUBMISSION_COMMIT: bool.default(false),
     /**
@@ -149,7 +176,8 @@ export const apiConfigSchema = z
   })
   .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET', 'DECISION_SIGNING_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']))
-  .superRefine(noLoopbackWebhooksInProduction);
+  .superRefine(noLoopbackWebhooksInProduction)
+  .superRefine(webhookSecretKeyInProduction);
 
 export const workerConfigSchema = z
   .object({
@@ -170,6 +198,7 @@ export const workerConfigSchema = z
     /** Bearer token for the worker's /metrics (as METRICS_TOKEN for the API). */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
+    ...webhookSecretKeys,
     /** Webhook retries: first backoff, its cap, and how long a delivery is retried before it is marked failed. */
     WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
@@ -191,7 +220,8 @@ export const workerConfigSchema = z
   })
   .superRefine(requireInProduction(['DECISION_VERIFY_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))
-  .superRefine(noLoopbackWebhooksInProduction);
+  .superRefine(noLoopbackWebhooksInProduction)
+  .superRefine(webhookSecretKeyInProduction);
 
 export const stackConfigSchema = z.object({
   ...shared,
@@ -206,7 +236,7 @@ export const stackConfigSchema = z.object({
   SEED_DEMO: bool.default(true),
 });
 
-export const toolConfigSchema = z.object({ ...shared });
+export const toolConfigSchema = z.object({ ...shared, ...webhookSecretKeys });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type StackConfig = z.infer<typeof stackConfigSchema>;
