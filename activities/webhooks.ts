@@ -3,6 +3,7 @@
 // Every attempt is logged (webhook_attempts) with the receiver's answer and the next retry.
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Sql } from '../lib/db';
+import type { SecretBox } from '../lib/webhooks/secret-box';
 import { sendWebhook } from '../lib/webhooks/send';
 import { claimNextDelivery, deliveryToSend, finishDelivery, recordAttempt, signingSecrets } from '../lib/webhooks/store';
 import type { TargetPolicy } from '../lib/webhooks/targets';
@@ -10,6 +11,8 @@ import type { WebhookActivities, WebhookRetry } from './types';
 
 export interface WebhookActivityDeps {
   sql: Sql;
+  /** Opens the endpoints' sealed signing secrets (WEBHOOK_SECRET_KEY). */
+  secrets: SecretBox;
   policy: TargetPolicy;
   publicBaseUrl: string;
   userAgent?: string;
@@ -35,7 +38,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
           await finishDelivery(sql, deliveryId, 'cancelled', 'endpoint deleted');
           continue;
         }
-        const secrets = await signingSecrets(sql, d.endpointId);
+        const secrets = await signingSecrets(sql, deps.secrets, d.endpointId);
         const { id, ...body } = d.event;
         const result = await sendWebhook({
           url: d.url,

@@ -7,6 +7,7 @@ import type { DecisionSigner } from '../lib/intake/decision-proof';
 import type { LocalSigningKey } from '../lib/identity/local-keys';
 import type { Logger } from '../lib/logger';
 import type { ObjectStore } from '../lib/storage/types';
+import type { SecretBox } from '../lib/webhooks/secret-box';
 import type { ApiMetrics } from './http/metrics';
 import type { RateLimits } from './http/rate-limit';
 
@@ -27,6 +28,8 @@ export interface AppDeps {
   uploadSigningSecret: string;
   /** Signs operators' decisions (DECISION_SIGNING_KEY); the worker verifies them with the public half. */
   decisionSigner: DecisionSigner;
+  /** Seals webhook signing secrets before they are stored (WEBHOOK_SECRET_KEY). */
+  webhookSecrets: SecretBox;
   version: string;
   startedAt: number;
   metrics: ApiMetrics;

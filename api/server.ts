@@ -8,6 +8,8 @@ import { migrateUp } from '../lib/db/migrate';
 import type { Logger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
 import { loadOrCreateSecret } from '../lib/secrets';
+import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
+import { resealSecrets } from '../lib/webhooks/secret-reseal';
 import { createIdentityProvider, LOCAL_JWKS_PATH } from '../lib/identity';
 import { createTransitionFeed } from '../lib/intake/transition-feed';
 import { createDecisionSigner } from '../lib/intake/decision-proof';
@@ -67,6 +69,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
     const uploadSigningSecret = cfg.UPLOAD_SIGNING_SECRET ?? loadOrCreateSecret(cfg.DATA_DIR, 'upload-signing.key');
     const localSigningKey = cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined;
     const decisionSigner = await createDecisionSigner(cfg);
+    const webhookSecrets = loadWebhookSecretBox(cfg);
     const transitions = createTransitionFeed(sql, (status) => metrics.transition(status));
     const startedAt = Date.now();
 
@@ -86,6 +89,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         publicBaseUrl,
         uploadSigningSecret,
         decisionSigner,
+        webhookSecrets,
         version: VERSION,
         startedAt,
         metrics,
@@ -118,6 +122,15 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   }
 
   const { url, deps, app, server } = running;
+  // Webhook secrets stored before they were sealed at rest are sealed now (issue 22; SQL has no key
+  // to do it in a migration). In the background: a database that is away delays nothing; the next
+  // start retries, and the worker opens a plaintext one meanwhile.
+  const sealing = resealSecrets(deps.sql, deps.webhookSecrets, 'plaintext').then(
+    (r) => {
+      if (r.resealed) log.info({ resealed: r.resealed }, 'webhook signing secrets stored in plaintext are now sealed');
+    },
+    (err: Error) => log.warn({ reason: err.message }, 'webhook signing secrets not sealed yet; the next start retries'),
+  );
   return {
     url,
     deps,
@@ -128,6 +141,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
       });
+      await sealing;
       await closeResources();
     },
   };

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseSecretKey, parseSecretKeys } from './webhooks/secret-box';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
 export const DATA_DIR_DEFAULT = path.join(PROJECT_ROOT, '.data');
@@ -69,6 +70,31 @@ const webhookTargets = {
   WEBHOOK_ALLOW_LOOPBACK: bool.optional(),
 };
 
+/**
+ * The key webhook signing secrets are sealed with at rest (AES-256-GCM, lib/webhooks/secret-box.ts):
+ * the API seals, the worker opens. Kept as text here (config is never a place for key bytes).
+ */
+const webhookSecretKeys = {
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((v) => parseSecretKey(v) !== undefined, 'expected 32 random bytes, base64 or 64 hex digits (openssl rand -base64 32)')
+    .optional(),
+  /** Keys retired by a rotation that may still have sealed rows (comma list): they open, never seal. */
+  WEBHOOK_SECRET_PREVIOUS_KEYS: z
+    .string()
+    .refine((v) => parseSecretKeys(v) !== undefined, 'expected a comma list of 32-byte keys, base64 or hex')
+    .optional(),
+};
+
+function webhookSecretKeyInProduction(cfg: { NODE_ENV: string; WEBHOOK_SECRET_KEY?: string | undefined }, ctx: z.RefinementCtx) {
+  if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_SECRET_KEY === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_SECRET_KEY'],
+      message: 'required when NODE_ENV=production: the key webhook signing secrets are encrypted with at rest, 32 random bytes (openssl rand -base64 32), the same for the API and the worker',
+    });
+}
+
 /** The target policy both the registration (API) and the delivery (worker) apply. */
 export function webhookPolicyOf(cfg: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK?: boolean | undefined }) {
   const production = cfg.NODE_ENV === 'production';
@@ -133,7 +159,7 @@ export const apiConfigSchema = z
     RATE_LIMIT_SIGNAL_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(240),
     RATE_LIMIT_READ_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     RATE_LIMIT_PUBLIC_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
-    /** Per organization: submissions open in `staged` at once, and the bytes they declare. */
+    /** Per organization: submissions open at once (staged, verifying, awaiting_review), and the bytes they declare. The names are kept from when only `staged` counted. */
     QUOTA_STAGED_SUBMISSIONS: z.coerce.number().int().min(1).max(1_000_000).default(100),
     QUOTA_STAGED_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
     /** /search and /studios count totals exactly up to this many matches; beyond it `total` is this cap with total_relation "gte" (as Lucene's track_total_hits). */
@@ -141,6 +167,7 @@ export const apiConfigSchema = z
     /** Bearer token for GET /metrics; without it /metrics answers only outside production. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
+    ...webhookSecretKeys,
     /** Fault suite only (F4): the API kills itself after committing a new submission row. */
     FAULT_KILL_AFTER_SUBMISSION_COMMIT: bool.default(false),
     /**
@@ -151,7 +178,8 @@ export const apiConfigSchema = z
   })
   .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET', 'DECISION_SIGNING_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']))
-  .superRefine(noLoopbackWebhooksInProduction);
+  .superRefine(noLoopbackWebhooksInProduction)
+  .superRefine(webhookSecretKeyInProduction);
 
 export const workerConfigSchema = z
   .object({
@@ -174,6 +202,7 @@ export const workerConfigSchema = z
     /** Bearer token for the worker's /metrics (as METRICS_TOKEN for the API). */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
+    ...webhookSecretKeys,
     /** Webhook retries: first backoff, its cap, and how long a delivery is retried before it is marked failed. */
     WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
@@ -195,7 +224,8 @@ export const workerConfigSchema = z
   })
   .superRefine(requireInProduction(['DECISION_VERIFY_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))
-  .superRefine(noLoopbackWebhooksInProduction);
+  .superRefine(noLoopbackWebhooksInProduction)
+  .superRefine(webhookSecretKeyInProduction);
 
 export const stackConfigSchema = z.object({
   ...shared,
@@ -210,7 +240,7 @@ export const stackConfigSchema = z.object({
   SEED_DEMO: bool.default(true),
 });
 
-export const toolConfigSchema = z.object({ ...shared });
+export const toolConfigSchema = z.object({ ...shared, ...webhookSecretKeys });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type StackConfig = z.infer<typeof stackConfigSchema>;

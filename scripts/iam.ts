@@ -11,6 +11,8 @@ import { LOCAL_ISSUER } from '../lib/identity';
 import { MAX_TOKEN_AGE_SECONDS } from '../lib/identity/jwt';
 import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-keys';
 import { CAPABILITIES, PERMISSIONS, type Capability, type Permission } from '../lib/identity/permissions';
+import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
+import { resealSecrets } from '../lib/webhooks/secret-reseal';
 
 /** Lifetime of a bearer token from `iam token`: one hour unless --ttl says otherwise, at most what the API accepts. */
 const TOKEN_TTL_DEFAULT_SECONDS = 3600;
@@ -81,6 +83,12 @@ const COMMANDS = {
     summary: 'Show every actor mapping (no secrets).',
     options: {},
   },
+  'rotate-webhook-key': {
+    synopsis: 'rotate-webhook-key',
+    summary:
+      'Seal every stored webhook signing secret again under WEBHOOK_SECRET_KEY, opening each with that key or one of WEBHOOK_SECRET_PREVIOUS_KEYS (run after a key rotation, see docs/on-call.md; again, it does nothing). Prints counts and key ids, never a secret; exit 1 if some secret opens under none of the keys.',
+    options: {},
+  },
 } as const satisfies Record<string, CommandSpec>;
 type CommandName = keyof typeof COMMANDS;
 
@@ -112,7 +120,8 @@ function commandHelp(name: CommandName): string {
 }
 
 const FOOTER = wrap(`Permissions: ${PERMISSIONS.join(', ')}. Capabilities: ${CAPABILITIES.join(', ')}. Lists (a,b) are comma-separated.`, 100, '');
-const ENV = 'Reads DATABASE_URL (default: the embedded stack\'s PostgreSQL) and DATA_DIR (the token signing key).';
+const ENV =
+  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL), DATA_DIR (the token signing key; the development webhook secret key), and for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS.";
 
 const USAGE = `usage: npm run iam -- <command> [options]    (npm run iam -- <command> --help for one command)
 
@@ -214,6 +223,16 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
           active: !values.inactive,
         });
         console.log(`mapping ${str(values, 'actor')} saved`);
+        return;
+      }
+      case 'rotate-webhook-key': {
+        const box = loadWebhookSecretBox(cfg);
+        const r = await resealSecrets(sql, box, 'stale');
+        console.log(`webhook signing secrets resealed under key ${box.keyId}: ${r.resealed}`);
+        if (r.unreadable.length) {
+          console.error(`not opened by WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_PREVIOUS_KEYS (left as they are): ${r.unreadable.join(', ')}`);
+          process.exitCode = 1;
+        }
         return;
       }
       case 'list': {

@@ -14,6 +14,7 @@ import { startRetentionSweeps } from './retention';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { purgeStagedPastRetention } from '../activities/purge-staged';
 import { EXIT_UNCAUGHT, installProcessGuard } from '../lib/process-guard';
+import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
 
 const cfg = loadConfigOrExit(workerConfigSchema);
 const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
@@ -53,7 +54,7 @@ const worker = await createIntakeWorker({
   maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
   shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS,
   maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS,
-  webhooks: { policy: webhookPolicyOf(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') },
+  webhooks: { policy: webhookPolicyOf(cfg), secrets: loadWebhookSecretBox(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') },
 });
 
 // Runtime.install registers SIGINT/SIGTERM: the worker stops polling, drains in-flight tasks,

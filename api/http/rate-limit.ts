@@ -1,4 +1,5 @@
 // Rate limits per credential (per client address on public routes), one limit per route family,
+// creates also per organization (every key of an organization shares its window),
 // counted in PostgreSQL so every API replica shares them (rate-limiter-flexible's
 // RateLimiterPostgres on a small pg pool of its own). Every limited answer carries the IETF
 // RateLimit-Policy and RateLimit headers; a refusal is 429 `rate_limited` with Retry-After. Should
@@ -16,9 +17,23 @@ export type RateFamily = (typeof RATE_FAMILIES)[number];
 const WINDOW_SECONDS = 60;
 
 export interface RateLimits {
-  /** One request of `key` in `family`: sets the RateLimit headers; throws 429 `rate_limited` when the window is used up. */
-  consume(family: RateFamily, key: string, res: Response): Promise<void>;
+  /**
+   * One request counted against each of `keys` (rateKeysOf) in `family`: sets the RateLimit
+   * headers of the tightest window; throws 429 `rate_limited` when one is used up.
+   */
+  consume(family: RateFamily, keys: readonly string[], res: Response): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Families whose window is also shared by the whole organization, so a second key is no fresh window. */
+const PER_ORGANIZATION: readonly RateFamily[] = ['create'];
+
+/** The windows a request counts against: its credential (and organization), or its client address. */
+export function rateKeysOf(family: RateFamily, actor: { credential: { id: string }; organizationId?: string | undefined } | undefined, ip: string | undefined): string[] {
+  if (!actor) return [`ip:${ip}`];
+  const keys = [`cred:${actor.credential.id}`];
+  if (actor.organizationId && PER_ORGANIZATION.includes(family)) keys.push(`org:${actor.organizationId}`);
+  return keys;
 }
 
 export type RateLimitConfig = Pick<
@@ -65,18 +80,24 @@ export function createRateLimits(cfg: RateLimitConfig, databaseUrl: string, onRe
   ) as Record<RateFamily, RateLimiterPostgres>;
 
   return {
-    async consume(family, key, res) {
-      try {
-        setHeaders(res, family, quota[family], await limiters[family].consume(key));
-      } catch (err) {
-        if (!(err instanceof RateLimiterRes)) throw err;
-        setHeaders(res, family, quota[family], err);
-        onRefused(family);
-        const retryAfter = String(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
-        throw new AppError('rate_limited', `Too many ${family} requests: ${quota[family]} per ${WINDOW_SECONDS} s for this credential; retry after ${retryAfter} s.`, {
-          headers: { 'Retry-After': retryAfter },
-        });
+    async consume(family, keys, res) {
+      let tightest: RateLimiterRes | undefined;
+      for (const key of keys) {
+        try {
+          const r = await limiters[family].consume(key);
+          if (!tightest || r.remainingPoints < tightest.remainingPoints) tightest = r;
+        } catch (err) {
+          if (!(err instanceof RateLimiterRes)) throw err;
+          setHeaders(res, family, quota[family], err);
+          onRefused(family);
+          const retryAfter = String(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+          const whose = key.startsWith('org:') ? 'your organization (all its keys together)' : key.startsWith('ip:') ? 'this client address' : 'this credential';
+          throw new AppError('rate_limited', `Too many ${family} requests: ${quota[family]} per ${WINDOW_SECONDS} s for ${whose}; retry after ${retryAfter} s.`, {
+            headers: { 'Retry-After': retryAfter },
+          });
+        }
       }
+      if (tightest) setHeaders(res, family, quota[family], tightest);
     },
     async close() {
       await pool.end();

@@ -10,7 +10,7 @@ import { authenticate, enforce, type Actor, type AuthRule } from '../auth/middle
 import type { AppDeps } from '../deps';
 import type { ProblemStatus } from '../openapi/components';
 import { AppError } from './errors';
-import type { RateFamily } from './rate-limit';
+import { rateKeysOf, type RateFamily } from './rate-limit';
 import { parseInput } from './validate';
 
 export type DocumentId = 'intake' | 'public';
@@ -162,7 +162,7 @@ export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDep
       if (r.auth !== 'public') actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
       // Counted per credential once it is proven (per client address on public routes), before
       // anything is read or written: a refused request changes nothing.
-      if (deps.rateLimits && family !== 'none') await deps.rateLimits.consume(family, actor ? `cred:${actor.credential.id}` : `ip:${req.ip}`, res);
+      if (deps.rateLimits && family !== 'none') await deps.rateLimits.consume(family, rateKeysOf(family, actor, req.ip), res);
       if (actor) enforce(actor, rule);
       const params = r.params ? parseInput(r.params, req.params, 'path') : undefined;
       const query = r.query ? parseInput(r.query, req.query, 'query') : undefined;

@@ -301,7 +301,7 @@ export const Rendition = z
     width: z.number().int(),
     height: z.number().int(),
     content_type: z.string().describe('image/webp'),
-    url: z.string().describe('absolute URL under the public base; immutable bytes, 410 after a takedown'),
+    url: z.string().describe('absolute URL under the public base; cached for 5 minutes (ETag revalidation), 410 after a takedown'),
   })
   .openapi('Rendition');
 const renditions = z

@@ -1,11 +1,21 @@
 // The least-privilege role the API and the worker of the embedded stack connect as: rows in, rows
-// out, nothing else. No DDL (migrations run as the owner, by the launcher), no superuser, and only
+// out, nothing else. No DDL (migrations run as the owner, by the launcher), no superuser, only
 // SELECT on the credential tables, so a compromised API or worker cannot mint keys or rewrite actor
-// mappings (the `npm run iam` tool, as the owner, does that).
+// mappings (the `npm run iam` tool, as the owner, does that), and only INSERT and SELECT on the
+// audit tables.
 import postgres from 'postgres';
 
 export const APP_ROLE = 'intake_app';
 const READ_ONLY_TABLES = ['actor_mappings', 'api_keys', 'pgmigrations'];
+/**
+ * Audit trails: the app role appends and reads, never rewrites or erases, so a compromised API or
+ * worker cannot cover its tracks. Nothing in the code updates or deletes these rows (inserts use
+ * `on conflict do nothing`, which needs INSERT only); a cascade from a parent row runs as the owner.
+ */
+export const APPEND_ONLY_TABLES = ['intake_events', 'access_audit', 'decision_refusals', 'posture_settlements', 'webhook_attempts'];
+
+const grantsOf = (table: string) =>
+  READ_ONLY_TABLES.includes(table) ? 'select' : APPEND_ONLY_TABLES.includes(table) ? 'select, insert' : 'select, insert, update, delete';
 
 /** Create or update the role with this password and grant it the tables as they are now (call after the migrations). */
 export async function ensureAppRole(ownerUrl: string, password: string): Promise<string> {
@@ -22,7 +32,7 @@ export async function ensureAppRole(ownerUrl: string, password: string): Promise
     for (const { name } of tables) {
       const t = `public."${name.replace(/"/g, '')}"`;
       await sql.unsafe(`revoke all on ${t} from ${APP_ROLE}`);
-      await sql.unsafe(`grant ${READ_ONLY_TABLES.includes(name) ? 'select' : 'select, insert, update, delete'} on ${t} to ${APP_ROLE}`);
+      await sql.unsafe(`grant ${grantsOf(name)} on ${t} to ${APP_ROLE}`);
     }
     await sql.unsafe(`grant usage, select, update on all sequences in schema public to ${APP_ROLE}`);
   } finally {

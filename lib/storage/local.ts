@@ -7,7 +7,16 @@ import type { Readable } from 'node:stream';
 import { uploadUrl } from './signing';
 import { ObjectChangedError, type ObjectStore, type PreviewSize, type SignedUpload } from './types';
 
-const SAFE_KEY = /^[A-Za-z0-9._\-/]+$/;
+export const SAFE_KEY = /^[A-Za-z0-9._\-/]+$/;
+
+/**
+ * A key the local driver may map to a file under its root: letters, digits, `.`, `_`, `-` and `/`
+ * between non-empty segments, never `..`, never absolute. Anything else (encoded slashes decode
+ * to `/` and are judged as such; NUL, `\`, spaces) is not a key this service ever made.
+ */
+export function isSafeObjectKey(key: string): boolean {
+  return SAFE_KEY.test(key) && !key.includes('..') && key.split('/').every((segment) => segment !== '' && segment !== '.');
+}
 
 /** Files under root/staging and root/media; signed PUT URLs are served by the API itself. */
 export class LocalObjectStore implements ObjectStore {
@@ -21,7 +30,7 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   private file(area: 'staging' | 'media' | 'previews' | 'renditions', key: string): string {
-    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error('unsafe object key');
+    if (!isSafeObjectKey(key)) throw new Error('unsafe object key');
     return path.join(this.root, area, key);
   }
 

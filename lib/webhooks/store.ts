@@ -5,6 +5,7 @@ import type { Sql, Tx } from '../db';
 import { statusView } from '../intake/status-view';
 import type { IntakeView } from '../intake/vocabulary';
 import { EVENTS_CHANNEL, type EventType } from './events';
+import type { SecretBox } from './secret-box';
 import { newSecret } from './send';
 
 const id = (prefix: string) => prefix + crypto.randomBytes(12).toString('hex');
@@ -24,18 +25,20 @@ export interface Endpoint {
 
 const endpointColumns = (sql: Tx) => sql`endpoint_id, organization_id, url, description, event_types, created_by, created_at, deleted_at`;
 
-/** A new endpoint and its first secret (returned once, here). */
+/** A new endpoint and its first secret (returned once, here; stored sealed). */
 export async function createEndpoint(
   sql: Sql,
+  box: SecretBox,
   o: { organizationId: string; url: string; description: string; eventTypes: EventType[] | null; createdBy: string },
 ): Promise<{ endpoint: Endpoint; secret: string }> {
   const secret = newSecret();
+  const secretId = id('whs_');
   const endpoint = await sql.begin(async (tx) => {
     const [e] = await tx<Endpoint[]>`
       insert into webhook_endpoints (endpoint_id, organization_id, url, description, event_types, created_by)
       values (${id('whe_')}, ${o.organizationId}, ${o.url}, ${o.description}, ${o.eventTypes}, ${o.createdBy})
       returning ${endpointColumns(tx)}`;
-    await tx`insert into webhook_endpoint_secrets (secret_id, endpoint_id, secret) values (${id('whs_')}, ${e!.endpointId}, ${secret})`;
+    await tx`insert into webhook_endpoint_secrets (secret_id, endpoint_id, secret) values (${secretId}, ${e!.endpointId}, ${box.seal(secretId, secret)})`;
     return e!;
   });
   return { endpoint, secret };
@@ -72,27 +75,28 @@ export async function deleteEndpoint(sql: Sql, organizationId: string, endpointI
 
 /**
  * A new current secret; the previous ones keep signing until `overlapSeconds` from now, so
- * receivers can switch without a gap. The new secret is returned once, here.
+ * receivers can switch without a gap. The new secret is returned once, here (stored sealed).
  */
-export async function rotateSecret(sql: Sql, endpointId: string, overlapSeconds: number): Promise<{ secret: string; previousExpiresAt: Date }> {
+export async function rotateSecret(sql: Sql, box: SecretBox, endpointId: string, overlapSeconds: number): Promise<{ secret: string; previousExpiresAt: Date }> {
   const secret = newSecret();
+  const secretId = id('whs_');
   return sql.begin(async (tx) => {
     const [r] = await tx<{ at: Date }[]>`
       update webhook_endpoint_secrets set expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(secs => ${overlapSeconds}))
       where endpoint_id = ${endpointId} and (expires_at is null or expires_at > now())
       returning expires_at as at`;
     await tx`delete from webhook_endpoint_secrets where endpoint_id = ${endpointId} and expires_at <= now()`;
-    await tx`insert into webhook_endpoint_secrets (secret_id, endpoint_id, secret) values (${id('whs_')}, ${endpointId}, ${secret})`;
+    await tx`insert into webhook_endpoint_secrets (secret_id, endpoint_id, secret) values (${secretId}, ${endpointId}, ${box.seal(secretId, secret)})`;
     return { secret, previousExpiresAt: r?.at ?? new Date() };
   });
 }
 
-/** Every secret that signs now (current and those in their overlap window). */
-export async function signingSecrets(sql: Tx, endpointId: string): Promise<string[]> {
-  const rows = await sql<{ secret: string }[]>`
-    select secret from webhook_endpoint_secrets
+/** Every secret that signs now (current and those in their overlap window), opened. */
+export async function signingSecrets(sql: Tx, box: SecretBox, endpointId: string): Promise<string[]> {
+  const rows = await sql<{ secretId: string; secret: string }[]>`
+    select secret_id, secret from webhook_endpoint_secrets
     where endpoint_id = ${endpointId} and (expires_at is null or expires_at > now()) order by created_at desc`;
-  return rows.map((r) => r.secret);
+  return rows.map((r) => box.open(r.secretId, r.secret));
 }
 
 // ---------------------------------------------------------------- events

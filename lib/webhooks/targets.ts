@@ -20,11 +20,29 @@ export class TargetRefused extends Error {
   }
 }
 
+/**
+ * IPv6 ranges that carry an IPv4 address inside and reach it by other means than the address
+ * says: IPv4-compatible (`::/96`, deprecated, still routed to the IPv4 host by some stacks) and
+ * NAT64 (`64:ff9b::/96` well-known, `64:ff9b:1::/48` local-use), which a NAT64 gateway turns into
+ * the embedded IPv4 address, a metadata or private one included. Refused whatever they embed.
+ */
+const EMBEDDED_IPV4_RANGES: [ipaddr.IPv6, number, string][] = [
+  [ipaddr.IPv6.parse('::'), 96, 'ipv4Compatible'],
+  [ipaddr.IPv6.parse('64:ff9b::'), 96, 'nat64'],
+  [ipaddr.IPv6.parse('64:ff9b:1::'), 48, 'nat64'],
+];
+
 /** The range ipaddr.js gives an address; IPv4-mapped IPv6 is judged as its IPv4 address. */
 export function rangeOf(address: string): string {
   const parsed = ipaddr.parse(address);
-  const ip = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
-  return ip.range();
+  if (parsed.kind() === 'ipv4') return parsed.range();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range();
+  const range = v6.range();
+  // `::1` and `::` sit inside ::/96 but keep their own names (loopback may be allowed in development).
+  if (range === 'loopback' || range === 'unspecified') return range;
+  for (const [net, bits, name] of EMBEDDED_IPV4_RANGES) if (v6.match(net, bits)) return name;
+  return range;
 }
 
 /** Undefined when the address may be contacted under the policy, else why not. */

@@ -19,7 +19,18 @@ describe('configuration is checked once at start', () => {
     expect(r.stderr).toContain('PUBLIC_BASE_URL');
     expect(r.stderr).toContain('UPLOAD_SIGNING_SECRET');
     expect(r.stderr).toContain('DECISION_SIGNING_KEY');
+    expect(r.stderr).toContain('WEBHOOK_SECRET_KEY: required when NODE_ENV=production');
     expect(r.stderr).not.toContain('TEMPORAL_ADDRESS:');
+  });
+
+  it('the worker in production without WEBHOOK_SECRET_KEY exits 78 saying what the key is; a malformed key is named, never echoed', () => {
+    const missing = runEntry('worker/main.ts', { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(missing.status).toBe(78);
+    expect(missing.stderr).toMatch(/WEBHOOK_SECRET_KEY: required when NODE_ENV=production: the key webhook signing secrets are encrypted with at rest, 32 random bytes/);
+    const short = runEntry('worker/main.ts', { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@127.0.0.1:1/db', TEMPORAL_ADDRESS: '127.0.0.1:1', WEBHOOK_SECRET_KEY: 'c2hvcnQtc2VjcmV0LWtleQ==' });
+    expect(short.status).toBe(78);
+    expect(short.stderr).toContain('WEBHOOK_SECRET_KEY: expected 32 random bytes');
+    expect(short.stderr).not.toContain('c2hvcnQtc2VjcmV0LWtleQ');
   });
 
   it('the worker rejects a malformed value and names it, without echoing the value', () => {

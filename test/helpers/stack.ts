@@ -16,6 +16,7 @@ import type { PromotionHooks } from '../../activities/promote-to-media-store';
 import { createIntakeWorker } from '../../worker/create-worker';
 import { createDecisionVerifier } from '../../lib/intake/decision-proof';
 import { startWebhookDispatcher } from '../../worker/webhook-dispatcher';
+import { loadWebhookSecretBox } from '../../lib/webhooks/secret-box';
 
 let runtimeInstalled = false;
 function quietRuntime() {
@@ -111,7 +112,8 @@ export async function startTestStack(
         },
         workflowBundle: { codePath: inject('workflowBundlePath') },
         shutdownGraceMs: 2000,
-        webhooks: { policy: webhookPolicyOf(workerCfg), publicBaseUrl: api.deps.publicBaseUrl },
+        // The worker's own key, as worker/main.ts loads it (the same file under DATA_DIR as the API's).
+        webhooks: { policy: webhookPolicyOf(workerCfg), secrets: loadWebhookSecretBox(workerCfg), publicBaseUrl: api.deps.publicBaseUrl },
       });
       const client = await Connection.connect({ address: inject('temporalAddress') });
       const dispatcher = await startWebhookDispatcher({

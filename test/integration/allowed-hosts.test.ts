@@ -16,6 +16,7 @@ beforeAll(async () => {
       UPLOAD_SIGNING_SECRET: 'a-signing-secret-of-at-least-32-characters',
       DECISION_SIGNING_KEY: decisionKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       DECISION_VERIFY_KEY: decisionKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
     },
   });
 });

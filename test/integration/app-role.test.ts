@@ -2,7 +2,7 @@
 // the intake and directory tables, read-only credentials, no DDL.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppRole } from '../../lib/db/app-role';
+import { APPEND_ONLY_TABLES, ensureAppRole } from '../../lib/db/app-role';
 import { createTestDatabase } from '../helpers/stack';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -36,4 +36,69 @@ describe('the app role', () => {
     const [me] = await app<{ rolsuper: boolean }[]>`select rolsuper from pg_roles where rolname = current_user`;
     expect(me!.rolsuper).toBe(false);
   });
+
+  it('appends to the audit tables and reads them, but cannot update or delete a row of any', async () => {
+    const { submissionId, documentId, deliveryId } = await auditParents(db.url);
+    // One row in each, written as the app role the way the code writes them.
+    const inserts: Record<string, () => Promise<unknown>> = {
+      intake_events: () => app`insert into intake_events (submission_id, actor_id, credential_id, from_status, to_status, trigger)
+        values (${submissionId}, 'actor_a', 'cred_a', null, 'staged', 'create') on conflict (submission_id, to_status) do nothing`,
+      access_audit: () => app`insert into access_audit (action, subject, detail) values ('test', 'subject', '{}'::jsonb)`,
+      decision_refusals: () => app`insert into decision_refusals (submission_id, decision, request_id, reason, claimed_actor_id, claimed_credential_id)
+        values (${submissionId}, 'approve', 'req_1', 'proof_invalid', 'actor_x', 'cred_x') on conflict (submission_id, request_id) do nothing`,
+      posture_settlements: () => app`insert into posture_settlements (document_id, rights_before, rights_after, consent_before, consent_after, operator_actor_id, credential_id, note)
+        values (${documentId}, 'review_required', 'artist_attested', 'review_required', 'client_consented', 'op', 'cred', 'settled')`,
+      webhook_attempts: () => app`insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms) values (${deliveryId}, 1, 204, 3)`,
+    };
+    expect(Object.keys(inserts).sort()).toEqual([...APPEND_ONLY_TABLES].sort());
+    for (const [table, insert] of Object.entries(inserts)) {
+      expect(await codeOf(insert()), `insert into ${table}`).toBe('ok');
+      const [row] = await app.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`);
+      expect(row!.n, `select from ${table}`).toBe(1);
+      // 42501 insufficient_privilege: "permission denied for table ..."
+      const err = await app.unsafe(`update ${table} set at = now()`).catch((e: Error & { code: string }) => e);
+      expect((err as { code?: string }).code, `update ${table}`).toBe('42501');
+      expect((err as Error).message).toMatch(/permission denied/);
+      expect(await codeOf(app.unsafe(`delete from ${table}`)), `delete from ${table}`).toBe('42501');
+      expect(await codeOf(app.unsafe(`truncate ${table}`)), `truncate ${table}`).toBe('42501');
+    }
+    // The rows are all still there, as the owner sees them.
+    const owner = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      for (const table of APPEND_ONLY_TABLES) {
+        const [row] = await owner.unsafe<{ n: number }[]>(`select count(*)::int as n from ${table}`);
+        expect(row!.n, table).toBe(1);
+      }
+    } finally {
+      await owner.end();
+    }
+  });
 });
+
+/** What the audit rows point at (a submission, its draft, a webhook delivery), written by the owner. */
+async function auditParents(ownerUrl: string) {
+  const owner = postgres(ownerUrl, { max: 1, onnotice: () => {} });
+  const [submissionId, documentId, deliveryId] = ['sub_audit', 'mdoc_audit', 'whd_audit'];
+  try {
+    await owner`
+      insert into submissions (submission_id, tenant_id, artist_canonical_id, partner_actor_id, credential_id, source, file_name, mime_type,
+        size_bytes, rights_posture, consent_posture, staging_key)
+      values (${submissionId}, 'tenant_a', 'artist_a', 'actor_a', 'cred_a', 'partner_api', 'a.jpg', 'image/jpeg', 10, 'review_required',
+        'review_required', 'staging/sub_audit')`;
+    await owner`
+      insert into media_documents (document_id, submission_id, tenant_id, artist_canonical_id, owner_actor_id, object_key, sha256, mime_type,
+        size_bytes, rights_posture, consent_posture, approved_by, review_notes)
+      values (${documentId}, ${submissionId}, 'tenant_a', 'artist_a', 'actor_a', 'drafts/a', ${'0'.repeat(64)}, 'image/jpeg', 10,
+        'review_required', 'review_required', 'op', 'ok')`;
+    await owner`insert into webhook_endpoints (endpoint_id, organization_id, url, created_by) values ('whe_audit', 'org_a', 'https://hooks.example.com/', 'actor_a')`;
+    const [e] = await owner<{ seq: string }[]>`
+      insert into webhook_events (event_id, organization_id, submission_id, event_type, intake_status, review_status)
+      values ('msg_audit', 'org_a', ${submissionId}, 'submission.staged', 'staged', 'review_required') returning seq`;
+    await owner`
+      insert into webhook_deliveries (delivery_id, event_id, endpoint_id, submission_id, seq)
+      values (${deliveryId}, 'msg_audit', 'whe_audit', ${submissionId}, ${e!.seq})`;
+  } finally {
+    await owner.end();
+  }
+  return { submissionId, documentId, deliveryId };
+}

@@ -1,11 +1,13 @@
 // Hardening of the HTTP edge: a path parameter that does not percent-decode is the client's error
 // (400, a warning, no stack trace), and the docs page hands its demo key only to a page served
-// under one of the API's own host names (no DNS rebinding).
+// under one of the API's own host names (no DNS rebinding), and an unsafe object key on the upload
+// route is the client's error (400), never a 500.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../lib/net/free-port';
+import { signGrant } from '../../lib/storage/signing';
 import { call, INTAKE } from '../helpers/intake';
 import { startTestStack, type TestStack } from '../helpers/stack';
 
@@ -113,5 +115,52 @@ describe('the docs config hands out the demo key only under the API’s own host
     } finally {
       await behind.stop();
     }
+  });
+});
+
+describe('an unsafe object key on the upload route', () => {
+  let stack: TestStack;
+  const lines: LogLine[] = [];
+  beforeAll(async () => {
+    stack = await startTestStack({ worker: false, env: { LOG_LEVEL: 'info' }, logDestination: { write: (l) => void lines.push(JSON.parse(l)) } });
+  });
+  afterAll(async () => stack?.stop());
+
+  /** PUT to the upload route for `key`, signed with the API's own secret (or not) as a signed URL would be. */
+  async function put(key: string, o: { signed: boolean }) {
+    const grant = { key, contentType: 'image/jpeg', sizeBytes: 3, expires: Math.floor(Date.now() / 1000) + 60 };
+    const sig = o.signed ? signGrant(stack.api.deps.uploadSigningSecret, grant) : 'not-the-signature';
+    const url = `${stack.url}${INTAKE}/uploads/${encodeURIComponent(key)}?ct=image%2Fjpeg&len=3&exp=${grant.expires}&sig=${sig}`;
+    const res = await fetch(url, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: 'abc' });
+    return { status: res.status, type: res.headers.get('content-type'), body: (await res.json()) as { code?: string; errors?: { path: string }[] } };
+  }
+
+  it.each([
+    ['a parent segment', '../../etc/passwd'],
+    ['a parent segment inside', 'staging/../../secrets/upload-signing.key'],
+    ['an encoded slash around ..', 'staging%2F..%2Fx'],
+    ['a NUL byte', 'staging/sub_x\u0000.jpg'],
+    ['an absolute path', '/etc/passwd'],
+    ['a backslash', 'staging\\..\\x'],
+    ['an empty segment', 'staging//x'],
+    ['a dot segment', 'staging/./x'],
+    ['a space', 'staging/a b'],
+    ['a key over 300 characters', `staging/${'a'.repeat(300)}`],
+  ])('%s answers 400 validation_failed problem+json, signed or not, and stores nothing', async (_what, key) => {
+    const before = lines.length;
+    for (const signed of [true, false]) {
+      const r = await put(key, { signed });
+      expect(r.status, `${JSON.stringify(key)} signed=${signed}`).toBe(400);
+      expect(r.type).toContain('application/problem+json');
+      expect(r.body).toMatchObject({ status: 400, success: false, code: 'validation_failed' });
+      expect(new Set(r.body.errors?.map((e) => e.path))).toEqual(new Set(['path.key']));
+    }
+    expect(lines.slice(before).filter((l) => l.level >= 50)).toEqual([]);
+    expect(fs.readdirSync(path.join(stack.dataDir, 'objects', 'staging'))).toEqual([]);
+  });
+
+  it('a safe key still reaches the route: signed for no submission is 404, unsigned 403', async () => {
+    expect((await put('staging/sub_nothing', { signed: true })).body.code).toBe('not_found');
+    expect((await put('staging/sub_nothing', { signed: false })).body.code).toBe('upload_url_invalid');
   });
 });

@@ -3,8 +3,8 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intakeWorkflowId } from '../../workflows/messages';
-import { apiKeyActor, type TestCredential } from '../helpers/auth';
-import { call, INTAKE, stageAndVerify, submissionBody } from '../helpers/intake';
+import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { call, INTAKE, jpegBytes, stageAndVerify, submissionBody } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
 
 type Family = { name: string; type: string; metrics: { value?: string; labels?: Record<string, string>; buckets?: Record<string, string>; count?: string }[] };
@@ -86,6 +86,32 @@ describe('rate limits, quotas and metrics', () => {
     expect((await create(1500)).status).toBe(201);
   });
 
+  it('counts every open submission (staged, verifying, awaiting_review) and their declared bytes in the quota; a decided one frees its place', async () => {
+    // Count: three verified (awaiting_review) and none staged still fill the quota of 3.
+    const a = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { id, done } = await stageAndVerify(stack, a);
+      expect(done.body.data.intakeStatus).toBe('awaiting_review');
+      ids.push(id);
+    }
+    const create = (p: TestCredential, sizeBytes: number) => call(stack, 'POST', `${INTAKE}/submissions`, { headers: p.headers, body: submissionBody(p, { sizeBytes }) });
+    const refused = await create(a, 1000);
+    expect([refused.status, refused.body.code]).toEqual([429, 'quota_exceeded']);
+    expect(refused.body.detail).toMatch(/3 submissions \(6144 declared bytes\) open/);
+    // A rejected one is decided: it no longer counts.
+    const operator = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+    const rejected = await call(stack, 'POST', `${INTAKE}/submissions/${ids[0]}/reject`, { headers: operator.headers, body: { reasonCode: 'other', reviewNotes: 'Not for us.' } });
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
+    expect((await create(a, 1000)).status).toBe(201);
+
+    // Bytes: two verified of 4000 (8000 of 10000) leave no room for 4000, but for 1500.
+    const b = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    for (let i = 0; i < 2; i++) expect((await stageAndVerify(stack, b, jpegBytes(4000))).done.body.data.intakeStatus).toBe('awaiting_review');
+    expect((await create(b, 4000)).body.code).toBe('quota_exceeded');
+    expect((await create(b, 1500)).status).toBe(201);
+  });
+
   it('serves /metrics only with the metrics token; request durations by route template, queue depth and age, transitions', async () => {
     expect((await fetch(`${stack.url}/metrics`)).status).toBe(401);
     expect((await fetch(`${stack.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
@@ -147,5 +173,40 @@ describe('rate limits, quotas and metrics', () => {
       return meta.currentDetails?.startsWith('awaiting review since') && meta.currentDetails;
     }, 5000, 100);
     expect(details).toMatch(/^awaiting review since \d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe('the create rate limit per organization', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ env: { RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_CREATE_PER_MINUTE: '3' } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it('is shared by every key of an organization: a second key gets no fresh window; another organization does', async () => {
+    const first = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const second = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'], organizationId: first.organizationId! });
+    const elsewhere = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const create = (p: TestCredential & { organizationId?: string }) => call(stack, 'POST', `${INTAKE}/submissions`, { headers: p.headers, body: submissionBody(p, { sizeBytes: 1000 }) });
+
+    expect((await create(first)).status).toBe(201);
+    expect((await create(first)).status).toBe(201);
+    const third = await create(second); // the second key's first create: the organization's third
+    expect(third.status).toBe(201);
+    expect(third.headers.get('ratelimit-policy')).toBe('"create";q=3;w=60');
+    expect(third.headers.get('ratelimit')).toMatch(/^"create";r=0;t=\d+$/); // the tightest window: the organization's
+    const refused = await create(second);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(refused.body).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(refused.body.detail).toMatch(/your organization/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await create(first)).status).toBe(429);
+    // Another organization has its own window; nothing was created by the refused requests.
+    expect((await create(elsewhere)).status).toBe(201);
+    const [n] = await stack.sql<{ n: number }[]>`select count(*)::int as n from submissions where partner_organization_id = ${first.organizationId!}`;
+    expect(n!.n).toBe(3);
+    const rows = await stack.sql<{ key: string; points: number }[]>`select key, points from rate_limits where key = ${`create:org:${first.organizationId}`}`;
+    expect(rows[0]!.points).toBeGreaterThanOrEqual(4);
   });
 });

@@ -92,7 +92,8 @@ describe('public renditions of a projected draft', () => {
       const res = await fetch(r.url); // no credential: these are public URLs
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('image/webp');
-      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // Cached for 5 minutes, then revalidated by ETag: never immutable, so a takedown reaches caches.
+      expect(res.headers.get('cache-control')).toBe('public, max-age=300');
       const bytes = Buffer.from(await res.arrayBuffer());
       expect(res.headers.get('etag')).toBe(`"${sha256(bytes)}"`);
       const meta = await sharp(bytes).metadata();
@@ -106,6 +107,8 @@ describe('public renditions of a projected draft', () => {
       // (fetch would add Cache-Control: no-cache to a hand-made conditional request; a browser revalidating does not.)
       const again = await fetch(r.url, { headers: { 'if-none-match': res.headers.get('etag')!, 'cache-control': 'max-age=0' } });
       expect(again.status).toBe(304);
+      expect([again.headers.get('etag'), again.headers.get('cache-control')]).toEqual([res.headers.get('etag'), 'public, max-age=300']);
+      expect((await fetch(r.url, { headers: { 'if-none-match': '"0000"', 'cache-control': 'max-age=0' } })).status).toBe(200);
       const head = await fetch(r.url, { method: 'HEAD' });
       expect([head.status, head.headers.get('content-length')]).toEqual([200, String(bytes.length)]);
     }
@@ -142,7 +145,9 @@ describe('takedown', () => {
     const [large] = await stack.sql<{ objectKey: string }[]>`select object_key from public_renditions where media_id = ${assetId} and name = 'large'`;
     const objectKey = large!.objectKey;
     expect(await stack.api.deps.store.readRendition(objectKey)).not.toBeNull();
-    expect((await fetch(asset.image_url)).status).toBe(200);
+    const cached = await fetch(asset.image_url);
+    expect([cached.status, cached.headers.get('cache-control')]).toEqual([200, 'public, max-age=300']);
+    const etag = cached.headers.get('etag')!;
 
     // Refused without a human operator or without a reason; nothing changes.
     expect(await refusal(unpublishAsset(deps(), { assetId, operatorActorId: partner.actorId, reason: 'Client withdrew consent.' }))).toBe('operator_required');
@@ -158,6 +163,10 @@ describe('takedown', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(((await res.json()) as { code: string }).code).toBe('media_taken_down');
     }
+    // A cache revalidating its copy (max-age=300 spent) with the old ETag hears 410, not 304.
+    const revalidated = await fetch(asset.image_url, { headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' } });
+    expect(revalidated.status).toBe(410);
+    expect(revalidated.headers.get('etag')).toBeNull();
     expect((await listed('portfolios', artist)).map((a) => a.id)).not.toContain(assetId);
     expect((await listed('designs', artist)).map((a) => a.id)).not.toContain(assetId);
     expect(await stack.api.deps.store.readRendition(objectKey)).toBeNull();

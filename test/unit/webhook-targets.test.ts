@@ -33,6 +33,29 @@ describe('webhook targets', () => {
     await expect(checkTarget('http://user:secret@127.0.0.1/', development)).rejects.toThrow(/credentials/);
   });
 
+  it('refuses IPv4-compatible (::/96) and NAT64 (64:ff9b::/96, 64:ff9b:1::/48) addresses, at registration and at delivery', async () => {
+    const embedded = ['::a9fe:a9fe', '::7f00:1', '::a00:1', '::5db8:d822', '64:ff9b::a9fe:a9fe', '64:ff9b::5db8:d822', '64:ff9b:1::a9fe:a9fe', '64:ff9b:1:ffff::1'];
+    for (const policy of [production, development]) {
+      for (const address of embedded) {
+        expect(addressRefusal(address, policy), address).toMatch(/ipv4Compatible|nat64/);
+        // registration: a literal in the URL, and a name resolving to it
+        await expect(checkTarget(`http://[${address}]/`, policy), address).rejects.toThrow(TargetRefused);
+        await expect(checkTarget('https://hooks.example.com/', policy, resolvesTo(address)), address).rejects.toThrow(/ipv4Compatible|nat64/);
+        // delivery: the connection's lookup refuses it too
+        const err = await new Promise<Error | null>((resolve) => lookupGuard(policy, resolvesTo(address))('hooks.example.com', {}, (e) => resolve(e)));
+        expect(err, address).toBeInstanceOf(TargetRefused);
+      }
+    }
+    await expect(checkTarget('http://[::a9fe:a9fe]/', development)).rejects.toThrow(/ipv4Compatible/);
+    // The neighbours keep their own judgement: loopback ::1 in development, public IPv6 anywhere.
+    expect(addressRefusal('::1', development)).toBeUndefined();
+    expect(addressRefusal('::1', production)).toMatch(/loopback/);
+    expect(addressRefusal('::', development)).toMatch(/unspecified/);
+    expect(addressRefusal('2606:4700::1111', production)).toBeUndefined();
+    expect(addressRefusal('64:ff9c::1', production)).toBeUndefined();
+    expect(addressRefusal('1::a9fe:a9fe', production)).toBeUndefined();
+  });
+
   it('the delivery connects only to an address it checked: a name rebound to loopback fails there', async () => {
     const guard = lookupGuard(production, resolvesTo('127.0.0.1'));
     const err = await new Promise<Error | null>((resolve) => guard('hooks.example.com', {}, (e) => resolve(e)));

@@ -1,7 +1,8 @@
 // GET /media/{assetId}/{rendition}.{ext}: the public renditions of published portfolio assets,
 // served by the API from the private media store (the bucket is never public). No credential:
-// these are the URLs in image_url and renditions. The bytes never change under a URL, so they are
-// cached for a year as immutable; a takedown answers 410 at once (and deletes the objects).
+// these are the URLs in image_url and renditions. Caches keep a rendition for 5 minutes and then
+// revalidate it by its ETag (the sha256 of the bytes: 304 while it is still published), so a
+// takedown, which answers 410 at once (and deletes the objects), reaches every cache within 5 minutes.
 import { z } from 'zod';
 import { findPublicRendition } from '../../../lib/directory/media';
 import { RENDITION_FORMAT, RENDITION_NAMES } from '../../../lib/media/renditions';
@@ -10,6 +11,8 @@ import { blockedWrites, defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
 
 export const MEDIA_BASE = '/media';
+/** Never `immutable`: a rendition taken down must leave caches within max-age (issue 22). */
+export const RENDITION_CACHE_CONTROL = 'public, max-age=300';
 
 export const renditionParams = z.object({
   assetId: z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, 'letters, digits, - and _'),
@@ -32,7 +35,7 @@ export function mediaFileRoutes(): Route[] {
         if (!found || found.ext !== params.ext) throw new AppError('not_found', 'No such rendition.');
         res.set({
           etag: `"${found.sha256}"`,
-          'cache-control': 'public, max-age=31536000, immutable',
+          'cache-control': RENDITION_CACHE_CONTROL,
           'x-content-type-options': 'nosniff',
           'cross-origin-resource-policy': 'cross-origin',
         });

@@ -55,7 +55,7 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
         if (result.kind === 'quota_exceeded')
           throw new AppError(
             'quota_exceeded',
-            `Your organization has ${result.open} submissions (${result.openBytes} declared bytes) open in staged; the quota is ${cfg.QUOTA_STAGED_SUBMISSIONS} submissions and ${cfg.QUOTA_STAGED_BYTES} bytes. Upload or let them expire, then retry.`,
+            `Your organization has ${result.open} submissions (${result.openBytes} declared bytes) open (staged, verifying or awaiting review); the quota is ${cfg.QUOTA_STAGED_SUBMISSIONS} submissions and ${cfg.QUOTA_STAGED_BYTES} bytes. Retry once some are decided or expired.`,
             { headers: { 'Retry-After': '60' } },
           );
         const row = result.row;

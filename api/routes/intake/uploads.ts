@@ -4,14 +4,23 @@
 import { z } from 'zod';
 import { acceptsUpload, isFinal } from '../../../lib/intake/lifecycle';
 import { findByStagingKey } from '../../../lib/intake/submissions';
-import { LocalObjectStore, SealedError, UploadTooLargeError } from '../../../lib/storage/local';
+import { isSafeObjectKey, LocalObjectStore, SAFE_KEY, SealedError, UploadTooLargeError } from '../../../lib/storage/local';
 import { checkGrant } from '../../../lib/storage/signing';
 import { AppError } from '../../http/errors';
 import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
 
-export const uploadKeyParams = z.object({ key: z.string().min(1).max(300) });
+// The key is judged before the signature: an unsafe one is the client's error (400), never a 500
+// from the store refusing to map it to a file.
+export const uploadKeyParams = z.object({
+  key: z
+    .string()
+    .min(1)
+    .max(300)
+    .regex(SAFE_KEY, 'letters, digits, ., _, - and /')
+    .refine(isSafeObjectKey, 'path segments that are not empty, . or ..'),
+});
 
 export const uploadQuery = z.object({
   ct: z.string().min(1).max(100),

@@ -66,7 +66,7 @@ export function webhookRoutes(): Route[] {
           if (err instanceof TargetRefused) throw new AppError('webhook_target_refused', `This URL cannot receive webhooks: ${err.message}.`);
           throw err;
         }
-        const { endpoint, secret } = await createEndpoint(deps.sql, {
+        const { endpoint, secret } = await createEndpoint(deps.sql, deps.webhookSecrets, {
           organizationId: actor().organizationId,
           url: body.url,
           description: body.description ?? '',
@@ -107,7 +107,7 @@ export function webhookRoutes(): Route[] {
       ok: { 200: ['the new secret, shown once', SecretRotated] }, problems: [404],
       async handler({ deps, params, body, actor, res }) {
         const e = await ownEndpoint(deps, actor().organizationId, params.endpointId);
-        const r = await rotateSecret(deps.sql, e.endpointId, body.overlapSeconds);
+        const r = await rotateSecret(deps.sql, deps.webhookSecrets, e.endpointId, body.overlapSeconds);
         res.setHeader('Cache-Control', 'no-store').json({ success: true, data: { secret: r.secret, previousSecretExpiresAt: r.previousExpiresAt.toISOString() } });
       },
     }),
