@@ -6,7 +6,9 @@ import type { ArtistResolutionInput, ArtistResolutionResult } from './messages';
 
 const acts = proxyActivities<IntakeActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds' },
+  // Bounded (about a minute): a resolution that cannot be made fails the run (listed as Failed in
+  // the Web UI); the partner's retry of the request starts a new one (ALLOW_DUPLICATE).
+  retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 10 },
 });
 
 export async function artistResolution(input: ArtistResolutionInput): Promise<ArtistResolutionResult> {
