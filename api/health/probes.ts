@@ -56,8 +56,9 @@ async function temporalAnswers(d: ProbeDeps): Promise<boolean> {
  * WORKER_HEARTBEAT_SECONDS with their status, and the server keeps each one's last heartbeat: a
  * worker is alive while its last heartbeat is fresh (within `livenessSeconds`) and it has not
  * announced its shutdown, so a killed worker turns readiness `blocked` as fast as a stopped one.
- * Its poller must also have been seen within the window. A server without worker heartbeats
- * (older servers: no worker list) falls back to the poller window alone.
+ * Its poller must also have been seen within the window. A worker with no heartbeat yet (just
+ * started), and every worker on a server without worker heartbeats (older servers: no worker
+ * list), counts by the poller window alone.
  */
 export async function workerPolls(d: ProbeDeps): Promise<{ ok: boolean; pollers: number }> {
   try {
@@ -72,13 +73,18 @@ export async function workerPolls(d: ProbeDeps): Promise<{ ok: boolean; pollers:
       const fresh = desc.pollers.filter((p) => Number(p.lastAccessTime?.seconds ?? 0) >= now - d.pollerWindowSeconds);
       if (fresh.length === 0) return { ok: false, pollers: 0 };
       const beats = (workers?.workersInfo ?? []).map((w) => w.workerHeartbeat).filter((hb) => hb?.workerIdentity && hb.taskQueue === d.taskQueue);
-      if (!beats.length) return { ok: true, pollers: fresh.length };
-      const alive = new Set<string>();
+      // A poller is alive unless its worker's last heartbeat is stale or announced the shutdown; a
+      // worker that has polled but not yet sent its first heartbeat (just started) counts by its poll.
+      const last = new Map<string, { at: number; stopping: boolean }>();
       for (const hb of beats) {
         const at = Number(hb?.heartbeatTime?.seconds ?? 0);
-        if ((hb?.status ?? 0) < WORKER_STATUS_SHUTTING_DOWN && at >= now - d.livenessSeconds) alive.add(hb!.workerIdentity!);
+        const prev = last.get(hb!.workerIdentity!);
+        if (!prev || at >= prev.at) last.set(hb!.workerIdentity!, { at, stopping: (hb?.status ?? 0) >= WORKER_STATUS_SHUTTING_DOWN });
       }
-      const live = fresh.filter((p) => alive.has(p.identity ?? ''));
+      const live = fresh.filter((p) => {
+        const hb = last.get(p.identity ?? '');
+        return !hb || (!hb.stopping && hb.at >= now - d.livenessSeconds);
+      });
       return { ok: live.length > 0, pollers: live.length };
     });
   } catch {

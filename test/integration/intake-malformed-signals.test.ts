@@ -64,11 +64,13 @@ describe('malformed signals change nothing and are recorded as refused', () => {
       return r.length === MALFORMED_DECISIONS.length ? r : undefined;
     });
     expect(recorded.every((r) => r.reason === 'signal_malformed')).toBe(true);
-    expect(recorded[0]).toMatchObject({ decision: 'approve', requestId: 'x', claimedActorId: null, claimedCredentialId: null });
-    expect(recorded[0]!.detail).toContain('by: expected an object');
-    expect(recorded[0]!.detail).toContain('proof.protected');
-    expect(recorded[1]).toMatchObject({ decision: 'reject', requestId: 'y', claimedActorId: 'operator:eve', claimedCredentialId: null });
-    expect(recorded[1]!.detail).toContain('by.credentialId');
+    // Recorded as each handler finishes (not necessarily in the order sent).
+    const byId = (requestId: string) => recorded.find((r) => r.requestId === requestId);
+    expect(byId('x')).toMatchObject({ decision: 'approve', claimedActorId: null, claimedCredentialId: null });
+    expect(byId('x')!.detail).toContain('by: expected an object');
+    expect(byId('x')!.detail).toContain('proof.protected');
+    expect(byId('y')).toMatchObject({ decision: 'reject', claimedActorId: 'operator:eve', claimedCredentialId: null });
+    expect(byId('y')!.detail).toContain('by.credentialId');
     // Payloads without a readable request id get the run's own.
     expect(recorded.filter((r) => r.requestId.startsWith('malformed:')).length).toBe(3);
 

@@ -171,7 +171,7 @@ describe('rate limits, quotas and metrics', () => {
       });
       const meta = JSON.parse(Buffer.from(r.queryResult!.payloads![0]!.data!).toString('utf8')) as { currentDetails?: string };
       return meta.currentDetails?.startsWith('awaiting review since') && meta.currentDetails;
-    }, 5000, 100);
+    }, 10_000, 100);
     expect(details).toMatch(/^awaiting review since \d{4}-\d\d-\d\dT/);
   });
 });
