@@ -20,6 +20,8 @@ export interface ApproveSignal {
   reviewNotes: string;
   /** The API's signature over this decision (lib/intake/decision-proof.ts); without a valid one the approval changes nothing. */
   proof?: DecisionProof;
+  /** The ids of the similar-image matches the operator was shown (at most 50); covered by the proof's details hash. Absent in signals sent before similar images. */
+  seenMatches?: string[];
 }
 export interface RejectSignal {
   requestId: string;

@@ -93,3 +93,17 @@ describe('fingerprints of a greyscale plane', () => {
     expect(fp.phashMirror).toBe(pHash(mirrored(sampleRegion(plane, { left: 0, top: 0, width: 200, height: 150 }, 32, 32), 32, 32)));
   });
 });
+
+describe('the decision proof\'s details hash and the seen matches', () => {
+  it('is what it was before similar images when no match was shown, and covers the shown ids (in any order) when some were', async () => {
+    const { detailsHash } = await import('../../lib/intake/decision-proof');
+    const crypto = await import('node:crypto');
+    const before = crypto.createHash('sha256').update(JSON.stringify([null, 'ok'])).digest('hex');
+    expect(detailsHash({ reviewNotes: 'ok' })).toBe(before);
+    expect(detailsHash({ reviewNotes: 'ok', seenMatches: [] })).toBe(before);
+    const seen = detailsHash({ reviewNotes: 'ok', seenMatches: ['pfa_a', 'sub_b'] });
+    expect(seen).not.toBe(before);
+    expect(detailsHash({ reviewNotes: 'ok', seenMatches: ['sub_b', 'pfa_a'] })).toBe(seen);
+    expect(detailsHash({ reviewNotes: 'ok', seenMatches: ['pfa_a'] })).not.toBe(seen);
+  });
+});
