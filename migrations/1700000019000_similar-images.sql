@@ -22,10 +22,13 @@ CREATE TABLE image_fingerprints (
   created_at     timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (subject_kind, subject_id, variant)
 );
-CREATE INDEX image_fingerprints_c0 ON image_fingerprints (c0);
-CREATE INDEX image_fingerprints_c1 ON image_fingerprints (c1);
-CREATE INDEX image_fingerprints_c2 ON image_fingerprints (c2);
-CREATE INDEX image_fingerprints_c3 ON image_fingerprints (c3);
+-- The hash rides in each chunk index, so candidates are verified from the index alone (index-only
+-- scans); only the hashes within the distance are looked up again, by image_fingerprints_hash.
+CREATE INDEX image_fingerprints_c0 ON image_fingerprints (c0) INCLUDE (hash);
+CREATE INDEX image_fingerprints_c1 ON image_fingerprints (c1) INCLUDE (hash);
+CREATE INDEX image_fingerprints_c2 ON image_fingerprints (c2) INCLUDE (hash);
+CREATE INDEX image_fingerprints_c3 ON image_fingerprints (c3) INCLUDE (hash);
+CREATE INDEX image_fingerprints_hash ON image_fingerprints (hash);
 CREATE INDEX image_fingerprints_submission ON image_fingerprints (submission_id);
 
 -- Exact copies (sameBytes), also of submissions verified before fingerprints existed.

@@ -61,13 +61,23 @@ export async function nearHashes(tx: Tx, hash: bigint, variants: readonly Varian
   if (maxDistance > GUARANTEED_DISTANCE) throw new RangeError(`the index finds hashes within ${GUARANTEED_DISTANCE} only`);
   const [p0, p1, p2, p3] = chunkProbes(hash);
   const h = toSigned64(hash).toString();
+  const t = tx(table);
+  // Candidates from the four chunk indexes alone (each holds the hash: index-only scans), verified
+  // there; then only the hashes within the distance are read from the table.
   return tx<Near[]>`
-    select subject_kind, subject_id, submission_id, variant, bit_count((hash # ${h}::bigint)::bit(64))::int as distance
-    from ${tx(table)}
-    where (c0 = any(${p0!}::int[]) or c1 = any(${p1!}::int[]) or c2 = any(${p2!}::int[]) or c3 = any(${p3!}::int[]))
-      and variant = any(${variants as Variant[]}::text[])
-      and bit_count((hash # ${h}::bigint)::bit(64)) <= ${maxDistance}
-    order by distance`;
+    with candidates as (
+      select hash from ${t} where c0 = any(${p0!}::int[])
+      union all select hash from ${t} where c1 = any(${p1!}::int[])
+      union all select hash from ${t} where c2 = any(${p2!}::int[])
+      union all select hash from ${t} where c3 = any(${p3!}::int[])
+    ), near as (
+      select distinct hash, bit_count((hash # ${h}::bigint)::bit(64))::int as distance
+      from candidates where bit_count((hash # ${h}::bigint)::bit(64)) <= ${maxDistance}
+    )
+    select f.subject_kind, f.subject_id, f.submission_id, f.variant, near.distance
+    from near join ${t} f on f.hash = near.hash
+    where f.variant = any(${variants as Variant[]}::text[])
+    order by near.distance`;
 }
 
 /** The same answer by reading every row (the benchmark's baseline, and a test's oracle). */
