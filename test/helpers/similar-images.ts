@@ -2,21 +2,13 @@
 // "photos" (smooth noise, gradients with shapes, line art on skin tones), the transforms a
 // re-upload goes through, and unrelated images from other seeds.
 import sharp from 'sharp';
+import { mulberry32 } from '../../lib/directory/seed';
 
 const WIDTH = 1200;
 const HEIGHT = 900;
 
-/** A small deterministic generator (mulberry32), so every run makes the same images. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seed tooling's deterministic generator: every run makes the same images. */
+export const random = mulberry32;
 
 /** Photo-like noise: coarse random blobs, enlarged smoothly, with fine grain on top. */
 async function smoothNoise(seed: number): Promise<Buffer> {
