@@ -10,21 +10,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import sharp from 'sharp';
-import { DEFAULT_MAX_IMAGE_PIXELS } from '../activities';
 import { parseCli } from '../lib/cli';
 import { createSql } from '../lib/db';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { migrateUp } from '../lib/db/migrate';
 import { fingerprintsOf } from '../lib/media/fingerprints/compute';
 import { GUARANTEED_DISTANCE, nearHashes, nearHashesByScan } from '../lib/media/fingerprints/index';
-import { inspectImage } from '../lib/media/inspect';
-import { encodePreviews } from '../lib/media/previews';
 import { freePort } from '../lib/net/free-port';
 import { explainQueries } from './lib/explain';
 import { printTable, writeResults } from './lib/results';
 import { round, summarize } from './lib/stats';
+import { verifyLikeM1, writePhoto12mp } from './lib/verification';
 
 const { values } = parseCli('S1: similar-image lookups at 1M fingerprints against a brute-force scan; the fingerprints\' share of verification (M1).', 'npm run bench:similar --', {
   options: { rows: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '200' }, scans: { type: 'string', default: '15' }, runs: { type: 'string', default: '9' } },
@@ -101,19 +97,8 @@ try {
 
   // 3. The fingerprints beside M1's verification of a 12 MP JPEG.
   const file = path.join(dir, 'photo.jpg');
-  await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).jpeg({ quality: 85 }).toFile(file);
-  const sha256 = async () => {
-    const h = crypto.createHash('sha256');
-    await pipeline(fs.createReadStream(file), h);
-    return h.digest('hex');
-  };
-  const verifyM1 = async () => {
-    const inspected = await inspectImage(file, 'image/jpeg', DEFAULT_MAX_IMAGE_PIXELS);
-    if (!inspected.ok) throw new Error('not verified');
-    await sha256();
-    await encodePreviews(inspected.decoded);
-    return inspected.decoded;
-  };
+  await writePhoto12mp(file);
+  const verifyM1 = () => verifyLikeM1(file);
   const decoded = await verifyM1(); // warm-up
   await fingerprintsOf(decoded);
   const m1: number[] = [];
