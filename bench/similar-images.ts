@@ -17,7 +17,6 @@ import { migrateUp } from '../lib/db/migrate';
 import { fingerprintsOf } from '../lib/media/fingerprints/compute';
 import { GUARANTEED_DISTANCE, nearHashes, nearHashesByScan } from '../lib/media/fingerprints/index';
 import { freePort } from '../lib/net/free-port';
-import { explainQueries } from './lib/explain';
 import { printTable, writeResults } from './lib/results';
 import { round, summarize } from './lib/stats';
 import { verifyLikeM1, writePhoto12mp } from './lib/verification';
@@ -92,8 +91,7 @@ try {
   }
   const plantedFound = found.reduce((a, f, i) => a + f.filter((id) => id.startsWith(`plant_${i}_`)).length, 0);
   await sql.end();
-  // Where a lookup's time goes: its plan's nodes by self time.
-  const [profile] = await explainQueries(pg.url, (s) => nearHashes(s, queries[0]!, ['phash']), 6);
+
 
   // 3. The fingerprints beside M1's verification of a 12 MP JPEG.
   const file = path.join(dir, 'photo.jpg');
@@ -118,7 +116,6 @@ try {
   ];
   printTable(`similar images: ${QUERIES} indexed lookups, ${SCANS} scans; ${RUNS} verification runs`, rows);
   console.log(`index p50 ${ix.p50} ms, scan p50 ${sc.p50} ms; planted neighbours found: ${plantedFound} of ${QUERIES * GUARANTEED_DISTANCE} (distance 8 never counted); answers differing from the scan: ${mismatches} of ${SCANS}`);
-  if (profile) console.log(`one lookup, ${profile.executionMs} ms: ${profile.top.map((n) => `${n.node} ${round(n.selfMs, 2)} ms (${n.rows} rows)`).join('; ')}`);
   if (mismatches > 0 || plantedFound < QUERIES * GUARANTEED_DISTANCE) process.exitCode = 1;
   console.log(`\nwritten: ${writeResults('similar-images', { rows: total, queries: QUERIES, scans: SCANS, runs: RUNS, loadMs, indexMs, index: ix, scan: sc, fingerprints: f, m1: m, plantedFound, mismatches })}`);
 } finally {
