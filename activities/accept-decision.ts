@@ -12,6 +12,7 @@ import { isActiveOperator } from '../lib/identity/actors';
 import { DecisionProofError, detailsHash, type DecisionRefusal, type DecisionVerifier } from '../lib/intake/decision-proof';
 import { insertRefusal } from '../lib/intake/refusals';
 import { checkApprove, checkReject, problemsLine } from '../lib/intake/signal-shapes';
+import { recordDecisionMatches } from '../lib/intake/decision-matches';
 import { findSubmission } from '../lib/intake/submissions';
 import { persist } from './steps';
 import type { AcceptDecisionInput, AcceptDecisionResult } from './types';
@@ -62,7 +63,7 @@ async function check(deps: DecisionDeps, i: AcceptDecisionInput): Promise<{ refu
     (claims.sha256 !== i.sha256 || claims.sha256 !== row?.verifiedSha256) && 'verified sha256',
     (claims.actorId !== i.by.actorId || claims.credentialId !== i.by.credentialId) && 'operator',
     claims.requestId !== i.requestId && 'request',
-    claims.detailsHash !== detailsHash({ reviewNotes: i.reviewNotes, reasonCode: i.reasonCode }) && 'notes',
+    claims.detailsHash !== detailsHash({ reviewNotes: i.reviewNotes, reasonCode: i.reasonCode, seenMatches: i.seenMatches }) && 'notes',
   ].filter(Boolean);
   if (mismatch.length) return { refused: 'proof_mismatch', detail: `the proof does not match this decision (${mismatch.join(', ')})`, proofActorId: claims.actorId };
   if (!(await isActiveOperator(deps.sql, { actorId: claims.actorId, credentialId: claims.credentialId, permission: 'portfolio_intake:review' })))
@@ -78,7 +79,8 @@ export function acceptDecision(deps: DecisionDeps) {
     if (!malformed(i) && (await alreadyWritten(sql, i))) return { accepted: true };
     const refusal = await check(deps, i);
     if (!refusal) {
-      if (await persist(sql, i.transition)) return { accepted: true };
+      // The matches found now are recorded with the decision, in its transaction (decision_matches).
+      if (await persist(sql, i.transition, (tx) => recordDecisionMatches(tx, i))) return { accepted: true };
       if (await alreadyWritten(sql, i)) return { accepted: true };
       // The row is not where the decision applies (only the workflow writes it: not expected).
       return { accepted: false, reason: 'state_moved' };

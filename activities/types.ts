@@ -68,7 +68,7 @@ export interface AcceptDecisionInput {
   proof?: DecisionProof | undefined;
   reviewNotes?: string | undefined;
   reasonCode?: RejectReasonCode | undefined;
-  /** The similar-image matches the operator saw when deciding (covered by the proof's details). */
+  /** The similar-image matches the operator was shown (their ids); in the proof's details hash. */
   seenMatches?: string[] | undefined;
   /** The sha256 verification recorded (the workflow's own result). */
   sha256: string;

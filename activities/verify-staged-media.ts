@@ -1,9 +1,13 @@
 import type { Sql } from '../lib/db';
+import { fingerprintsOf, type Fingerprints } from '../lib/media/fingerprints/compute';
+import { storeFingerprints } from '../lib/media/fingerprints/index';
+import { outcomeOf } from '../lib/intake/lifecycle';
+import { applyTransition } from '../lib/intake/transitions';
 import { headerFormat, inspectImage, type Inspection } from '../lib/media/inspect';
 import { decodeForPreviews, encodePreviews } from '../lib/media/previews';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
 import type { ObjectStore, PreviewSize } from '../lib/storage/types';
-import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
+import { legacyStep, persist, recordedRow } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
 
 export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImagePixels: number }) {
@@ -26,6 +30,7 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     const stat = await store.statStaged(i.stagingKey);
     let result: VerifyResult;
     let inspected: Inspection | undefined;
+    let fingerprints: Fingerprints | undefined;
     if (!stat) result = { ok: false, code: 'object_missing' };
     else if (stat.size !== i.sizeBytes) result = { ok: false, code: 'size_mismatch' };
     else if (!matchesMagic(i.mimeType, await store.readStagedPrefix(i.stagingKey, MAGIC_PREFIX_BYTES), stat.size))
@@ -42,10 +47,17 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       if (!inspected.ok) result = inspected;
       else {
         await store.sealStaged(i.stagingKey, sha256);
+        // The perceptual fingerprints, from the same decoded pixels (lib/media/fingerprints).
+        fingerprints = await fingerprintsOf(inspected.decoded);
         result = { ok: true, sha256, image: inspected.image };
       }
     }
-    await persistOutcome(sql, outcomes, result);
+    // The outcome and the fingerprints commit together; a retry after the commit writes neither.
+    // The fingerprints are not part of the result: the workflow's history and its input stay as they were.
+    await sql.begin(async (tx) => {
+      const written = await applyTransition(tx, outcomeOf(outcomes, result));
+      if (written && fingerprints) await storeFingerprints(tx, { kind: 'submission', id: i.submissionId, submissionId: i.submissionId }, fingerprints);
+    });
     if (!result.ok) await store.deleteStaged(i.stagingKey);
     // The review previews, from the pixels verification decoded (not from the file again: the
     // staged bytes are sealed, but the previews must show what was verified). After the outcome,

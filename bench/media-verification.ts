@@ -4,17 +4,12 @@
 //  M2  peak RSS growth while 4 such images are verified at once (the same functions the verify
 //      activity runs, in this process), against the process before.
 // Run: npm run bench:media [-- --runs 15]
-import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import sharp from 'sharp';
-import { DEFAULT_MAX_IMAGE_PIXELS } from '../activities';
-import { inspectImage } from '../lib/media/inspect';
-import { encodePreviews } from '../lib/media/previews';
 import { printTable, writeResults } from './lib/results';
+import { sha256File, verifyLikeM1, writePhoto12mp } from './lib/verification';
 import { round, summarize } from './lib/stats';
 
 const { values } = parseCli('M1-M2: verification of a 12-megapixel JPEG against its bare sha256; worker RSS with 4 at once.', 'npm run bench:media --', { options: { runs: { type: 'string', default: '15' } } });
@@ -23,23 +18,11 @@ const RUNS = Number(values.runs);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));
 try {
   const file = path.join(dir, 'photo.jpg');
-  // 4000 x 3000, photo-like noise, quality 85: about what a phone camera writes.
-  await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 30 } } })
-    .jpeg({ quality: 85 })
-    .toFile(file);
+  await writePhoto12mp(file);
   const bytes = fs.statSync(file).size;
 
-  const sha256 = async () => {
-    const h = crypto.createHash('sha256');
-    await pipeline(fs.createReadStream(file), h);
-    return h.digest('hex');
-  };
-  const verify = async () => {
-    const inspected = await inspectImage(file, 'image/jpeg', DEFAULT_MAX_IMAGE_PIXELS);
-    if (!inspected.ok) throw new Error('not verified');
-    await sha256();
-    await encodePreviews(inspected.decoded);
-  };
+  const sha256 = () => sha256File(file);
+  const verify = () => verifyLikeM1(file);
   const time = async (fn: () => Promise<unknown>) => {
     const t = performance.now();
     await fn();

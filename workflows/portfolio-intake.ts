@@ -266,6 +266,7 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
       proof: o.signal.proof,
       reviewNotes: o.kind === 'reject' ? (o.signal.reviewNotes ?? o.signal.notes ?? '') : o.signal.reviewNotes,
       ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
+      // Only when the signal carried them: the activity input of every earlier signal is unchanged.
       ...(o.kind === 'approve' && o.signal.seenMatches ? { seenMatches: o.signal.seenMatches } : {}),
       sha256,
       transition,

@@ -15,6 +15,7 @@ import { listArtistResolutions } from '../../lib/identity/evidence-review';
 import { claim, createSession, findSession, redeemSigninCode, releaseClaim, revokeSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { InvalidCredentialError, ProviderUnavailableError, type ProvenIdentity } from '../../lib/identity/types';
+import { flaggedMatchesOf } from '../../lib/intake/similar';
 import { findSubmission } from '../../lib/intake/submissions';
 import { rejectReasonCodes } from '../../lib/intake/vocabulary';
 import { plainText } from '../../lib/validation/text';
@@ -24,7 +25,8 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { parseInput } from '../http/validate';
 import { previewBytes } from '../routes/intake/previews';
-import { decide, signalAnswer } from '../routes/intake/signals';
+import { decide, signalAnswer, type DecisionInput } from '../routes/intake/signals';
+import { seenMatchesSchema } from '../routes/intake/schemas';
 import { resolutionListQuery, verifyEvidenceOp, verifyEvidenceSchema } from '../routes/intake/evidence-review';
 import { publishOp, publishSchema, settleOp, settlePosturesSchema, unpublishOp, unpublishSchema } from '../routes/intake/publishing';
 
@@ -62,7 +64,9 @@ const queueQuery = z
   })
   .strict();
 const previewQuery = z.object({ size: z.enum(['thumb', 'large']).default('thumb') }).strict();
-const approveBody = z.object({ reviewNotes: plainText(2000, 3) }).strict();
+// acknowledgeMatches: the operator ticked that they looked at the similar images flagged as another
+// artist's work, and their notes say why approving is right; seenMatches: the match ids shown.
+const approveBody = z.object({ reviewNotes: plainText(2000, 3), acknowledgeMatches: z.boolean().optional(), seenMatches: seenMatchesSchema.optional() }).strict();
 const rejectBody = z.object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: plainText(2000, 3) }).strict();
 const sessionBody = z.object({ token: z.string().min(20).max(8192) }).strict();
 const signinQuery = z.object({ code: z.string().min(20).max(200) }).strict();
@@ -197,7 +201,9 @@ export function consoleRouter(deps: AppDeps): Router {
     '/console/api/queue',
     wrap(async (req, res) => {
       const q = parseInput(queueQuery, req.query, 'query');
-      const { items, total } = await consoleQueue(deps.sql, q);
+      const { items: rows, total } = await consoleQueue(deps.sql, q);
+      // The flag of a row whose image matches another artist's published or pending work.
+      const items = await Promise.all(rows.map(async (s) => ({ ...s, similarFlag: (await flaggedMatchesOf(deps.sql, s.submissionId)).some((m) => m.flagged) })));
       res.json({ success: true, data: items, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } });
     }),
   );
@@ -214,6 +220,14 @@ export function consoleRouter(deps: AppDeps): Router {
       const d = await submissionDetail(deps.sql, id);
       if (!d) throw new AppError('not_found', 'No such submission.');
       res.json({ success: true, data: d });
+    }),
+  );
+  r.get(
+    '/console/api/submissions/:id/similar',
+    wrap(async (req, res) => {
+      const { id } = parseInput(submissionParam, req.params, 'path');
+      if (!(await findSubmission(deps.sql, id))) throw new AppError('not_found', 'No such submission.');
+      res.json({ success: true, data: { matches: await flaggedMatchesOf(deps.sql, id, { publicBaseUrl: '' }) } });
     }),
   );
   r.get(
@@ -245,10 +259,14 @@ export function consoleRouter(deps: AppDeps): Router {
   const decision = (kind: 'approve' | 'reject') =>
     wrap(async (req, res) => {
       const { id } = parseInput(submissionParam, req.params, 'path');
-      const input =
-        kind === 'approve'
-          ? { decision: 'approve' as const, ...parseInput(approveBody, req.body, 'body') }
-          : { decision: 'reject' as const, ...parseInput(rejectBody, req.body, 'body') };
+      let input: DecisionInput;
+      if (kind === 'approve') {
+        const { acknowledgeMatches, ...body } = parseInput(approveBody, req.body, 'body');
+        // A match is advice, never a refusal: approving over one only needs the operator to say so.
+        if (!acknowledgeMatches && (await flaggedMatchesOf(deps.sql, id)).some((m) => m.flagged))
+          throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
+        input = { decision: 'approve', ...body };
+      } else input = { decision: 'reject', ...parseInput(rejectBody, req.body, 'body') };
       const result = await decide(deps, who(res).actor, id, input, String(req.id ?? ''));
       // Best effort once the decision went out: a lost database must not turn it into a 503 (claims lapse on their own).
       await releaseClaim(deps.sql, id, who(res).actor.actorId).catch(() => undefined);

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   evidence_missing: 409,
   delivery_in_progress: 409,
   claimed_by_other: 409,
+  matches_not_acknowledged: 409,
   route_retired: 410,
   media_taken_down: 410,
   payload_too_large: 413,

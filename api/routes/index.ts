@@ -11,6 +11,7 @@ import { previewRoutes } from './intake/previews';
 import { publishingRoutes } from './intake/publishing';
 import { reviewQueueRoutes } from './intake/review-queue';
 import { signalRoutes } from './intake/signals';
+import { similarRoutes } from './intake/similar';
 import { submissionRoutes } from './intake/submissions';
 import { uploadRoutes } from './intake/uploads';
 import { webhookRoutes } from './intake/webhooks';
@@ -31,6 +32,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...signalRoutes(),
     ...reviewQueueRoutes(),
     ...previewRoutes(),
+    ...similarRoutes(),
     ...artistResolutionRoutes(),
     ...evidenceReviewRoutes(),
     ...publishingRoutes(),

@@ -12,7 +12,7 @@ const READ_ONLY_TABLES = ['actor_mappings', 'api_keys', 'pgmigrations'];
  * worker cannot cover its tracks. Nothing in the code updates or deletes these rows (inserts use
  * `on conflict do nothing`, which needs INSERT only); a cascade from a parent row runs as the owner.
  */
-export const APPEND_ONLY_TABLES = ['intake_events', 'access_audit', 'decision_refusals', 'posture_settlements', 'webhook_attempts'];
+export const APPEND_ONLY_TABLES = ['intake_events', 'access_audit', 'decision_refusals', 'decision_matches', 'posture_settlements', 'webhook_attempts'];
 
 const grantsOf = (table: string) =>
   READ_ONLY_TABLES.includes(table) ? 'select' : APPEND_ONLY_TABLES.includes(table) ? 'select, insert' : 'select, insert, update, delete';

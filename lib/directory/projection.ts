@@ -10,6 +10,7 @@ import { recordAssetEvent } from '../webhooks/events';
 import type { Sql, Tx } from '../db';
 import { makeRenditions, RENDITION_FORMAT, renditionPath, type Rendition } from '../media/renditions';
 import type { ObjectStore } from '../storage/types';
+import { copyFingerprintsToAsset } from '../media/fingerprints/index';
 import { PUBLISHABLE_CONSENT, PUBLISHABLE_RIGHTS } from './records';
 
 export type ProjectionRefusal =
@@ -262,6 +263,8 @@ export function projectDraft(deps: ProjectionDeps, input: ProjectionInput): Prom
           values (${assetId}, ${r.name}, ${RENDITION_FORMAT.ext}, ${RENDITION_FORMAT.contentType}, ${r.width}, ${r.height},
             ${r.bytes.length}, ${r.sha256}, ${r.key})`;
       }
+      // The asset carries the fingerprints of the submission it comes from (similar images).
+      await copyFingerprintsToAsset(tx, d.submissionId, assetId);
       // The partner's asset.published event, in the same transaction (lib/webhooks/events.ts).
       await recordAssetEvent(tx, { type: 'asset.published', assetId, documentId: d.documentId });
       await tx`insert into access_audit (action, subject, detail) values ('draft_projected', ${d.documentId},

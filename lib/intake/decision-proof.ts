@@ -54,9 +54,15 @@ export class DecisionProofError extends Error {
   }
 }
 
-/** The notes and reason code are part of what the operator signed off: a proof covers them too. */
-export function detailsHash(d: { reviewNotes?: string | undefined; reasonCode?: string | undefined }): string {
-  return crypto.createHash('sha256').update(JSON.stringify([d.reasonCode ?? null, d.reviewNotes ?? null])).digest('hex');
+/**
+ * The notes and reason code are part of what the operator signed off: a proof covers them too, and
+ * the ids of the similar-image matches the operator was shown (sorted), when there were any. Without
+ * them the hash is what it was before similar images, so proofs in flight still verify.
+ */
+export function detailsHash(d: { reviewNotes?: string | undefined; reasonCode?: string | undefined; seenMatches?: readonly string[] | undefined }): string {
+  const details: unknown[] = [d.reasonCode ?? null, d.reviewNotes ?? null];
+  if (d.seenMatches?.length) details.push([...d.seenMatches].sort());
+  return crypto.createHash('sha256').update(JSON.stringify(details)).digest('hex');
 }
 
 /** Env values hold PEM with real line breaks or with `\n` escapes (one-line secrets stores). */

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSigninCode } from '../../lib/console/sessions';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { CHROMIUM_PATH } from '../../scripts/tools/chromium';
-import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { apiKeyActor, bearerActor, TEST_ARTIST, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
 import { runtimeArtistProfile } from '../helpers/publishing';
+import { original, transform } from '../helpers/similar-images';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
 
 const haveChromium = fs.existsSync(CHROMIUM_PATH);
@@ -215,6 +216,48 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     expect((await call(stack, 'GET', '/console/api/queue', { headers: { cookie } })).body.code).toBe('actor_not_mapped');
     const [row] = await stack.sql<{ intakeStatus: string }[]>`select intake_status from submissions where submission_id = ${id}`;
     expect(row!.intakeStatus).toBe('awaiting_review');
+  });
+
+  it('flags a row whose image matches another artist\'s pending work, shows the match in the detail, and approves over it only when acknowledged', async () => {
+    const image = await original('line-art', 5);
+    const own = await stageAndVerify(stack, partner, image);
+    const copier = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const copy = await stageAndVerify(stack, copier, (await transform(image, 'jpeg60')).bytes, { artistCanonicalId: uid('artist-copy-') });
+    expect(copy.done.body.data.intakeStatus).toBe('awaiting_review');
+    // a fresh operator: alice was deactivated above
+    const carol = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
+    const code = await createSigninCode(stack.sql, { subject: carol.subject!, issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 3600_000) });
+    const page = await newPage();
+    await page.goto(`${stack.url}/console/signin?code=${code}`);
+    await row(page, copy.id).waitFor({ timeout: 30_000 });
+    expect(await row(page, copy.id).locator('[data-testid="similar-flag"]').count()).toBe(1);
+    expect(await row(page, own.id).locator('[data-testid="similar-flag"]').count()).toBe(1);
+    await row(page, copy.id).click();
+    const match = page.locator(`[data-testid="matches"] li[data-match="${own.id}"]`);
+    await match.waitFor();
+    expect(await match.textContent()).toContain('awaiting_review');
+    expect(await match.textContent()).toContain(TEST_ARTIST);
+    await page.waitForFunction((id) => (globalThis as any).document.querySelector(`li[data-match="${id}"] img`)?.naturalWidth > 0, own.id);
+    await page.locator('textarea[name="notes"]').fill('Licensed from the original artist, contract on file.');
+    await page.locator('button.primary').click();
+    expect(await page.locator('[role="alert"]').textContent()).toMatch(/acknowledge/);
+    await page.locator('input[name="acknowledgeMatches"]').check();
+    await page.locator('button.primary').click();
+    await page.locator('[data-testid="result"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="status"]').textContent()).toBe('promoted_to_media_store');
+    const [rec] = await stack.sql<{ seenMatches: string[]; matches: { id: string }[] }[]>`select seen_matches, matches from decision_matches where submission_id = ${copy.id}`;
+    expect(rec!.seenMatches).toContain(own.id);
+    expect(rec!.matches.map((m) => m.id)).toContain(own.id);
+    // Open the match from the detail: the other submission's detail (the copy is a draft now: its id is the document's)
+    await page.keyboard.press('Escape');
+    await row(page, own.id).click();
+    const [{ documentId }] = (await stack.sql<{ documentId: string }[]>`select document_id from media_documents where submission_id = ${copy.id}`) as unknown as [{ documentId: string }];
+    const draft = page.locator(`[data-testid="matches"] li[data-match="${documentId}"]`);
+    await draft.waitFor();
+    expect(await draft.textContent()).toContain('draft');
+    await draft.locator('button').click();
+    await page.locator('[data-testid="status"]', { hasText: 'promoted_to_media_store' }).waitFor();
+    await page.context().close();
   });
 
   it('serves the page under a strict Content-Security-Policy, assets from this origin', async () => {

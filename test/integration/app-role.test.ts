@@ -46,6 +46,8 @@ describe('the app role', () => {
       access_audit: () => app`insert into access_audit (action, subject, detail) values ('test', 'subject', '{}'::jsonb)`,
       decision_refusals: () => app`insert into decision_refusals (submission_id, decision, request_id, reason, claimed_actor_id, claimed_credential_id)
         values (${submissionId}, 'approve', 'req_1', 'proof_invalid', 'actor_x', 'cred_x') on conflict (submission_id, request_id) do nothing`,
+      decision_matches: () => app`insert into decision_matches (submission_id, decision, request_id, actor_id, credential_id, matches, review_notes)
+        values (${submissionId}, 'approve', 'req_1', 'actor_a', 'cred_a', '[]'::jsonb, 'seen') on conflict (submission_id, request_id) do nothing`,
       posture_settlements: () => app`insert into posture_settlements (document_id, rights_before, rights_after, consent_before, consent_after, operator_actor_id, credential_id, note)
         values (${documentId}, 'review_required', 'artist_attested', 'review_required', 'client_consented', 'op', 'cred', 'settled')`,
       webhook_attempts: () => app`insert into webhook_attempts (delivery_id, attempt, status_code, duration_ms) values (${deliveryId}, 1, 204, 3)`,

@@ -36,6 +36,8 @@ const artistOrgs = (s) => {
   const foreign = s.partnerOrganizationId && !orgs.includes(s.partnerOrganizationId);
   return html`<span class=${foreign ? 'claim' : 'muted'} data-testid="artist-orgs">artist of ${orgs.join(', ')}${foreign ? ' (not the partner\'s organization)' : ''}</span>`;
 };
+/** The image matches another artist's published or pending work (similar images): advice, not a refusal. */
+const similarFlag = (s) => s.similarFlag && html`<br /><span class="claim" data-testid="similar-flag">similar to another artist's work</span>`;
 const preview = (id, size) => `/console/api/submissions/${encodeURIComponent(id)}/preview?size=${size}`;
 
 function SignIn({ onSignedIn }) {
@@ -103,7 +105,7 @@ function Queue({ open }) {
         <td><strong>${s.fileName}</strong><br /><span class="muted">${s.title ?? ''}</span></td>
         <td>${s.partnerActorId}<br /><span class="muted">${s.partnerOrganizationId ?? ''}</span></td>
         <td>${s.tenantId}</td>
-        <td>${s.artistCanonicalId}<br /><span class="muted">${s.artistEvidence}${s.artistHasProfile ? '' : ', no runtime profile'}</span><br />${artistOrgs(s)}</td>
+        <td>${s.artistCanonicalId}<br /><span class="muted">${s.artistEvidence}${s.artistHasProfile ? '' : ', no runtime profile'}</span><br />${artistOrgs(s)}${similarFlag(s)}</td>
         <td>${s.rightsPosture}<br />${s.consentPosture}</td>
         <td>${kib(s.sizeBytes)}</td>
         <td>${s.width && s.height ? `${s.width} × ${s.height}` : ''}</td>
@@ -117,8 +119,22 @@ function Queue({ open }) {
 
 const REASONS = ['rights_unclear', 'consent_missing', 'quality_insufficient', 'content_policy', 'duplicate', 'other'];
 
-function Detail({ id, me, back }) {
+/** The similar images of a submission, side by side: preview, whose, status; each opens in the console. */
+function Matches({ matches, open }) {
+  if (matches.length === 0) return html`<p class="muted" data-testid="no-matches">No similar images.</p>`;
+  const src = (m) => (m.kind === 'published_asset' && m.previewUrl ? m.previewUrl : preview(m.submissionId, 'thumb'));
+  return html`<ul class="matches" data-testid="matches">${matches.map((m) => html`<li key=${m.id} class=${m.flagged ? 'claim' : ''} data-match=${m.id}>
+    <img src=${src(m)} alt=${`similar image ${m.id}`} width="96" height="96" />
+    <span>${m.kind.replace('_', ' ')} <code>${m.id}</code>: ${m.status}; artist ${m.artistCanonicalId}, organization ${m.partnerOrganizationId ?? '?'};
+      ${m.sameBytes ? 'the same bytes' : `${m.distance} bits apart`}${m.flagged ? ' (another artist\'s work)' : ''}
+      <button type="button" onClick=${() => open(m.submissionId)}>Open</button></span>
+  </li>`)}</ul>`;
+}
+
+function Detail({ id, me, back, open: openOther }) {
   const [d, setD] = useState(null);
+  const [matches, setMatches] = useState([]);
+  const [acknowledged, setAcknowledged] = useState(false);
   const [claimState, setClaim] = useState(null);
   const [notes, setNotes] = useState('');
   const [reason, setReason] = useState('rights_unclear');
@@ -131,9 +147,11 @@ function Detail({ id, me, back }) {
       try {
         const c = await call('POST', `/console/api/submissions/${encodeURIComponent(id)}/claim`);
         const detail = await call('GET', `/console/api/submissions/${encodeURIComponent(id)}`);
+        const similar = await call('GET', `/console/api/submissions/${encodeURIComponent(id)}/similar`);
         if (live) {
           setClaim(c.data);
           setD(detail.data);
+          setMatches(similar.data.matches);
         }
       } catch (err) {
         if (live) setError(err.message);
@@ -156,7 +174,8 @@ function Detail({ id, me, back }) {
   const decideAs = async (kind) => {
     setError('');
     try {
-      const body = kind === 'approve' ? { reviewNotes: notes } : { reasonCode: reason, reviewNotes: notes };
+      const seen = matches.length ? { seenMatches: matches.map((m) => m.id), acknowledgeMatches: acknowledged } : {};
+      const body = kind === 'approve' ? { reviewNotes: notes, ...seen } : { reasonCode: reason, reviewNotes: notes };
       const r = await call('POST', `/console/api/submissions/${encodeURIComponent(id)}/${kind}`, body);
       setResult(r.data);
     } catch (err) {
@@ -186,11 +205,16 @@ function Detail({ id, me, back }) {
         <dt>sha256</dt><dd><code>${d.verifiedSha256 ?? ''}</code></dd>
         <dt>Tags</dt><dd>${(d.tags ?? []).join(', ')}</dd>
       </dl>
+      <h3>Similar images</h3>
+      <${Matches} matches=${matches} open=${openOther} />
       <h3>History</h3>
       <ol class="events">${d.events.map((e) => html`<li>${new Date(e.at).toLocaleString()}: ${e.fromStatus ?? '∅'} → <strong>${e.toStatus}</strong> by ${e.actorId}${e.note ? `: ${e.note}` : ''}</li>`)}</ol>
       ${open &&
       html`<form class="decide" onSubmit=${(e) => e.preventDefault()}>
         <label>Notes (3 to 2000 characters; <kbd>a</kbd>)<textarea ref=${notesRef} name="notes" value=${notes} onInput=${(e) => setNotes(e.target.value)}></textarea></label>
+        ${matches.some((m) => m.flagged) &&
+        html`<label><input type="checkbox" name="acknowledgeMatches" checked=${acknowledged} onChange=${(e) => setAcknowledged(e.target.checked)} />
+          I looked at the similar images of another artist's work; my notes say why approving is right</label>`}
         <button class="primary" type="button" disabled=${blocked} onClick=${() => decideAs('approve')}>Approve</button>
         <label>Reject because <select name="reason" value=${reason} onChange=${(e) => setReason(e.target.value)}>${REASONS.map((r) => html`<option value=${r}>${r}</option>`)}</select></label>
         <button class="danger" type="button" disabled=${blocked} onClick=${() => decideAs('reject')}>Reject</button>
@@ -323,7 +347,7 @@ function App() {
   return html`<header><strong>Review console</strong><nav>${tab('queue', 'Queue')}${tab('decisions', 'Recent decisions')}${tab('published', 'Published assets')}${tab('evidence', 'Identity evidence')}</nav>
       <span class="who">${me.actorId} · <button onClick=${signOut}>Sign out</button></span></header>
     <main>${view.name === 'queue' && html`<${Queue} open=${(id) => setView({ name: 'detail', id })} />`}
-      ${view.name === 'detail' && html`<${Detail} id=${view.id} me=${me} back=${() => setView({ name: 'queue' })} />`}
+      ${view.name === 'detail' && html`<${Detail} key=${view.id} id=${view.id} me=${me} back=${() => setView({ name: 'queue' })} open=${(id) => setView({ name: 'detail', id })} />`}
       ${view.name === 'decisions' && html`<${Decisions} />`}
       ${view.name === 'published' && html`<${Published} />`}
       ${view.name === 'evidence' && html`<${Evidence} />`}</main>`;

@@ -32,7 +32,13 @@ export function createSubmissionSchema(maxMediaBytes: number) {
 
 export const submissionIdParams = z.object({ submissionId: z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a submission id') });
 
-export const approveSchema = z.object({ reviewNotes: plainText(2000, 3) }).strict();
+/** The ids of the similar-image matches the operator was shown (GET …/similar `id`s): covered by the decision's proof and recorded with it. */
+export const seenMatchesSchema = z
+  .array(z.string().min(1).max(200).regex(/^[A-Za-z0-9_-]+$/, 'not a match id'))
+  .max(50)
+  .describe('the ids of the similar-image matches the operator was shown (at most 50); the signed decision covers them');
+
+export const approveSchema = z.object({ reviewNotes: plainText(2000, 3), seenMatches: seenMatchesSchema.optional() }).strict();
 
 export const rejectSchema = z
   .object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: plainText(2000, 3) })

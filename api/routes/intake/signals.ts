@@ -33,7 +33,7 @@ const requestIdOf = (req: Request) => String(req.id ?? crypto.randomUUID());
  * The proof that this API verified the operator making this decision (lib/intake/decision-proof.ts):
  * the worker acts on a decision only with it, so a signal sent around the API changes nothing.
  */
-async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decision; requestId: string; by: ActorRef; reviewNotes: string; reasonCode?: string }) {
+async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decision; requestId: string; by: ActorRef; reviewNotes: string; reasonCode?: string; seenMatches?: string[] }) {
   if (!row.verifiedSha256) throw new AppError('invalid_transition', REFUSED[d.decision](row.intakeStatus));
   return deps.decisionSigner.sign({
     submissionId: row.submissionId,
@@ -42,7 +42,7 @@ async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decisio
     credentialId: d.by.credentialId,
     sha256: row.verifiedSha256,
     requestId: d.requestId,
-    detailsHash: detailsHash({ reviewNotes: d.reviewNotes, reasonCode: d.reasonCode }),
+    detailsHash: detailsHash({ reviewNotes: d.reviewNotes, reasonCode: d.reasonCode, seenMatches: d.seenMatches }),
   });
 }
 
@@ -130,7 +130,7 @@ export function signalAnswer(res: Response, r: { view: ReturnType<typeof statusV
 }
 
 /** An operator's decision as the approve / reject routes and the console take it. */
-export type DecisionInput = { decision: 'approve'; reviewNotes: string } | { decision: 'reject'; reasonCode: RejectReasonCode; reviewNotes: string };
+export type DecisionInput = { decision: 'approve'; reviewNotes: string; seenMatches?: string[] | undefined } | { decision: 'reject'; reasonCode: RejectReasonCode; reviewNotes: string };
 
 /**
  * Decide a submission as `actor` (a verified human operator): the signed proof, the signal, the
@@ -142,10 +142,13 @@ export async function decide(deps: AppDeps, actor: Actor, submissionId: string, 
   if (claimed) throw new AppError('claimed_by_other', `In review by ${claimed.actorId} until ${claimed.claimedUntil.toISOString()}.`);
   const find = () => findSubmission(deps.sql, submissionId);
   const base = { requestId, by: byActor(actor), reviewNotes: d.reviewNotes };
-  if (d.decision === 'approve')
+  if (d.decision === 'approve') {
+    // seenMatches only when there are some: the signal of an approval without matches is as before.
+    const approval = d.seenMatches?.length ? { ...base, seenMatches: d.seenMatches } : base;
     return signalAndSettle(deps, submissionId, find, 'approve', async (row) =>
-      intakeHandle(deps, submissionId).signal(approveSignal, { ...base, proof: await proofOf(deps, row, { decision: 'approve', ...base }) }),
+      intakeHandle(deps, submissionId).signal(approveSignal, { ...approval, proof: await proofOf(deps, row, { decision: 'approve', ...approval }) }),
     );
+  }
   const signal = { ...base, reasonCode: d.reasonCode };
   return signalAndSettle(deps, submissionId, find, 'reject', async (row) =>
     intakeHandle(deps, submissionId).signal(rejectSignal, { ...signal, proof: await proofOf(deps, row, { decision: 'reject', ...signal }) }),
@@ -180,7 +183,7 @@ export function signalRoutes(): Route[] {
       summary: 'Approve: the verified bytes become a private draft in the media store (the API signs the decision; the worker verifies it and re-checks the operator before anything moves)', body: approveSchema,
       ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.SignalEnvelope], 202: ['still promoting (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
-        signalAnswer(res, await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes }, requestIdOf(req)));
+        signalAnswer(res, await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes, seenMatches: body.seenMatches }, requestIdOf(req)));
       },
     }),
     defineRoute({

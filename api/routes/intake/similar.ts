@@ -1,0 +1,48 @@
+// GET /submissions/{id}/similar (issue 26): the near-duplicates of a submission's image among
+// every other submission, draft and published asset, whoever's (lib/intake/similar.ts). Other
+// partners' data: only a mapped human operator with portfolio_intake:review reads it.
+import { z } from 'zod';
+import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { similarTo } from '../../../lib/intake/similar';
+import { GUARANTEED_DISTANCE } from '../../../lib/media/fingerprints/index';
+import { findSubmission } from '../../../lib/intake/submissions';
+import { AppError } from '../../http/errors';
+import { defineRoute, type Route } from '../../http/route';
+import { INTAKE_BASE } from '../bases';
+import { submissionIdParams } from './schemas';
+
+export const SimilarMatch = z
+  .object({
+    kind: z.enum(['published_asset', 'draft', 'submission']),
+    id: z.string().describe('the asset id (pfa_…), the media-store document id (mdoc_…) or the submission id, as kind says'),
+    submissionId: z.string(),
+    assetId: z.string().nullable(),
+    artistCanonicalId: z.string(),
+    partnerOrganizationId: z.string().nullable(),
+    status: z.string().describe('published | taken_down (published_asset), draft, or the submission\'s intake status'),
+    distance: z.number().int().min(0).max(GUARANTEED_DISTANCE).describe(`Hamming distance of the nearest pHash pair (0..${GUARANTEED_DISTANCE})`),
+    sameBytes: z.boolean().describe('the verified bytes are identical (same sha256)'),
+    previewUrl: z.string().nullable(),
+  })
+  .openapi('SimilarMatch');
+
+export const SimilarAnswer = z
+  .object({ success: z.literal(true), data: z.object({ matches: z.array(SimilarMatch) }) })
+  .openapi('SimilarImages');
+
+export function similarRoutes(): Route[] {
+  return [
+    defineRoute({
+      doc: 'intake', method: 'get', path: `${INTAKE_BASE}/submissions/{submissionId}/similar`, operationId: 'similarImages', tag: 'review',
+      auth: 'operator', permission: 'portfolio_intake:review', params: submissionIdParams,
+      summary: `Near-duplicates of the submission's image (pHash within ${GUARANTEED_DISTANCE} bits, mirrored and centre-cropped views included, or the same bytes) among every other submission, draft and published asset, nearest first. Advice for the operator, never a refusal.`,
+      ok: { 200: ['the matches, nearest first (at most 50)', SimilarAnswer] },
+      problems: [404],
+      async handler({ deps, params: { submissionId }, res }) {
+        if (!(await findSubmission(deps.sql, submissionId))) throw new AppError('not_found', 'No such submission.');
+        const matches = await similarTo(deps.sql, submissionId, { publicBaseUrl: deps.publicBaseUrl, intakeBase: INTAKE_BASE });
+        res.json({ success: true, data: { matches } });
+      },
+    }),
+  ];
+}
