@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseSecretKey, parseSecretKeys } from './webhooks/secret-box';
+import { readRunFile, RUN_FILE } from './stack-run';
 
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
 export const DATA_DIR_DEFAULT = path.join(PROJECT_ROOT, '.data');
@@ -240,7 +241,12 @@ export const stackConfigSchema = z.object({
   SEED_DEMO: bool.default(true),
 });
 
-export const toolConfigSchema = z.object({ ...shared, ...webhookSecretKeys });
+export const toolConfigSchema = z.object({
+  ...shared,
+  ...webhookSecretKeys,
+  /** The embedded PostgreSQL's port when no stack.json of a running stack says it (tools only). */
+  POSTGRES_PORT: port.optional(),
+});
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type StackConfig = z.infer<typeof stackConfigSchema>;
@@ -299,9 +305,28 @@ export const POSTGRES_APP_PASSWORD_SECRET = 'postgres-app-password';
  * DATABASE_URL, else the embedded stack's database with the password `npm start` generated into
  * DATA_DIR/secrets (the legacy fixed one before the stack has run).
  */
-export function databaseUrlOf(cfg: { DATABASE_URL?: string | undefined; DATA_DIR?: string }): string {
-  if (cfg.DATABASE_URL) return cfg.DATABASE_URL;
-  const file = path.join(cfg.DATA_DIR ?? DATA_DIR_DEFAULT, 'secrets', POSTGRES_PASSWORD_SECRET);
+export function databaseUrlOf(cfg: { DATABASE_URL?: string | undefined; DATA_DIR?: string; POSTGRES_PORT?: number | undefined }): string {
+  return databaseOf(cfg).url;
+}
+
+/**
+ * The database a tool connects to, and how it was chosen: DATABASE_URL; else the embedded stack
+ * running on DATA_DIR, at the port its run file (DATA_DIR/stack.json) names; else POSTGRES_PORT
+ * (default 54329). `source` says which, for the tool's one line of where it connected.
+ */
+export function databaseOf(cfg: { DATABASE_URL?: string | undefined; DATA_DIR?: string; POSTGRES_PORT?: number | undefined }): { url: string; source: string } {
+  if (cfg.DATABASE_URL) return { url: cfg.DATABASE_URL, source: 'DATABASE_URL' };
+  const dataDir = cfg.DATA_DIR ?? DATA_DIR_DEFAULT;
+  const run = readRunFile(dataDir);
+  const port = run?.databasePort ?? cfg.POSTGRES_PORT ?? EMBEDDED_DEFAULTS.postgresPort;
+  const source = run?.databasePort ? `the running stack's ${path.join(dataDir, RUN_FILE)}` : cfg.POSTGRES_PORT ? 'POSTGRES_PORT' : 'the embedded default port (no stack.json of a running stack)';
+  const url = new URL(embeddedUrlOf(dataDir));
+  url.port = String(port);
+  return { url: url.toString(), source };
+}
+
+function embeddedUrlOf(dataDir: string): string {
+  const file = path.join(dataDir, 'secrets', POSTGRES_PASSWORD_SECRET);
   let password: string;
   try {
     password = fs.readFileSync(file, 'utf8').trim();

@@ -3,7 +3,8 @@
 // text is made from it, so an option cannot exist without its line in `--help`.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
+import { databaseOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
+import { whereOf } from '../lib/stack-run';
 import { createSql } from '../lib/db';
 import { createMappedApiKey, MappingRefusedError, upsertMapping } from '../lib/identity/actors';
 import { revokeApiKey } from '../lib/identity/api-keys';
@@ -180,7 +181,10 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
   const perms = permissions(str(values, 'permissions') ?? (name === 'create-key' ? 'portfolio_intake:stage' : undefined));
   const caps = capabilities(str(values, 'capabilities'));
 
-  const sql = createSql(databaseUrlOf(cfg), { max: 1 });
+  const db = databaseOf(cfg);
+  // Where it connects, in one line on stderr (stdout stays the command's answer: a key, a token).
+  console.error(`[iam] PostgreSQL ${whereOf(db.url)} (from ${db.source})`);
+  const sql = createSql(db.url, { max: 1 });
   try {
     switch (name) {
       case 'create-key': {

@@ -6,7 +6,8 @@
 // --apply: the plan (what would become public, which renditions, the posture check) changes nothing.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EMBEDDED_DEFAULTS, loadConfigOrExit } from '../lib/config';
+import { DATA_DIR_DEFAULT, EMBEDDED_DEFAULTS, loadConfigOrExit } from '../lib/config';
+import { readRunFile } from '../lib/stack-run';
 
 const USAGE = `usage:
   npm run project -- --document <mediaStoreDocumentId> [--artist <runtimeArtistId>] [--apply]
@@ -28,7 +29,7 @@ options:
   --apply            do it (default: dry run)
   --token <bearer>   your operator bearer token (default: $OPERATOR_TOKEN); on the embedded stack
                      \`npm run iam -- token --subject <you>\`
-  --api <url>        the running API (default: $PUBLIC_BASE_URL, else http://127.0.0.1:$PORT, port 3000)
+  --api <url>        the running API (default: $PUBLIC_BASE_URL, else the running stack's .data/stack.json, else http://127.0.0.1:$PORT, port 3000)
   -h, --help         this text
 
 The API verifies the token and your mapping (human operator, portfolios:publish) and audits every
@@ -70,12 +71,24 @@ const env = loadConfigOrExit(
   z.object({
     OPERATOR_TOKEN: z.string().optional(),
     PUBLIC_BASE_URL: z.url().optional(),
-    PORT: z.coerce.number().int().min(1).max(65535).default(EMBEDDED_DEFAULTS.apiPort),
+    PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    DATA_DIR: z.string().min(1).default(DATA_DIR_DEFAULT),
   }),
 );
 const token = values.token ?? env.OPERATOR_TOKEN;
 if (!token) usage('an operator bearer token is required: --token <bearer> or OPERATOR_TOKEN');
-const api = (values.api ?? env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${env.PORT}`).replace(/\/+$/, '');
+// The API this tool talks to, and why that one: --api, PUBLIC_BASE_URL, the running stack's run file
+// (DATA_DIR/stack.json), PORT, else the default port. Said in one line, so a token never goes to another stack unnoticed.
+const run = readRunFile(env.DATA_DIR);
+const [apiBase, apiSource] = values.api
+  ? [values.api, '--api']
+  : env.PUBLIC_BASE_URL
+    ? [env.PUBLIC_BASE_URL, 'PUBLIC_BASE_URL']
+    : run?.apiUrl
+      ? [run.apiUrl, `the running stack's ${env.DATA_DIR}/stack.json`]
+      : [`http://127.0.0.1:${env.PORT ?? EMBEDDED_DEFAULTS.apiPort}`, env.PORT ? 'PORT' : 'the default port (no stack.json of a running stack)'];
+const api = apiBase.replace(/\/+$/, '');
+console.error(`[project] API ${api} (from ${apiSource})`);
 const INTAKE = '/api/private/portfolio-intake/v1';
 
 interface Answer {

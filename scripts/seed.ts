@@ -1,7 +1,8 @@
 // `npm run seed -- --help`: a deterministic synthetic directory (studios, artists, portfolio
 // assets, designs) in the database of DATABASE_URL.
 import { parseArgs } from 'node:util';
-import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
+import { databaseOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
+import { whereOf } from '../lib/stack-run';
 import { createSql } from '../lib/db';
 import { SeedConflictError, seedDirectory } from '../lib/directory/seed';
 import { seedProgress } from '../lib/directory/seed-progress';
@@ -51,7 +52,9 @@ if (!/^-?\d+$/.test(values.seed) || !Number.isSafeInteger(seed)) usage('--seed m
 if (values.reset && values['if-empty']) usage('give --reset or --if-empty, not both');
 
 const cfg = loadConfigOrExit(toolConfigSchema);
-const sql = createSql(databaseUrlOf(cfg), { max: 4 });
+const db = databaseOf(cfg);
+console.error(`[seed] PostgreSQL ${whereOf(db.url)} (from ${db.source})`);
+const sql = createSql(db.url, { max: 4 });
 
 // A cli-progress bar per table on a terminal; a line per finished table when piped.
 const progress = seedProgress();

@@ -17,6 +17,7 @@ import { loadOrCreateSecret } from '../lib/secrets';
 import { withPrivateUmask } from '../lib/umask';
 import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
+import { RUN_FILE, type RunFile } from '../lib/stack-run';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
 
 /** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
@@ -41,18 +42,7 @@ export interface SuperviseSpec {
   maxBackoffMs?: number;
 }
 
-/** Where the running stack says what it is: ports, URLs and pids (DATA_DIR/stack.json), for tools and runbooks. */
-export const RUN_FILE = 'stack.json';
-export interface RunFile {
-  launcherPid: number;
-  apiUrl: string | undefined;
-  databasePort: number | undefined;
-  temporalAddress: string;
-  uiUrl: string | undefined;
-  pids: Partial<Record<SupervisedPiece, number>>;
-  restarts: Partial<Record<SupervisedPiece, number>>;
-  updatedAt: string;
-}
+export { RUN_FILE, type RunFile } from '../lib/stack-run';
 
 export interface ProcessesSpec {
   /** The API's PORT; a free loopback port when omitted. */

@@ -89,6 +89,8 @@ try {
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);
   console.log(`  Docs:            ${apiUrl}/docs`);
   console.log(`  Temporal Web UI: ${stack.uiUrl ?? '(external Temporal: see its own UI)'}`);
+  console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE}`);
+  console.log(`  Where it runs:   ${path.join(cfg.DATA_DIR, 'stack.json')} (ports and pids; the tools read it)`);
   console.log(`  Metrics:         ${apiUrl}/metrics (API)${cfg.WORKER_METRICS_PORT ? `, http://127.0.0.1:${cfg.WORKER_METRICS_PORT}/metrics (worker)` : ''}`);
   for (const line of extra) console.log(`  ${line}`);
   console.log('  Press Ctrl-C to stop everything.');
