@@ -182,9 +182,9 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
   const caps = capabilities(str(values, 'capabilities'));
 
   const db = databaseOf(cfg);
-  // Where it connects, in one line on stderr (stdout stays the command's answer: a key, a token).
-  console.error(`[iam] PostgreSQL ${whereOf(db.url)} (from ${db.source})`);
+  dbWhere = whereOf(db.url);
   const sql = createSql(db.url, { max: 1 });
+  let failed = false;
   try {
     switch (name) {
       case 'create-key': {
@@ -245,17 +245,25 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
         return;
       }
     }
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
     await sql.end({ timeout: 2 });
+    // Where it worked, in one line on stderr (stdout stays the command's answer: a key, a token).
+    if (!failed) console.error(`[iam] PostgreSQL ${whereOf(db.url)} (from ${db.source})`);
   }
 }
+
+/** The database a command connected to (host:port/database), for its error line. */
+let dbWhere: string | undefined;
 
 /** One line for any failure: the reason, never a stack and never a connection URL. */
 function oneLine(err: unknown): string {
   if (err instanceof MappingRefusedError) return `refused: ${err.message}`;
   if (err instanceof z.ZodError) return `refused: ${err.issues.map((i) => `${i.path.join('.') || 'mapping'}: ${i.message}`).join('; ')}`;
   const e = err as NodeJS.ErrnoException;
-  if (e.code === 'ECONNREFUSED') return 'error: PostgreSQL is not reachable (is `npm start` running, or DATABASE_URL set?)';
+  if (e.code === 'ECONNREFUSED') return `error: PostgreSQL is not reachable at ${dbWhere ?? 'the configured address'} (is \`npm start\` running, or DATABASE_URL set?)`;
   return `error: ${e.message ?? String(err)}`;
 }
 
