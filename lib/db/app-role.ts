@@ -5,7 +5,8 @@
 import postgres from 'postgres';
 
 export const APP_ROLE = 'intake_app';
-const READ_ONLY_TABLES = ['actor_mappings', 'api_keys', 'pgmigrations'];
+// The cutover's tables are written by the owner's `npm run cutover`; the API only reads the stage and the ledger.
+const READ_ONLY_TABLES = ['actor_mappings', 'api_keys', 'pgmigrations', 'cutover_stage', 'cutover_runs', 'cutover_checkpoints', 'cutover_ledger'];
 
 /** Create or update the role with this password and grant it the tables as they are now (call after the migrations). */
 export async function ensureAppRole(ownerUrl: string, password: string): Promise<string> {

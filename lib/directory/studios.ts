@@ -34,9 +34,9 @@ interface StudioRow extends ProvenanceRow {
   city: string;
   state: string;
   country: string;
-  latitude: number;
-  longitude: number;
-  priceRange: string;
+  latitude: number | null;
+  longitude: number | null;
+  priceRange: string | null;
   rating: number;
   reviewCount: number;
   styles: string[];
