@@ -26,7 +26,7 @@ export interface StudioFilters extends Page {
   totalCap?: number | undefined;
 }
 
-interface StudioRow extends ProvenanceRow {
+export interface StudioRow extends ProvenanceRow {
   id: string;
   name: string;
   description: string;
