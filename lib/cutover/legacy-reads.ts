@@ -10,7 +10,6 @@ import { LEGACY_AUTHORITY } from './legacy-source';
 import { normalizeArtist, normalizeStudio, type ArtistRecord, type StudioRecord } from './normalize';
 
 const src = (id: string) => ({ type: 'legacy_store' as const, authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Raw = Record<string, any>;
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
