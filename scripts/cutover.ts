@@ -45,14 +45,20 @@ const sql = createSql(runtimeUrl, { max: 4 });
 const legacy = legacyUrl ? openLegacy(legacyUrl) : undefined;
 console.log(`runtime store: ${whereOf(runtimeUrl)}${legacyUrl ? `; legacy store: ${whereOf(legacyUrl)} (read-only)` : '; no legacy store configured'}`);
 
-let current = runtimeUrl;
-try {
-  await sql`select 1`;
-  if (legacy && legacyUrl && (needsLegacy || command === 'report')) {
-    current = legacyUrl;
-    await legacy`select 1`;
-    current = runtimeUrl;
+/** Reach a store, or say which one (host:port/db) could not be reached, and stop. */
+async function reach(db: typeof sql, url: string) {
+  try {
+    await db`select 1`;
+  } catch (err) {
+    console.error(connectionProblem(url, err));
+    await Promise.all([sql.end({ timeout: 1 }), legacy?.end({ timeout: 1 })]);
+    process.exit(1);
   }
+}
+await reach(sql, runtimeUrl);
+if (legacy && legacyUrl && (needsLegacy || command === 'report')) await reach(legacy, legacyUrl);
+
+try {
   if (command === 'backfill' || command === 'delta') {
     const progress = runProgress();
     try {
@@ -65,9 +71,7 @@ try {
       progress.stop();
     }
   } else if (command === 'report') {
-    current = legacyUrl ?? runtimeUrl;
     const counts = legacy ? await legacyCounts(legacy) : undefined;
-    current = runtimeUrl;
     console.log(formatReport(await readReport(sql), counts));
   } else if (command === 'stage') {
     const { from, to } = await setStage(sql, arg as Stage, `${os.userInfo().username}@${os.hostname()}`);
@@ -77,8 +81,7 @@ try {
     console.log(`stored stage: ${stored ?? '(none)'}; effective: ${effectiveStage(stored, legacyUrl !== undefined)}`);
   }
 } catch (err) {
-  const e = err as NodeJS.ErrnoException;
-  console.error(e.code && /^E[A-Z]+$/.test(e.code) ? connectionProblem(current, err) : `error: ${e.message}`);
+  console.error(`error: ${(err as Error).message}`);
   process.exitCode = 1;
 } finally {
   await Promise.all([sql.end({ timeout: 5 }), legacy?.end({ timeout: 5 })]);

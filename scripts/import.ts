@@ -45,14 +45,15 @@ const url = databaseUrlOf(cfg);
 const sql = createSql(url, { max: 2 });
 console.log(`runtime store: ${whereOf(url)}; importing ${kind} from ${file} (${format})`);
 try {
-  await sql`select 1`;
+  await sql`select 1`.catch((err: unknown) => {
+    throw new Error(connectionProblem(url, err));
+  });
   const s = await importFile(sql, file!, { kind, format, batchSize, onProgress: (n) => process.stderr.isTTY && process.stderr.write(`\r${n} records`) });
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(`${s.rows} ${kind} records from ${s.authority}:`);
   for (const o of s.outcomes) console.log(`  ${o.outcome.padEnd(9)} ${(o.reason ?? '').padEnd(24)} ${o.n}`);
 } catch (err) {
-  const e = err as NodeJS.ErrnoException;
-  console.error(e.code && /^E[A-Z]+$/.test(e.code) ? connectionProblem(url, err) : `error: ${e.message}`);
+  console.error(`error: ${(err as Error).message}`);
   process.exitCode = 1;
 } finally {
   await sql.end({ timeout: 5 });
