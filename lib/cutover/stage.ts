@@ -51,7 +51,7 @@ export function stageReport(stage: Stage, o: { legacyConfigured: boolean; stored
       publicReadSurface: 'legacy_store',
       notes: [
         `The legacy store is authoritative for directory reads: ${o.legacyRoutes.join(', ')} are served from it (read-only), in the same shapes.`,
-        'Other directory reads (search, portfolios, designs, geo queries on /studios) are served from the runtime store.',
+        'Served from the runtime store: GET /studios with city, state, price_range or a geo radius; GET /artists with studio_id or specialty; /search, /portfolios, /designs and the /me reads (GET /studios and /artists answers name their store in the X-Read-Source header).',
         ...(o.stored === null ? ['No stage has been chosen yet (npm run cutover -- stage <name>); a configured legacy store starts authoritative.'] : []),
         ...common,
       ],
