@@ -10,6 +10,7 @@ import type { ObjectStore } from '../lib/storage/types';
 import type { SecretBox } from '../lib/webhooks/secret-box';
 import type { ApiMetrics } from './http/metrics';
 import type { RateLimits } from './http/rate-limit';
+import type { CutoverReads } from '../lib/cutover/reads';
 
 /** Everything the HTTP app needs, built by api/main.ts (or by a test). */
 export interface AppDeps {
@@ -35,4 +36,6 @@ export interface AppDeps {
   metrics: ApiMetrics;
   /** Absent when RATE_LIMITS_ENABLED is false. */
   rateLimits: RateLimits | undefined;
+  /** The cutover stage and the read-only legacy store (lib/cutover/reads.ts). */
+  cutover: CutoverReads;
 }

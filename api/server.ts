@@ -21,6 +21,7 @@ import { createApp } from './app';
 import type { AppDeps } from './deps';
 import { createApiMetrics } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
+import { createCutoverReads } from '../lib/cutover/reads';
 
 export const VERSION: string = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')).version;
 
@@ -58,8 +59,10 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   const temporal = createTemporalClient(cfg);
   const metrics = createApiMetrics(sql);
   const rateLimits = cfg.RATE_LIMITS_ENABLED ? createRateLimits(cfg, databaseUrl, (family) => metrics.rateLimited(family)) : undefined;
+  const cutover = createCutoverReads(sql, { legacyUrl: cfg.LEGACY_DATA_URL, sampleRate: cfg.CUTOVER_SHADOW_SAMPLE_RATE });
   const closeResources = async () => {
     await rateLimits?.close().catch(() => {});
+    await cutover.close().catch(() => {});
     await temporal.connection.close().catch(() => {});
     await sql.end({ timeout: 5 });
   };
@@ -94,6 +97,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         startedAt,
         metrics,
         rateLimits,
+        cutover,
       };
       const app = createApp(deps);
       const server = http.createServer(app);

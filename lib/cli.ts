@@ -21,7 +21,8 @@ export function parseCli<T extends ParseArgsConfig & { options: Options }>(about
   try {
     parsed = parseArgs({ ...config, options: { ...config.options, help: { type: 'boolean', short: 'h' } } } as T);
   } catch (err) {
-    console.error(`${(err as Error).message}\n\n${usage}`);
+    // node's hint about positionals starting with '-' is noise in a one-line refusal
+    console.error(`${(err as Error).message.replace(/\. To specify a positional.*$/s, '')}\n\n${usage}`);
     process.exit(64); // EX_USAGE
   }
   if ((parsed.values as Record<string, unknown>).help) {

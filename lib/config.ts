@@ -164,6 +164,8 @@ export const apiConfigSchema = z
     QUOTA_STAGED_SUBMISSIONS: z.coerce.number().int().min(1).max(1_000_000).default(100),
     QUOTA_STAGED_BYTES: z.coerce.number().int().min(1).default(2 * 1024 * 1024 * 1024),
     /** /search and /studios count totals exactly up to this many matches; beyond it `total` is this cap with total_relation "gte" (as Lucene's track_total_hits). */
+    /** Stage shadow_reads: the share of legacy-readable directory reads also read from the legacy store and compared (0..1). */
+    CUTOVER_SHADOW_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.05),
     SEARCH_TOTAL_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     /** Bearer token for GET /metrics; without it /metrics answers only outside production. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

@@ -17,6 +17,9 @@ export interface ApiMetrics {
   rateLimited(family: string): void;
   temporalFailure(operation: string): void;
   transition(toStatus: string): void;
+  /** Shadow reads (cutover stage shadow_reads): a sampled read the legacy store disagreed with. */
+  shadowMismatch(route: string): void;
+  shadowCompared(route: string, result: 'match' | 'mismatch' | 'error'): void;
 }
 
 export function createApiMetrics(sql: Sql): ApiMetrics {
@@ -42,6 +45,13 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     labelNames: ['status'],
     registers: [registry],
   });
+  const shadowMismatches = new Counter({
+    name: 'cutover_shadow_mismatches_total',
+    help: 'Shadow reads (cutover stage shadow_reads) whose legacy answer disagreed with the runtime answer, by route',
+    labelNames: ['route'],
+    registers: [registry],
+  });
+  const shadowReads = new Counter({ name: 'cutover_shadow_reads_total', help: 'Shadow comparisons run, by route and result (match, mismatch, error)', labelNames: ['route', 'result'], registers: [registry] });
   // Read from PostgreSQL when scraped (refresh, before the text is written), so every instance
   // reports the same truth.
   const scrapeErrors = new Counter({ name: 'metrics_database_read_failures_total', help: 'Scrapes whose database figures could not be read', registers: [registry] });
@@ -72,6 +82,8 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     rateLimited: (family) => refusals.inc({ limit: family }),
     temporalFailure: (operation) => temporalFailures.inc({ operation }),
     transition: (status) => transitions.inc({ status }),
+    shadowMismatch: (route) => shadowMismatches.inc({ route }),
+    shadowCompared: (route, result) => shadowReads.inc({ route, result }),
   };
 }
 

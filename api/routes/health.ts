@@ -6,6 +6,8 @@ import * as C from '../openapi/components';
 import { PUBLIC_BASE } from './bases';
 import type { AppDeps } from '../deps';
 import { runProbes, type ProbeResults, probeDepsOf } from '../health/probes';
+import { stageReport } from '../../lib/cutover/stage';
+import { LEGACY_READ_ROUTES } from '../../lib/cutover/reads';
 
 type DepStatus = 'ready' | 'blocked' | 'not_configured';
 
@@ -196,17 +198,7 @@ async function legacyHealth({ deps, res }: { deps: AppDeps; res: Response }) {
         ready: p.database.ok,
       },
     },
-    runtime: {
-      targetBackend: 'postgresql',
-      currentPersistence: 'postgresql',
-      apiCutoverStage: 'runtime_store_authoritative',
-      publicReadSurface: 'runtime_store',
-      notes: [
-        'PostgreSQL (the runtime store) is authoritative for directory reads, actor mappings and intake records.',
-        'Temporal holds intake workflow state; every transition is also recorded in PostgreSQL (intake_events).',
-        'The legacy backing store is not read by this build.',
-      ],
-    },
+    runtime: { targetBackend: 'postgresql', ...(await runtimeReport(deps)) },
     system: {
       node: process.version,
       platform: process.platform,
@@ -227,4 +219,16 @@ async function legacyHealth({ deps, res }: { deps: AppDeps; res: Response }) {
       identityProvider: cfg.IDP_DRIVER,
     },
   });
+}
+
+/** The cutover posture (contract 2.11, section 9): the stage every replica follows, read from the runtime store. */
+async function runtimeReport(deps: AppDeps) {
+  const legacyConfigured = deps.cutover.legacy !== undefined;
+  try {
+    const { effective, stored } = await deps.cutover.stage();
+    return stageReport(effective, { legacyConfigured, stored, sampleRate: deps.cutover.sampleRate, legacyRoutes: LEGACY_READ_ROUTES });
+  } catch {
+    // PostgreSQL is away (the report is unhealthy anyway): say what is known, no guess at the stage
+    return { currentPersistence: 'unknown', apiCutoverStage: 'unknown', publicReadSurface: 'unknown', notes: ['The stage is stored in PostgreSQL, which did not answer.'] };
+  }
 }

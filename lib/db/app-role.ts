@@ -6,7 +6,8 @@
 import postgres from 'postgres';
 
 export const APP_ROLE = 'intake_app';
-const READ_ONLY_TABLES = ['actor_mappings', 'api_keys', 'pgmigrations'];
+// The cutover's tables are written by the owner's `npm run cutover`; the API only reads the stage and the ledger.
+const READ_ONLY_TABLES = ['actor_mappings', 'api_keys', 'pgmigrations', 'cutover_stage', 'cutover_runs', 'cutover_checkpoints', 'cutover_ledger'];
 /**
  * Audit trails: the app role appends and reads, never rewrites or erases, so a compromised API or
  * worker cannot cover its tracks. Nothing in the code updates or deletes these rows (inserts use

@@ -17,7 +17,7 @@ export interface ArtistFilters extends Page {
   sortOrder: Direction;
 }
 
-interface ArtistRow {
+export interface ArtistRow {
   id: string;
   name: string;
   studioId: string | null;

@@ -26,7 +26,7 @@ export interface StudioFilters extends Page {
   totalCap?: number | undefined;
 }
 
-interface StudioRow extends ProvenanceRow {
+export interface StudioRow extends ProvenanceRow {
   id: string;
   name: string;
   description: string;
@@ -34,9 +34,9 @@ interface StudioRow extends ProvenanceRow {
   city: string;
   state: string;
   country: string;
-  latitude: number;
-  longitude: number;
-  priceRange: string;
+  latitude: number | null;
+  longitude: number | null;
+  priceRange: string | null;
   rating: number;
   reviewCount: number;
   styles: string[];

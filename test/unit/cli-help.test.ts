@@ -13,6 +13,9 @@ describe('tool options', () => {
     ['faults/run.ts', ['--short', '--only']],
     ['bench/temporal-throughput.ts', ['--intakes', '--inflight', '--rounds', '--image']],
     ['scripts/migrate.ts', []],
+    ['scripts/cutover.ts', ['backfill', 'delta', 'report', 'stage', '--batch-size']],
+    ['scripts/import.ts', ['--kind', '--format', '--batch-size']],
+    ['scripts/legacy-fixture.ts', ['--rows', '--database-url', '--seed']],
   ] as const;
   it.each(tools)('%s answers --help (exit 0) and an unknown option in one line with exit 64, without a stack trace', async (script, options) => {
     const [help, wrong] = await Promise.all([runScript(script, ['--help']), runScript(script, ['--no-such-option'])]);

@@ -8,6 +8,9 @@ import { PUBLIC_BASE } from '../bases';
 import { ARTIST_SORTS, findArtist, listArtists } from '../../../lib/directory/artists';
 import { boolParam, limitParam, numParam, pageParam, textParam } from '../../../lib/directory/params';
 import { artistsPagination } from './envelopes';
+import { legacyCanListArtists, legacyFindArtist, legacyListArtists } from '../../../lib/cutover/legacy-reads';
+import { artistMismatches } from '../../../lib/cutover/reads';
+import { readSource, shadowAfter } from './cutover-source';
 
 export const artistsQuery = z
   .object({
@@ -34,7 +37,7 @@ export function artistsRoutes(): Route[] {
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/artists`, operationId: 'listArtists', tag: 'artists', auth: 'any', permission: 'artists:read',
       summary: 'Artists', query: artistsQuery, ok: { 200: ['a page of artists', C.ArtistsPage] },
       async handler({ deps, query: q, res }) {
-        const { rows, total } = await listArtists(deps.sql, {
+        const filters = {
           page: q.page,
           limit: q.limit,
           studioId: q.studio_id,
@@ -45,7 +48,10 @@ export function artistsRoutes(): Route[] {
           search: q.search,
           sortBy: q.sort_by,
           sortOrder: q.sort_order,
-        });
+        };
+        const source = await readSource(deps, res, legacyCanListArtists(filters));
+        const { rows, total } = source.legacy ? await legacyListArtists(source.legacy, filters) : await listArtists(deps.sql, filters);
+        if (source.shadow) shadowAfter(deps, 'GET /artists', () => artistMismatches(source.shadow!, rows));
         res.json({ success: true, data: rows, pagination: artistsPagination(q, total) });
       },
     }),
@@ -53,7 +59,9 @@ export function artistsRoutes(): Route[] {
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/artists/{id}`, operationId: 'getArtist', tag: 'artists', auth: 'any', permission: 'artists:read',
       summary: 'One artist', params: artistParams, ok: { 200: ['the artist', C.ArtistEnvelope] }, problems: [404],
       async handler({ deps, params, res }) {
-        const artist = await findArtist(deps.sql, params.id);
+        const source = await readSource(deps, res, true);
+        const artist = source.legacy ? await legacyFindArtist(source.legacy, params.id) : await findArtist(deps.sql, params.id);
+        if (source.shadow && artist) shadowAfter(deps, 'GET /artists/{id}', () => artistMismatches(source.shadow!, [artist]));
         if (!artist) throw new AppError('not_found', 'No such artist.');
         res.json({ success: true, data: artist });
       },

@@ -8,6 +8,9 @@ import { PUBLIC_BASE } from '../bases';
 import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, textParam } from '../../../lib/directory/params';
 import { listStudios, PRICE_RANGES, STUDIO_SORTS } from '../../../lib/directory/studios';
 import { legacyPagination } from './envelopes';
+import { legacyCanListStudios, legacyListStudios } from '../../../lib/cutover/legacy-reads';
+import { studioMismatches } from '../../../lib/cutover/reads';
+import { readSource, shadowAfter } from './cutover-source';
 
 export const studiosQuery = z
   .object({
@@ -42,7 +45,7 @@ export function studiosRoutes(): Route[] {
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/studios`, operationId: 'listStudios', tag: 'studios', auth: 'public',
       summary: 'Studio discovery (legacy wrapper)', query: studiosQuery, ok: { 200: ['a page of studios', C.StudiosPage] },
       async handler({ deps, query: q, res }) {
-        const { rows, total, totalRelation, hasNext } = await listStudios(deps.sql, {
+        const filters = {
           page: q.page,
           limit: q.limit,
           search: q.search,
@@ -56,7 +59,10 @@ export function studiosRoutes(): Route[] {
           sort: q.sort,
           order: q.order ?? (q.sort === 'name' || q.sort === 'distance' ? 'asc' : 'desc'),
           totalCap: deps.cfg.SEARCH_TOTAL_CAP,
-        });
+        } as const;
+        const source = await readSource(deps, res, legacyCanListStudios(filters));
+        const { rows, total, totalRelation, hasNext } = source.legacy ? await legacyListStudios(source.legacy, filters) : await listStudios(deps.sql, filters);
+        if (source.shadow) shadowAfter(deps, 'GET /studios', () => studioMismatches(deps.sql, source.shadow!, rows));
         res.json({ data: rows, pagination: legacyPagination(q, { total, relation: totalRelation, hasNext }), totalRelation, error: null });
       },
     }),

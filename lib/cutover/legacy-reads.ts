@@ -1,0 +1,134 @@
+// Directory reads answered from the legacy store (stage legacy_authoritative) and the legacy side
+// of a shadow comparison: legacy rows through the one normalization path, out in the runtime's
+// API shapes (studioRecord, artistListItem), so a client cannot tell which store answered.
+import type { Sql } from '../db';
+import { artistDetail, artistListItem, type ArtistFilters, type ArtistRow } from '../directory/artists';
+import { offsetOf } from '../directory/params';
+import { likeContains } from '../directory/records';
+import { studioRecord, type StudioFilters, type StudioRow } from '../directory/studios';
+import { LEGACY_AUTHORITY } from './legacy-source';
+import { normalizeArtist, normalizeStudio, type ArtistRecord, type StudioRecord } from './normalize';
+
+const src = (id: string) => ({ type: 'legacy_store' as const, authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
+type Raw = Record<string, any>;
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** The 5-point rating of a legacy row, in SQL (halved above 5, as the normalization does). */
+const RATING = `(case when s.rating > 5 and s.rating <= 10 then s.rating / 2 when s.rating between 0 and 5 then s.rating else 0 end)`;
+const LISTED_STUDIO = `s.status = 'active' and btrim(s.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'studios' and d.row_id = s.id)`;
+const STUDIO_COLS = `s.id::text as id, s.name, s.description, s.address, s.city, s.state, s.country, s.lat, s.lng, s.price_range, s.rating::float8 as rating,
+  s.reviews_count, s.styles, s.is_verified, s.is_featured, s.status, s.created_at, s.updated_at`;
+
+function normalizedStudio(r: Raw): StudioRecord | null {
+  const n = normalizeStudio(
+    { name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng, priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified, isFeatured: r.isFeatured, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt },
+    src(r.id),
+  );
+  return n.ok ? n.record : null;
+}
+
+/** A runtime row (the read modules' shape) of a normalized record. */
+function studioRow(s: StudioRecord): StudioRow {
+  return {
+    id: s.id, name: s.name, description: s.description, address: s.address, city: s.city, state: s.state, country: s.country,
+    latitude: s.latitude, longitude: s.longitude, priceRange: s.price_range, rating: s.rating, reviewCount: s.review_count, styles: s.styles,
+    specialties: s.specialties, verified: s.verified, featured: s.featured, distanceKm: null, recordState: s.record_state, sourceType: s.source_type,
+    originAuthority: s.origin_authority, sourceUrl: s.source_url, sourceCollectedAt: s.source_collected_at ? new Date(s.source_collected_at) : null,
+    licenseStatus: s.license_status, consentLevel: s.consent_level, sourceNotes: s.source_notes, verificationStatus: s.verification_status,
+    approvalStatus: s.approval_status, visibility: s.visibility, culturalSensitivityLevel: s.cultural_sensitivity_level, trustNotes: s.trust_notes,
+  };
+}
+
+/** What the legacy store can answer of GET /studios: no geo radius, no city / state / price filter (those read the runtime store). */
+export function legacyCanListStudios(f: StudioFilters): boolean {
+  return !f.geo && !f.city && !f.state && !f.priceRange && f.sort !== 'distance';
+}
+
+/** GET /studios from the legacy store: listed (active, not deleted) studios, normalized, one page. */
+export async function legacyListStudios(legacy: Sql, f: StudioFilters) {
+  const none = legacy``;
+  const where = legacy`where ${legacy.unsafe(LISTED_STUDIO)}
+    ${f.search ? legacy`and lower(coalesce(s.name, '') || ' ' || coalesce(s.description, '') || ' ' || coalesce(s.city, '')) like ${likeContains(f.search)}` : none}
+    ${f.rating !== undefined ? legacy`and ${legacy.unsafe(RATING)} >= ${f.rating}` : none}
+    ${f.verified !== undefined ? legacy`and s.is_verified = ${f.verified}` : none}
+    ${f.featured !== undefined ? legacy`and s.is_featured = ${f.featured}` : none}`;
+  const sorts = { rating: RATING, name: 'lower(btrim(s.name))', review_count: 'coalesce(s.reviews_count, 0)', created_at: 's.created_at', distance: RATING };
+  const cap = f.totalCap ?? 10_000;
+  const [rows, [count]] = await Promise.all([
+    legacy<Raw[]>`select ${legacy.unsafe(STUDIO_COLS)} from studios s ${where}
+      order by ${legacy.unsafe(sorts[f.sort])} ${legacy.unsafe(f.order === 'asc' ? 'asc' : 'desc')}, s.id asc limit ${f.limit + 1} offset ${offsetOf(f)}`,
+    legacy<{ n: number }[]>`select count(*)::int as n from (select 1 from studios s ${where} limit ${cap + 1}) x`,
+  ]);
+  const records = rows.slice(0, f.limit).map(normalizedStudio).filter((r): r is StudioRecord => r !== null);
+  const n = count?.n ?? 0;
+  return { rows: records.map((r) => studioRecord(studioRow(r), false)), total: Math.min(n, cap), totalRelation: (n > cap ? 'gte' : 'eq') as 'eq' | 'gte', hasNext: rows.length > f.limit };
+}
+
+/** Normalized legacy studios by legacy id (deleted or unlisted ones absent). */
+export async function legacyStudiosById(legacy: Sql, ids: string[]): Promise<Map<string, StudioRecord>> {
+  if (!ids.length) return new Map();
+  const rows = await legacy<Raw[]>`select ${legacy.unsafe(STUDIO_COLS)} from studios s where s.id = any(${ids}::bigint[]) and ${legacy.unsafe(LISTED_STUDIO)}`;
+  return new Map(rows.flatMap((r) => { const s = normalizedStudio(r); return s ? [[r.id as string, s] as const] : []; }));
+}
+
+// ---- artists ----
+
+const ARTIST_COLS = `a.id::text as id, a.name, a.bio, a.specialties, a.years_experience, a.hourly_rate::float8 as hourly_rate, a.is_active, a.created_at, a.updated_at,
+  s.id::text as s_id, s.name as s_name, s.description as s_description, s.address as s_address, s.city as s_city, s.state as s_state,
+  s.country as s_country, s.lat as s_lat, s.lng as s_lng, s.price_range as s_price_range, s.rating::float8 as s_rating, s.reviews_count as s_reviews_count,
+  s.styles as s_styles, s.is_verified as s_is_verified, s.is_featured as s_is_featured, s.status as s_status, s.created_at as s_created_at,
+  s.updated_at as s_updated_at, (${LISTED_STUDIO}) as s_listed`;
+const LISTED_ARTIST = `btrim(a.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'artists' and d.row_id = a.id)`;
+
+function normalizedArtist(r: Raw): { record: ArtistRecord; row: ArtistRow } | null {
+  let studio = null;
+  if (r.sId) {
+    const s: Raw = {};
+    for (const [k, v] of Object.entries(r)) if (k.startsWith('s') && k !== 'sListed' && /^s[A-Z]/.test(k)) s[k[1]!.toLowerCase() + k.slice(2)] = v;
+    const rec = normalizedStudio(s);
+    studio = rec ? { id: rec.id, listed: r.sListed === true && rec.visibility === 'public' && rec.is_active } : null;
+  }
+  const n = normalizeArtist({ name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive, createdAt: r.createdAt, updatedAt: r.updatedAt }, src(r.id), studio ?? (r.sId ? 'not_imported' : null));
+  if (!n.ok) return null;
+  const a = n.record;
+  // as the runtime read: the studio id only when the studio is listed
+  const row: ArtistRow = { id: a.id, name: a.name, studioId: studio?.listed ? studio.id : null, bio: a.bio, specialties: a.specialties, yearsExperience: a.years_experience, hourlyRate: a.hourly_rate, isActive: a.is_active, createdAt: new Date(a.created_at) };
+  return { record: a, row };
+}
+
+export function legacyCanListArtists(f: ArtistFilters): boolean {
+  return !f.studioId && !f.specialty;
+}
+
+export async function legacyListArtists(legacy: Sql, f: ArtistFilters) {
+  const none = legacy``;
+  const where = legacy`where ${legacy.unsafe(LISTED_ARTIST)}
+    ${f.minExperience !== undefined ? legacy`and a.years_experience between ${f.minExperience} and 80` : none}
+    ${f.maxHourlyRate !== undefined ? legacy`and a.hourly_rate between 0 and ${f.maxHourlyRate}` : none}
+    ${f.isActive !== undefined ? legacy`and a.is_active = ${f.isActive}` : none}
+    ${f.search ? legacy`and lower(a.name || ' ' || coalesce(a.bio, '')) like ${likeContains(f.search)}` : none}`;
+  const sorts = { name: 'lower(btrim(a.name))', years_experience: '(case when a.years_experience between 0 and 80 then a.years_experience else 0 end)', hourly_rate: 'a.hourly_rate', created_at: 'a.created_at' };
+  const [rows, [count]] = await Promise.all([
+    legacy<Raw[]>`select ${legacy.unsafe(ARTIST_COLS)} from artists a left join studios s on s.id = a.studio_id ${where}
+      order by ${legacy.unsafe(sorts[f.sortBy])} ${legacy.unsafe(f.sortOrder === 'asc' ? 'asc' : 'desc')} nulls last, a.id asc
+      limit ${f.limit} offset ${offsetOf(f)}`,
+    legacy<{ total: number }[]>`select count(*)::int as total from artists a ${where}`,
+  ]);
+  return { rows: rows.map(normalizedArtist).flatMap((a) => (a ? [artistListItem(a.row)] : [])), total: count?.total ?? 0 };
+}
+
+/** One legacy artist by runtime id (`art_lg_<legacy id>`), or null. */
+export async function legacyFindArtist(legacy: Sql, id: string) {
+  const m = /^art_lg_(\d{1,18})$/.exec(id);
+  if (!m) return null;
+  const [r] = await legacy<Raw[]>`select ${legacy.unsafe(ARTIST_COLS)} from artists a left join studios s on s.id = a.studio_id where a.id = ${m[1]!}::bigint and ${legacy.unsafe(LISTED_ARTIST)}`;
+  const a = r ? normalizedArtist(r) : null;
+  return a ? artistDetail(a.row) : null;
+}
+
+/** Legacy artists by legacy id, in the detail shape. */
+export async function legacyArtistsById(legacy: Sql, ids: string[]) {
+  if (!ids.length) return new Map<string, ReturnType<typeof artistDetail>>();
+  const rows = await legacy<Raw[]>`select ${legacy.unsafe(ARTIST_COLS)} from artists a left join studios s on s.id = a.studio_id where a.id = any(${ids}::bigint[]) and ${legacy.unsafe(LISTED_ARTIST)}`;
+  return new Map(rows.flatMap((r) => { const a = normalizedArtist(r); return a ? [[r.id as string, artistDetail(a.row)] as const] : []; }));
+}

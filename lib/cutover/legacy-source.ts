@@ -1,0 +1,73 @@
+// Reading the legacy store in id order (keyset batches), each row with its soft-delete flag; only
+// rows changed since a time when a delta asks. Rows come out in the normalization's source shapes.
+import type { Sql } from '../db';
+import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
+
+export const LEGACY_TABLES = ['studios', 'artists', 'portfolio_items', 'designs'] as const;
+export type LegacyTable = (typeof LEGACY_TABLES)[number];
+export const LEGACY_AUTHORITY = 'legacy_directory';
+
+export interface LegacyRow<T> {
+  id: string;
+  deleted: boolean;
+  source: Source;
+  row: T;
+  /** studios: none; artists: the legacy studio id; items and designs: the legacy artist id. */
+  parentId: string | null;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const sourceOf = (id: string): Source => ({ type: 'legacy_store', authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
+
+const COLUMNS: Record<LegacyTable, string> = {
+  studios: 'name, description, address, city, state, country, lat, lng, price_range, rating::float8 as rating, reviews_count, styles, is_verified, is_featured, status',
+  artists: 'studio_id::text as parent_id, name, bio, specialties, years_experience, hourly_rate::float8 as hourly_rate, is_active',
+  portfolio_items: 'artist_id::text as parent_id, title, description, image_url, tags, style, is_public, consent',
+  designs: "artist_id::text as parent_id, title, description, image_url, tags, style, is_public, 'flash' as consent, price::float8 as price",
+};
+
+type Raw = Record<string, any>;
+
+function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArtist | SourceMedia> {
+  const common = { createdAt: r.createdAt as Date | null, updatedAt: r.updatedAt as Date | null };
+  const row =
+    table === 'studios'
+      ? ({ name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng, priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified, isFeatured: r.isFeatured, status: r.status, ...common } satisfies SourceStudio)
+      : table === 'artists'
+        ? ({ name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive, ...common } satisfies SourceArtist)
+        : ({ title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price), ...common } satisfies SourceMedia);
+  return { id: String(r.id), deleted: r.deleted === true, source: sourceOf(String(r.id)), row, parentId: r.parentId ?? null };
+}
+
+/** The next batch after `afterId` (id order); with `since`, only rows updated or soft-deleted since then. */
+export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint, limit: number, since?: Date) {
+  const t = legacy.unsafe(table);
+  const deleted = legacy`exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id)`;
+  const changed = since
+    ? legacy`and (x.updated_at >= ${since} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and d.deleted_at >= ${since}))`
+    : legacy``;
+  const rows = await legacy<Raw[]>`
+    select x.id::text as id, ${legacy.unsafe(COLUMNS[table])}, x.created_at, x.updated_at, ${deleted} as deleted
+    from ${t} x where x.id > ${afterId.toString()}::bigint ${changed}
+    order by x.id limit ${limit}`;
+  return rows.map((r) => convert(table, r));
+}
+
+/** Row counts of the legacy tables (what the report must account for). */
+export async function legacyCounts(legacy: Sql): Promise<Record<LegacyTable, number>> {
+  const [r] = await legacy<{ s: number; a: number; p: number; d: number }[]>`
+    select (select count(*) from studios)::int as s, (select count(*) from artists)::int as a,
+      (select count(*) from portfolio_items)::int as p, (select count(*) from designs)::int as d`;
+  return { studios: r!.s, artists: r!.a, portfolio_items: r!.p, designs: r!.d };
+}
+
+/** Rows listed in deletions since a time (their own row may be gone). */
+export async function deletionsSince(legacy: Sql, since: Date): Promise<{ table: string; id: string }[]> {
+  return legacy<{ table: string; id: string }[]>`select table_name as table, row_id::text as id from deletions where deleted_at >= ${since} order by 1, 2`;
+}
+
+/** The legacy store's clock: the watermark a run starts from. */
+export async function legacyNow(legacy: Sql): Promise<Date> {
+  const [r] = await legacy<{ now: Date }[]>`select now() as now`;
+  return r!.now;
+}

@@ -1,0 +1,414 @@
+// The one normalization path of the cutover: the legacy backfill, its delta and the file import
+// all turn a source row into a runtime record here (pure: no I/O, same input, same record).
+// Notes are machine-readable codes, stored as the record's provenance.sourceNotes and counted by
+// the report; they never carry field values other than the unknown style kept.
+import crypto from 'node:crypto';
+import { checkCoordinates } from './coordinates';
+import { countryCode, countryOfState, knownCity, placeKey, stateCode, titleCase } from './places';
+import { cleaned, plainText } from './text';
+import { fivePointRating, mapStyles, priceRangeOf, type PriceRange } from './vocabulary';
+
+export type SourceType = 'legacy_store' | 'file_import';
+export type RejectReason = 'deleted_in_legacy' | 'empty_name' | 'artist_not_imported' | 'missing_image_url';
+
+/** Where a row came from: the legacy table and id, or the imported file and its line. */
+export interface Source {
+  type: SourceType;
+  /** `legacy_directory`, or `file_import:<file name>`. */
+  authority: string;
+  /** The legacy id, or the file's id column (else the line number). */
+  key: string;
+  /** Orders rows of one merge group: the legacy id, or the line number. The smallest gives the fields. */
+  rank: number;
+}
+
+export interface SourceStudio {
+  name: string | null;
+  description: string | null;
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  lat: number | null;
+  lng: number | null;
+  priceRange: string | null;
+  rating: number | null;
+  reviewsCount: number | null;
+  styles: (string | null)[] | null;
+  isVerified: boolean | null;
+  isFeatured: boolean | null;
+  status: string | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+export interface SourceArtist {
+  name: string | null;
+  bio: string | null;
+  specialties: (string | null)[] | null;
+  yearsExperience: number | null;
+  hourlyRate: number | null;
+  isActive: boolean | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+export interface SourceMedia {
+  title: string | null;
+  description: string | null;
+  imageUrl: string | null;
+  tags: (string | null)[] | null;
+  style: string | null;
+  isPublic: boolean | null;
+  /** portfolio items: 'client_consented' | 'not_required' | null (unknown); designs carry no consent column (flash). */
+  consent: string | null | 'flash';
+  price?: number | null;
+  createdAt: Date | null;
+  updatedAt: Date | null;
+}
+
+/** Provenance and trust columns every runtime record carries (snake_case: the runtime column names). */
+export interface RecordMeta {
+  record_state: 'normalized' | 'raw';
+  source_type: SourceType;
+  origin_authority: string;
+  source_url: string | null;
+  source_collected_at: string | null;
+  license_status: string;
+  consent_level: string;
+  source_notes: string[];
+  verification_status: string;
+  approval_status: string;
+  visibility: 'public' | 'private';
+  cultural_sensitivity_level: string;
+  trust_notes: string[];
+  created_at: string;
+  updated_at: string;
+  legacy_ids: string[];
+  source_rank: number;
+}
+
+export interface StudioRecord extends RecordMeta {
+  id: string;
+  name: string;
+  description: string;
+  address: string;
+  city: string;
+  state: string;
+  country: string;
+  latitude: number | null;
+  longitude: number | null;
+  price_range: PriceRange | null;
+  rating: number;
+  review_count: number;
+  styles: string[];
+  specialties: string[];
+  verified: boolean;
+  featured: boolean;
+  is_active: boolean;
+}
+
+export interface ArtistRecord extends RecordMeta {
+  id: string;
+  studio_id: string | null;
+  name: string;
+  bio: string;
+  specialties: string[];
+  styles: string[];
+  years_experience: number;
+  hourly_rate: number | null;
+  is_active: boolean;
+}
+
+export interface MediaRecord extends RecordMeta {
+  id: string;
+  artist_id: string;
+  studio_id: string | null;
+  title: string;
+  description: string;
+  image_url: string;
+  tags: string[];
+  style_ids: string[];
+  is_public: boolean;
+  publish_state: 'published_public' | 'draft';
+  rights_posture: 'artist_attested' | 'review_required';
+  consent_posture: 'client_consented' | 'not_required' | 'review_required';
+  price: number | null;
+}
+
+export type Normalized<T> =
+  | { ok: true; record: T; notes: string[]; unknownStyles: string[] }
+  | { ok: false; reason: RejectReason; notes: string[] };
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const hash = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 20);
+
+/** Address words written out or abbreviated, one form each, for the duplicate key. */
+const ADDRESS_WORDS: Record<string, string> = { street: 'st', avenue: 'ave', av: 'ave', boulevard: 'blvd', road: 'rd', drive: 'dr', suite: 'ste', north: 'n', south: 's', east: 'e', west: 'w' };
+function keyText(text: string): string {
+  return plainText(text)
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .map((w) => ADDRESS_WORDS[w] ?? w)
+    .join(' ');
+}
+
+/**
+ * The duplicate key: normalized name and address (the city too when there is no address, so two
+ * same-named studios without addresses in two cities stay two). Same key, same runtime studio.
+ */
+export function studioMergeKey(name: string, address: string, city: string): string {
+  const a = keyText(address);
+  return `${keyText(name)}|${a || `city:${keyText(city)}`}`;
+}
+
+/** Deterministic runtime ids: a rerun or a resumed run writes the same rows. */
+export const runtimeIds = {
+  studio: (mergeKey: string) => `std_lg_${hash(mergeKey)}`,
+  artist: (s: Source) => (s.type === 'legacy_store' ? `art_lg_${s.key}` : `art_fi_${hash(`${s.authority}|${s.key}`)}`),
+  portfolio: (legacyId: string) => `pfa_lg_${legacyId}`,
+  design: (legacyId: string) => `dsg_lg_${legacyId}`,
+};
+
+function meta(src: Source, collectedAt: Date | null, createdAt: Date | null, notes: string[]): Omit<RecordMeta, 'record_state' | 'verification_status' | 'approval_status' | 'visibility' | 'trust_notes'> {
+  return {
+    source_type: src.type,
+    origin_authority: src.authority,
+    source_url: null,
+    source_collected_at: iso(collectedAt),
+    license_status: 'rights_unknown',
+    consent_level: 'recommendation_only',
+    source_notes: notes,
+    cultural_sensitivity_level: 'none',
+    created_at: iso(createdAt) ?? iso(collectedAt) ?? EPOCH,
+    updated_at: iso(collectedAt) ?? iso(createdAt) ?? EPOCH,
+    legacy_ids: [src.key],
+    source_rank: src.rank,
+  };
+}
+
+/** Legacy status -> listing: active is public; pending and hidden private; closed inactive and private. */
+const STATUS: Record<string, { visibility: 'public' | 'private'; active: boolean; approval: string; note?: string }> = {
+  active: { visibility: 'public', active: true, approval: 'approved' },
+  pending: { visibility: 'private', active: true, approval: 'pending_review', note: 'legacy_status_pending' },
+  hidden: { visibility: 'private', active: true, approval: 'approved', note: 'legacy_status_hidden' },
+  closed: { visibility: 'private', active: false, approval: 'approved', note: 'legacy_status_closed' },
+};
+
+function place(s: SourceStudio, notes: string[]) {
+  let raw = false;
+  const cityText = plainText(s.city);
+  const city = knownCity(cityText);
+  let cityName = city?.city ?? titleCase(cityText);
+  if (city && cityText !== city.city) notes.push('city_canonicalized');
+  else if (!city && cityName !== cityText) notes.push('city_recased');
+  if (!cityName) {
+    notes.push('city_missing');
+    raw = true;
+    cityName = '';
+  }
+  const stateText = plainText(s.state);
+  let state = stateCode(stateText);
+  if (state && state !== stateText) notes.push('state_to_code');
+  let country = countryCode(plainText(s.country));
+  if (country && country !== plainText(s.country)) notes.push('country_to_iso');
+  if (!country) {
+    const inferred = (state && countryOfState(state)) ?? city?.country;
+    if (inferred) {
+      country = inferred;
+      notes.push(plainText(s.country) ? 'country_unrecognized_inferred' : 'country_inferred');
+    }
+  }
+  if (!state && !stateText && city && (country === undefined || country === city.country)) {
+    state = city.state;
+    notes.push('state_inferred');
+  }
+  // a two-letter state of another country than the US or Canada is left as typed
+  const stateOut = state ?? (stateText ? titleCase(stateText) : '');
+  if (!country) {
+    notes.push('country_unrecognized');
+    raw = true;
+  }
+  return { city, cityName, state: stateOut, country: country ?? plainText(s.country), raw };
+}
+
+export function normalizeStudio(s: SourceStudio, src: Source, deleted = false): Normalized<StudioRecord> {
+  const notes: string[] = [];
+  if (deleted) return { ok: false, reason: 'deleted_in_legacy', notes };
+  const name = cleaned(s.name);
+  if (!name.text) return { ok: false, reason: 'empty_name', notes };
+  if (name.changed) notes.push('name_cleaned');
+  else if (name.text !== s.name) notes.push('name_trimmed');
+  const description = cleaned(s.description);
+  if (description.changed) notes.push('description_html_stripped');
+  const address = cleaned(s.address);
+  if (address.changed) notes.push('address_cleaned');
+  const p = place(s, notes);
+  const coords = checkCoordinates(s.lat, s.lng, p.city && p.city.country === p.country ? p.city : undefined);
+  notes.push(...coords.notes);
+  const price = priceRangeOf(s.priceRange);
+  if (price && price !== s.priceRange) notes.push('price_words_mapped');
+  if (!price && s.priceRange) notes.push('price_unrecognized');
+  const rating = fivePointRating(s.rating);
+  if (rating.rescaled) notes.push('rating_rescaled_10_to_5');
+  if (rating.rating === null && s.rating !== null) notes.push('rating_out_of_range');
+  const styles = mapStyles(s.styles);
+  for (const u of styles.unknown) notes.push(`unknown_style:${u}`);
+  const reviews = s.reviewsCount !== null && s.reviewsCount >= 0 ? s.reviewsCount : 0;
+  if (s.reviewsCount !== null && s.reviewsCount < 0) notes.push('review_count_negative');
+  const status = STATUS[placeKey(s.status ?? 'active')];
+  if (!status) notes.push('legacy_status_unknown');
+  else if (status.note) notes.push(status.note);
+  const listing = status ?? { visibility: 'private' as const, active: true, approval: 'pending_review' };
+  const verified = s.isVerified === true;
+  const mergeKey = studioMergeKey(name.text, address.text, p.cityName);
+  return {
+    ok: true,
+    notes,
+    unknownStyles: styles.unknown,
+    record: {
+      id: runtimeIds.studio(mergeKey),
+      name: name.text,
+      description: description.text,
+      address: address.text,
+      city: p.cityName,
+      state: p.state,
+      country: p.country,
+      latitude: coords.latitude,
+      longitude: coords.longitude,
+      price_range: price,
+      rating: rating.rating ?? 0,
+      review_count: reviews,
+      styles: styles.styles,
+      specialties: [],
+      verified,
+      featured: s.isFeatured === true,
+      is_active: listing.active,
+      ...meta(src, s.updatedAt, s.createdAt, notes),
+      record_state: p.raw || !status ? 'raw' : 'normalized',
+      verification_status: verified ? 'verified' : 'unverified',
+      approval_status: listing.approval,
+      visibility: listing.visibility,
+      trust_notes: verified ? ['verified in the legacy directory'] : [],
+    },
+  };
+}
+
+/** The artist's studio as the runtime knows it: its id and whether it is listed; null when independent or not imported. */
+export interface StudioLink {
+  id: string;
+  listed: boolean;
+}
+
+export function normalizeArtist(a: SourceArtist, src: Source, studio: StudioLink | null | 'not_imported', deleted = false): Normalized<ArtistRecord> {
+  const notes: string[] = [];
+  if (deleted) return { ok: false, reason: 'deleted_in_legacy', notes };
+  const name = cleaned(a.name);
+  if (!name.text) return { ok: false, reason: 'empty_name', notes };
+  if (name.changed) notes.push('name_cleaned');
+  else if (name.text !== a.name) notes.push('name_trimmed');
+  const bio = cleaned(a.bio);
+  if (bio.changed) notes.push('bio_html_stripped');
+  const styles = mapStyles(a.specialties);
+  for (const u of styles.unknown) notes.push(`unknown_style:${u}`);
+  let years = a.yearsExperience ?? 0;
+  if (years < 0 || years > 80) {
+    notes.push('years_experience_implausible');
+    years = 0;
+  }
+  let rate = a.hourlyRate;
+  if (rate !== null && (rate < 0 || rate > 100_000)) {
+    notes.push('hourly_rate_implausible');
+    rate = null;
+  }
+  if (studio === 'not_imported') notes.push('studio_not_imported');
+  else if (studio && !studio.listed) notes.push('studio_not_listed');
+  const active = a.isActive !== false;
+  return {
+    ok: true,
+    notes,
+    unknownStyles: styles.unknown,
+    record: {
+      id: runtimeIds.artist(src),
+      studio_id: studio && studio !== 'not_imported' ? studio.id : null,
+      name: name.text,
+      bio: bio.text,
+      specialties: styles.styles,
+      styles: styles.styles,
+      years_experience: Math.round(years),
+      hourly_rate: rate,
+      is_active: active,
+      ...meta(src, a.updatedAt, a.createdAt, notes),
+      record_state: 'normalized',
+      verification_status: 'unverified',
+      approval_status: 'approved',
+      visibility: 'public',
+      trust_notes: [],
+    },
+  };
+}
+
+const CONSENT: Record<string, 'client_consented' | 'not_required'> = { client_consented: 'client_consented', not_required: 'not_required', flash: 'not_required' };
+
+/**
+ * A portfolio item or a design. Public only where the legacy row was public and its consent is known
+ * (designs are flash: no client, consent not required). The image stays at its legacy URL, not
+ * fetched and not verified: the partner resubmits it through intake for renditions.
+ */
+export function normalizeMedia(
+  m: SourceMedia,
+  src: Source,
+  kind: 'portfolio' | 'design',
+  artist: { id: string; studioId: string | null } | null,
+  deleted = false,
+): Normalized<MediaRecord> {
+  const notes: string[] = [];
+  if (deleted) return { ok: false, reason: 'deleted_in_legacy', notes };
+  if (!artist) return { ok: false, reason: 'artist_not_imported', notes };
+  const url = (m.imageUrl ?? '').trim();
+  if (!url) return { ok: false, reason: 'missing_image_url', notes };
+  const title = cleaned(m.title);
+  if (title.changed) notes.push('title_html_stripped');
+  const description = cleaned(m.description);
+  if (description.changed) notes.push('description_html_stripped');
+  const styles = mapStyles(m.style ? [m.style] : []);
+  for (const u of styles.unknown) notes.push(`unknown_style:${u}`);
+  const tags = [...new Set((m.tags ?? []).map((t) => plainText(t).toLowerCase()).filter(Boolean))];
+  const consent = m.consent === null ? undefined : CONSENT[m.consent];
+  if (!consent) notes.push('consent_unknown');
+  const isPublic = m.isPublic === true && consent !== undefined;
+  if (m.isPublic === true && !isPublic) notes.push('public_withheld_consent_unknown');
+  notes.push('image_not_verified_legacy_url');
+  return {
+    ok: true,
+    notes,
+    unknownStyles: styles.unknown,
+    record: {
+      id: kind === 'portfolio' ? runtimeIds.portfolio(src.key) : runtimeIds.design(src.key),
+      artist_id: artist.id,
+      studio_id: artist.studioId,
+      title: title.text,
+      description: description.text,
+      image_url: url,
+      tags,
+      style_ids: styles.styles,
+      is_public: isPublic,
+      publish_state: isPublic ? 'published_public' : 'draft',
+      rights_posture: isPublic ? 'artist_attested' : 'review_required',
+      consent_posture: consent ?? 'review_required',
+      price: kind === 'design' && m.price !== undefined && m.price !== null && m.price >= 0 ? m.price : null,
+      ...meta(src, m.updatedAt, m.createdAt, notes),
+      source_url: url,
+      record_state: 'normalized',
+      verification_status: 'image_not_verified',
+      approval_status: isPublic ? 'approved' : 'pending_review',
+      visibility: isPublic ? 'public' : 'private',
+      trust_notes: ['image still at the legacy URL, not verified; resubmit through intake for renditions'],
+    },
+  };
+}

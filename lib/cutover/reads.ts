@@ -1,0 +1,92 @@
+// Where the API's directory reads come from during the cutover: the stage stored in the runtime
+// store (read at most once a second, so every replica follows a switch within a second), the
+// read-only legacy pool, and the shadow comparison of sampled reads (record ids only in logs).
+import type { Sql } from '../db';
+import type { Logger } from '../logger';
+import { openLegacy } from './connection';
+import { legacyArtistsById, legacyStudiosById } from './legacy-reads';
+import { effectiveStage, storedStage, type Stage } from './stage';
+
+/** The routes the legacy store can answer in the legacy_authoritative stage (the rest read the runtime store). */
+export const LEGACY_READ_ROUTES = ['GET /studios', 'GET /artists', 'GET /artists/{id}'] as const;
+
+export interface CutoverReads {
+  legacy: Sql | undefined;
+  sampleRate: number;
+  stage(): Promise<{ effective: Stage; stored: Stage | null }>;
+  /** In shadow_reads: whether this read is one of the sample. */
+  sampled(): boolean;
+  close(): Promise<void>;
+}
+
+export function createCutoverReads(sql: Sql, o: { legacyUrl: string | undefined; sampleRate: number; cacheMs?: number }): CutoverReads {
+  const legacy = o.legacyUrl ? openLegacy(o.legacyUrl, { max: 4 }) : undefined;
+  let cached: { at: number; stored: Stage | null } | undefined;
+  const cacheMs = o.cacheMs ?? 1000;
+  return {
+    legacy,
+    sampleRate: o.sampleRate,
+    async stage() {
+      if (!cached || Date.now() - cached.at > cacheMs) cached = { at: Date.now(), stored: await storedStage(sql) };
+      return { effective: effectiveStage(cached.stored, legacy !== undefined), stored: cached.stored };
+    },
+    sampled: () => o.sampleRate > 0 && Math.random() < o.sampleRate,
+    async close() {
+      await legacy?.end({ timeout: 5 });
+    },
+  };
+}
+
+type Served = Record<string, unknown> & { id: string };
+const STUDIO_FIELDS = ['name', 'description', 'address', 'city', 'state', 'country', 'latitude', 'longitude', 'price_range', 'rating', 'review_count', 'styles', 'verified', 'featured'] as const;
+const ARTIST_FIELDS = ['name', 'studio_id', 'specialties', 'is_active', 'bio', 'years_experience', 'hourly_rate'] as const;
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * The served studios that the legacy store disagrees with: for each record built from the legacy
+ * store, its source row (the group's smallest legacy id) read again, normalized, and compared field
+ * by field; a record whose source row is gone or unlisted disagrees too.
+ */
+export async function studioMismatches(sql: Sql, legacy: Sql, served: Served[]): Promise<string[]> {
+  const ids = served.map((s) => s.id);
+  if (!ids.length) return [];
+  const sources = await sql<{ id: string; legacyIds: string[] }[]>`
+    select id, legacy_ids from studios where id = any(${ids}::text[]) and source_type = 'legacy_store' and cardinality(legacy_ids) > 0`;
+  const primary = new Map(sources.map((s) => [s.id, s.legacyIds.reduce((a, b) => (Number(b) < Number(a) ? b : a))]));
+  const rows = await legacyStudiosById(legacy, [...new Set(primary.values())]);
+  return served.flatMap((s) => {
+    const key = primary.get(s.id);
+    if (key === undefined) return []; // not from the legacy store (seeded, imported from a file)
+    const l = rows.get(key) as Record<string, unknown> | undefined;
+    return !l || STUDIO_FIELDS.some((f) => !same(s[f], l[f])) ? [s.id] : [];
+  });
+}
+
+export async function artistMismatches(legacy: Sql, served: Served[]): Promise<string[]> {
+  const keyed = served.flatMap((a) => {
+    const m = /^art_lg_(\d{1,18})$/.exec(a.id);
+    return m ? [{ a, key: m[1]! }] : [];
+  });
+  const rows = await legacyArtistsById(legacy, keyed.map((k) => k.key));
+  return keyed.flatMap(({ a, key }) => {
+    const l = rows.get(key) as Record<string, unknown> | undefined;
+    return !l || ARTIST_FIELDS.some((f) => !same(a[f], l[f])) ? [a.id] : [];
+  });
+}
+
+/** Run a comparison after the answer went out; count and log mismatches by record id only. */
+export function shadowCompare(o: { route: string; log: Logger; mismatch(route: string): void; compared(route: string, result: 'match' | 'mismatch' | 'error'): void }, compare: () => Promise<string[]>) {
+  compare().then(
+    (ids) => {
+      o.compared(o.route, ids.length ? 'mismatch' : 'match');
+      if (ids.length) {
+        o.mismatch(o.route);
+        o.log.warn({ route: o.route, recordIds: ids.slice(0, 50), mismatched: ids.length }, 'shadow read: the legacy store disagrees with the runtime store');
+      }
+    },
+    (err: unknown) => {
+      o.compared(o.route, 'error');
+      o.log.warn({ route: o.route, code: (err as { code?: string }).code }, 'shadow read: the legacy comparison failed');
+    },
+  );
+}

@@ -1,0 +1,143 @@
+// The cutover stages against a real legacy store (a second PostgreSQL database): each switch changes
+// /health and where reads come from; shadow reads catch a mismatch injected in the legacy store;
+// a delta picks up legacy edits and deletions.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLegacy } from '../../lib/cutover/connection';
+import { backfill, delta } from '../../lib/cutover/runs';
+import type { Sql } from '../../lib/db';
+import { apiKeyActor, type TestCredential } from '../helpers/auth';
+import { call } from '../helpers/directory-seed';
+import { createLegacyDatabase, type LegacyDb } from '../helpers/legacy';
+import { runScript } from '../helpers/run-script';
+import { eventually, startTestStack, type TestStack } from '../helpers/stack';
+
+const SECRET_ANON = 'legacy-anon-value-0123456789';
+const SECRET_SERVICE = 'legacy-service-value-9876543210';
+let legacy: LegacyDb;
+let reader: Sql;
+let stack: TestStack;
+let artistsKey: TestCredential;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  legacy = await createLegacyDatabase({ studios: 200, seed: 3 });
+  reader = openLegacy(legacy.url);
+  stack = await startTestStack({
+    worker: false,
+    env: { LEGACY_DATA_URL: legacy.url, LEGACY_ANON_KEY: SECRET_ANON, LEGACY_SERVICE_KEY: SECRET_SERVICE, CUTOVER_SHADOW_SAMPLE_RATE: '1', LOG_LEVEL: 'warn' },
+    logDestination: { write: (line: string) => void logs.push(line) },
+  });
+  await backfill({ sql: stack.sql, legacy: reader, batchSize: 500 });
+  artistsKey = await apiKeyActor(stack, { permissions: ['artists:read'] });
+}, 180_000);
+afterAll(async () => {
+  await stack?.stop();
+  await reader?.end();
+  await legacy?.drop();
+});
+
+const health = async () => (await call(stack, '/health')).body;
+const stage = async (name: string) => {
+  const r = await runScript('scripts/cutover.ts', ['stage', name], { DATABASE_URL: stack.cfg.DATABASE_URL!, LEGACY_DATA_URL: legacy.url });
+  expect(r.code, r.stderr).toBe(0);
+  // every replica re-reads the stage within a second
+  await eventually(async () => (await health()).runtime.apiCutoverStage === name, 10_000, 100);
+};
+const source = async (path: string) => (await call(stack, path, { headers: artistsKey.headers })).headers.get('x-read-source');
+async function mismatches(route: string): Promise<number> {
+  const text = await (await fetch(`${stack.url}/metrics`)).text();
+  const line = text.split('\n').find((l: string) => l.startsWith(`cutover_shadow_mismatches_total{route="${route}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+describe('cutover stages', () => {
+  it('with a legacy store and no stage chosen, the legacy store is authoritative; /health says which keys are configured, never their values', async () => {
+    const h = await health();
+    expect(h.services.configuration).toMatchObject({ legacyDataUrl: true, anonKey: true, serviceKey: true });
+    expect(h.runtime).toMatchObject({ currentPersistence: 'legacy_store', apiCutoverStage: 'legacy_authoritative', publicReadSurface: 'legacy_store' });
+    const text = JSON.stringify(h);
+    for (const secret of [SECRET_ANON, SECRET_SERVICE, legacy.url, new URL(legacy.url).password]) expect(text).not.toContain(secret);
+    expect(await source('/studios')).toBe('legacy_store');
+    expect(await source('/artists')).toBe('legacy_store');
+    expect(await source('/studios?city=Chicago')).toBe('runtime_store'); // not answerable from the legacy store
+  });
+
+  it('legacy reads come in the runtime shapes', async () => {
+    const fromLegacy = await call(stack, '/studios?limit=5&sort=name&order=asc');
+    expect(fromLegacy.status).toBe(200);
+    expect(Object.keys(fromLegacy.body).sort()).toEqual(['data', 'error', 'pagination', 'totalRelation']);
+    const s = fromLegacy.body.data[0];
+    expect(s.id).toMatch(/^std_lg_/);
+    expect(s.provenance.sourceType).toBe('legacy_store');
+    const runtime = await stack.sql`select id from studios where id = ${s.id}`;
+    expect(runtime).toHaveLength(1);
+    const one = await call(stack, '/artists/art_lg_2', { headers: artistsKey.headers });
+    expect(one.status).toBe(200);
+    expect(one.headers.get('x-read-source')).toBe('legacy_store');
+    expect(Object.keys(one.body.data).sort()).toEqual(['bio', 'hourly_rate', 'id', 'is_active', 'name', 'specialties', 'studio_id', 'years_experience']);
+  });
+
+  it('shadow_reads: reads from the runtime store; a mismatch injected in the legacy store is counted and logged by record id only', async () => {
+    await stage('shadow_reads');
+    expect((await health()).runtime).toMatchObject({ currentPersistence: 'postgresql', publicReadSurface: 'runtime_store' });
+    const first = await call(stack, '/studios?limit=10&sort=name&order=asc');
+    expect(first.headers.get('x-read-source')).toBe('runtime_store');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await mismatches('GET /studios')).toBe(0); // the backfill and the legacy store agree
+    const victim = first.body.data[0].id as string;
+    const [row] = await stack.sql<{ legacyIds: string[] }[]>`select legacy_ids from studios where id = ${victim}`;
+    const primary = row!.legacyIds.reduce((a, b) => (Number(b) < Number(a) ? b : a));
+    await legacy.sql`update studios set description = 'INJECTED-DIFFERENCE' where id = ${primary}`;
+    await call(stack, '/studios?limit=10&sort=name&order=asc');
+    await eventually(async () => (await mismatches('GET /studios')) >= 1, 10_000, 100);
+    const line = logs.find((l) => l.includes('shadow read'));
+    expect(line).toContain(victim);
+    expect(logs.join('\n')).not.toContain('INJECTED-DIFFERENCE');
+  });
+
+  it('runtime_authoritative: the legacy store is not read; and every switch is reversible', async () => {
+    await stage('runtime_authoritative');
+    expect((await health()).runtime).toMatchObject({ currentPersistence: 'postgresql', apiCutoverStage: 'runtime_authoritative', publicReadSurface: 'runtime_store' });
+    expect(await source('/studios')).toBe('runtime_store');
+    expect(await source('/artists')).toBe('runtime_store');
+    await stage('legacy_authoritative');
+    expect(await source('/studios')).toBe('legacy_store');
+    await stage('runtime_authoritative');
+  });
+
+  it('a delta picks up legacy edits, new rows and deletions', async () => {
+    await legacy.sql`update studios set name = 'Renamed Studio', updated_at = now() where id = 3`;
+    await legacy.sql`insert into studios (id, slug, name, city, state, country, lat, lng, status) values (100001, 'fresh', 'Fresh Ink', 'nyc', 'new york', 'USA', 40.71, -74.0, 'active')`;
+    await legacy.sql`insert into deletions (table_name, row_id, deleted_at) values ('artists', 5, now())`;
+    const s = await delta({ sql: stack.sql, legacy: reader });
+    expect(s.kind).toBe('delta');
+    const [renamed] = await stack.sql<{ name: string }[]>`select name from studios where '3' = any(legacy_ids)`;
+    expect(renamed!.name).toBe('Renamed Studio');
+    const [fresh] = await stack.sql<{ city: string; state: string; country: string }[]>`select city, state, country from studios where '100001' = any(legacy_ids)`;
+    expect(fresh).toEqual({ city: 'New York', state: 'NY', country: 'US' });
+    const [gone] = await stack.sql<{ recordState: string; visibility: string }[]>`select record_state, visibility from artists where id = 'art_lg_5'`;
+    expect(gone).toEqual({ recordState: 'deprecated', visibility: 'private' });
+    const [ledger] = await stack.sql<{ outcome: string; reason: string }[]>`select outcome, reason from cutover_ledger where source_table = 'artists' and source_key = '5'`;
+    expect(ledger).toEqual({ outcome: 'rejected', reason: 'deleted_in_legacy' });
+    // a second delta right after finds nothing new
+    const again = await delta({ sql: stack.sql, legacy: reader });
+    expect(Object.values(again.rows).reduce((a, b) => a + b, 0)).toBe(0);
+  });
+});
+
+describe('without a legacy store', () => {
+  it('the stage is runtime_authoritative and the notes say so, whatever stage is stored', async () => {
+    const plain = await startTestStack({ worker: false, databaseUrl: stack.cfg.DATABASE_URL! });
+    try {
+      await stack.sql`insert into cutover_stage (stage, changed_by) values ('legacy_authoritative', 'test') on conflict (singleton) do update set stage = excluded.stage`;
+      const { body } = await call(plain, '/health');
+      expect(body.services.configuration.legacyDataUrl).toBe(false);
+      expect(body.runtime).toMatchObject({ currentPersistence: 'postgresql', apiCutoverStage: 'runtime_authoritative', publicReadSurface: 'runtime_store' });
+      expect(body.runtime.notes.join(' ')).toMatch(/No legacy store is configured/);
+      expect((await call(plain, '/studios')).headers.get('x-read-source')).toBe('runtime_store');
+    } finally {
+      await plain.api.stop();
+      await plain.sql.end();
+    }
+  });
+});
