@@ -1,6 +1,7 @@
 // The only module that reads process.env. Each process parses its own schema once at start.
 import fs from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parseSecretKey, parseSecretKeys } from './webhooks/secret-box';
 
@@ -128,11 +129,47 @@ function noFaultsInProduction(keys: readonly string[]) {
   };
 }
 
+/** Express's names for address ranges, accepted in a TRUST_PROXY list beside addresses and CIDRs. */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isAddressOrCidr = (v: string) => TRUST_PROXY_NAMES.has(v) || ipaddr.isValid(v) || (v.includes('/') && isCidr(v));
+function isCidr(v: string): boolean {
+  try {
+    ipaddr.parseCIDR(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which proxies in front of the API are trusted to name the client (X-Forwarded-For), as Express's
+ * `trust proxy` setting: off (default: forwarded headers are ignored), a hop count (1: the load
+ * balancer right in front), or a comma list of addresses / CIDRs / `loopback`, `linklocal`,
+ * `uniquelocal`. `true` (trust any sender) is refused: any client could then pick its address.
+ */
+export const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    if (v === 'false' || v === '0') return false;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 100) return hops;
+    } else {
+      const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+      if (list.length > 0 && list.every(isAddressOrCidr)) return list;
+    }
+    ctx.addIssue({ code: 'custom', message: 'expected false, a hop count (1-100) or a comma list of addresses / CIDRs (e.g. 10.0.0.0/8,loopback)' });
+    return z.NEVER;
+  })
+  .default(false);
+
 export const apiConfigSchema = z
   .object({
     ...shared,
     PORT: port.default(EMBEDDED_DEFAULTS.apiPort),
     HOST: z.string().min(1).default('127.0.0.1'),
+    TRUST_PROXY: trustProxySchema,
     PUBLIC_BASE_URL: z.url().optional(),
     /** Production: further Host values the API answers besides PUBLIC_BASE_URL's (comma list, e.g. an internal name). */
     ALLOWED_HOSTS: z
