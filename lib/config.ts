@@ -244,6 +244,11 @@ export const workerConfigSchema = z
     WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
     WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce.number().int().min(10).max(30 * 86400).default(86400),
+    /** The webhook lane's own task queue (default: TEMPORAL_TASK_QUEUE + `-webhooks`), polled by a second worker in the worker process. */
+    WEBHOOK_TASK_QUEUE: optionalString,
+    /** Slots of that webhook worker, apart from the intake worker's: slow receivers use these, never intake's. */
+    WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(20),
+    WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).max(1000).default(20),
     /** How often the dispatcher sweeps for events and deliveries besides being woken (LISTEN). */
     WEBHOOK_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     /** Public base URL of the API, for the asset URLs in webhook payloads (as the API's PUBLIC_BASE_URL); else http://127.0.0.1:PORT. */
@@ -280,6 +285,7 @@ export const stackConfigSchema = z.object({
 export const toolConfigSchema = z.object({ ...shared, ...webhookSecretKeys });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type StackConfig = z.infer<typeof stackConfigSchema>;
 
 export class ConfigError extends Error {
