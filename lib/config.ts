@@ -5,7 +5,18 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parseSecretKey, parseSecretKeys } from './webhooks/secret-box';
 
-export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
+/**
+ * The folder holding package.json: files read at run time by path (migrations/, api/docs,
+ * api/console/static, lib/media/heic-decode-worker.mjs) are found from here, whether this module runs
+ * from source (lib/config.ts under tsx) or bundled into dist/<entry>.js by `npm run build`.
+ */
+export const PROJECT_ROOT = projectRoot(import.meta.dirname);
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, '..');
+  }
+}
 export const DATA_DIR_DEFAULT = path.join(PROJECT_ROOT, '.data');
 
 const nodeEnv = z.enum(['development', 'test', 'production']).default('development');
