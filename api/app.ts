@@ -15,6 +15,9 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // req.ip: the forwarded client address behind a trusted proxy (TRUST_PROXY), else the peer's;
+  // rate-limit keys and request logs use it.
+  app.set('trust proxy', deps.cfg.TRUST_PROXY);
   app.use(securityHeaders(deps.cfg));
 
   // One line per request, on finish, and its duration into the request histogram (probes excepted).

@@ -1,11 +1,23 @@
 // The only module that reads process.env. Each process parses its own schema once at start.
 import fs from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parseSecretKey, parseSecretKeys } from './webhooks/secret-box';
 import { readRunFile, RUN_FILE } from './stack-run';
 
-export const PROJECT_ROOT = path.resolve(import.meta.dirname, '..');
+/**
+ * The folder holding package.json: files read at run time by path (migrations/, api/docs,
+ * api/console/static, lib/media/heic-decode-worker.mjs) are found from here, whether this module runs
+ * from source (lib/config.ts under tsx) or bundled into dist/<entry>.js by `npm run build`.
+ */
+export const PROJECT_ROOT = projectRoot(import.meta.dirname);
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(from, '..');
+  }
+}
 export const DATA_DIR_DEFAULT = path.join(PROJECT_ROOT, '.data');
 
 const nodeEnv = z.enum(['development', 'test', 'production']).default('development');
@@ -129,11 +141,47 @@ function noFaultsInProduction(keys: readonly string[]) {
   };
 }
 
+/** Express's names for address ranges, accepted in a TRUST_PROXY list beside addresses and CIDRs. */
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isAddressOrCidr = (v: string) => TRUST_PROXY_NAMES.has(v) || ipaddr.isValid(v) || (v.includes('/') && isCidr(v));
+function isCidr(v: string): boolean {
+  try {
+    ipaddr.parseCIDR(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which proxies in front of the API are trusted to name the client (X-Forwarded-For), as Express's
+ * `trust proxy` setting: off (default: forwarded headers are ignored), a hop count (1: the load
+ * balancer right in front), or a comma list of addresses / CIDRs / `loopback`, `linklocal`,
+ * `uniquelocal`. `true` (trust any sender) is refused: any client could then pick its address.
+ */
+export const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((v, ctx): false | number | string[] => {
+    if (v === 'false' || v === '0') return false;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 100) return hops;
+    } else {
+      const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+      if (list.length > 0 && list.every(isAddressOrCidr)) return list;
+    }
+    ctx.addIssue({ code: 'custom', message: 'expected false, a hop count (1-100) or a comma list of addresses / CIDRs (e.g. 10.0.0.0/8,loopback)' });
+    return z.NEVER;
+  })
+  .default(false);
+
 export const apiConfigSchema = z
   .object({
     ...shared,
     PORT: port.default(EMBEDDED_DEFAULTS.apiPort),
     HOST: z.string().min(1).default('127.0.0.1'),
+    TRUST_PROXY: trustProxySchema,
     PUBLIC_BASE_URL: z.url().optional(),
     /** Production: further Host values the API answers besides PUBLIC_BASE_URL's (comma list, e.g. an internal name). */
     ALLOWED_HOSTS: z
@@ -210,6 +258,11 @@ export const workerConfigSchema = z
     WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
     WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce.number().int().min(10).max(30 * 86400).default(86400),
+    /** The webhook lane's own task queue (default: TEMPORAL_TASK_QUEUE + `-webhooks`), polled by a second worker in the worker process. */
+    WEBHOOK_TASK_QUEUE: optionalString,
+    /** Slots of that webhook worker, apart from the intake worker's: slow receivers use these, never intake's. */
+    WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(20),
+    WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).max(1000).default(20),
     /** How often the dispatcher sweeps for events and deliveries besides being woken (LISTEN). */
     WEBHOOK_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     /** Public base URL of the API, for the asset URLs in webhook payloads (as the API's PUBLIC_BASE_URL); else http://127.0.0.1:PORT. */
@@ -251,6 +304,7 @@ export const toolConfigSchema = z.object({
 });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 export type StackConfig = z.infer<typeof stackConfigSchema>;
 
 export class ConfigError extends Error {

@@ -1,46 +1,62 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks';
 import { PROJECT_ROOT } from '../lib/config';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 
+/** Prebuilt workflow code (dist/workflow-bundle.js, or bundled once at start outside production): one bundle serves both workers. */
+export type WorkflowBundle = { code: string } | { codePath: string };
+
+export interface LaneLimits {
+  maxConcurrentActivities: number;
+  maxConcurrentWorkflowTasks: number;
+  maxCachedWorkflows: number;
+}
+
 export interface CreateWorkerOptions {
   connection: NativeConnection;
   namespace: string;
   taskQueue: string;
-  deps: ActivityDeps;
-  /** Webhook deliveries: the target policy and the public base URL of payload links (the sql is deps.sql). */
-  webhooks: Omit<WebhookActivityDeps, 'sql'>;
-  /** A prebuilt bundle (production, tests); otherwise the workflows are bundled at start. */
-  workflowBundle?: { code: string } | { codePath: string } | undefined;
-  maxConcurrentActivities?: number;
-  maxConcurrentWorkflowTasks?: number;
-  shutdownGraceMs?: number;
-  maxCachedWorkflows?: number;
-  logger?: WorkerOptions['debugMode'];
+  workflowBundle: WorkflowBundle;
+  limits: LaneLimits;
+  shutdownGraceMs: number;
 }
 
-/** Identity seen in the Temporal UI and in readiness: unique per process start. */
-export function workerIdentity(): string {
-  return `intake-worker-${process.pid}-${crypto.randomBytes(3).toString('hex')}@${os.hostname()}`;
+/** Identity seen in the Temporal UI and in readiness: unique per process start and lane. */
+export function workerIdentity(lane: 'intake' | 'webhooks' = 'intake'): string {
+  return `${lane}-worker-${process.pid}-${crypto.randomBytes(3).toString('hex')}@${os.hostname()}`;
 }
 
-export async function createIntakeWorker(o: CreateWorkerOptions): Promise<Worker> {
+function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities: object): Promise<Worker> {
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
     taskQueue: o.taskQueue,
-    identity: workerIdentity(),
-    activities: { ...createActivities(o.deps), ...createWebhookActivities({ sql: o.deps.sql, ...o.webhooks }) },
-    ...(o.workflowBundle ? { workflowBundle: o.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    maxConcurrentActivityTaskExecutions: o.maxConcurrentActivities ?? 50,
-    maxConcurrentWorkflowTaskExecutions: o.maxConcurrentWorkflowTasks ?? 50,
-    shutdownGraceTime: o.shutdownGraceMs ?? 10_000,
+    identity: workerIdentity(lane),
+    activities,
+    workflowBundle: o.workflowBundle,
+    maxConcurrentActivityTaskExecutions: o.limits.maxConcurrentActivities,
+    maxConcurrentWorkflowTaskExecutions: o.limits.maxConcurrentWorkflowTasks,
+    shutdownGraceTime: o.shutdownGraceMs,
     // Bounded so memory does not grow with the number of intakes waiting for review (bench R8).
-    maxCachedWorkflows: o.maxCachedWorkflows ?? 500,
+    maxCachedWorkflows: o.limits.maxCachedWorkflows,
   });
+}
+
+/**
+ * The intake lane: intake and artist-resolution workflows and their activities. It also keeps the
+ * webhook activities: lanes started on the intake queue before the webhook lane had a queue of its
+ * own stay on it until they end (a running workflow never changes queue), and must still deliver.
+ */
+export function createIntakeWorker(o: CreateWorkerOptions & { deps: ActivityDeps; webhooks: WebhookActivityDeps }): Promise<Worker> {
+  return create(o, 'intake', { ...createActivities(o.deps), ...createWebhookActivities(o.webhooks) });
+}
+
+/** The webhook lane (WEBHOOK_TASK_QUEUE): deliveries only, with slots of its own, so a slow receiver never takes an intake slot. */
+export function createWebhookWorker(o: CreateWorkerOptions & { webhooks: WebhookActivityDeps }): Promise<Worker> {
+  return create(o, 'webhooks', createWebhookActivities(o.webhooks));
 }

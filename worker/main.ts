@@ -1,20 +1,10 @@
-// The Temporal worker process: parse config, build deps, run, shut down cleanly.
+// The Temporal worker process: parse config, install the runtime, start every piece, shut down cleanly.
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { databaseUrlOf, loadConfigOrExit, temporalAddressOf, webhookPolicyOf, workerConfigSchema } from '../lib/config';
-import { createSql } from '../lib/db';
+import { ConfigError, loadConfigOrExit, temporalAddressOf, workerConfigSchema } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
-import { createObjectStore } from '../lib/storage';
-import { connectWorkerConnection, createTemporalClient } from '../temporal/connection';
-import { createIntakeWorker } from './create-worker';
-import { createDecisionVerifier } from '../lib/intake/decision-proof';
-import { killOncePerSubmission } from './fault-hooks';
-import { startWorkerMetricsServer } from './metrics';
-import { startRetentionSweeps } from './retention';
-import { startWebhookDispatcher } from './webhook-dispatcher';
-import { purgeStagedPastRetention } from '../activities/purge-staged';
 import { EXIT_UNCAUGHT, installProcessGuard } from '../lib/process-guard';
-import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
+import { startWorker, type RunningWorker } from './start-worker';
 
 const cfg = loadConfigOrExit(workerConfigSchema);
 const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
@@ -40,67 +30,30 @@ Runtime.install({
   },
 });
 
-const address = temporalAddressOf(cfg);
-const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX });
-const connection = await connectWorkerConnection(cfg);
-const store = createObjectStore(cfg);
-const worker = await createIntakeWorker({
-  connection,
-  namespace: cfg.TEMPORAL_NAMESPACE,
-  taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-  deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, decisions: await createDecisionVerifier(cfg), log, ...(cfg.FAULT_KILL_AFTER_MEDIA_COPY ? { hooks: killOncePerSubmission(cfg.DATA_DIR) } : {}) },
-  workflowBundle: cfg.WORKFLOW_BUNDLE_PATH ? { codePath: cfg.WORKFLOW_BUNDLE_PATH } : undefined,
-  maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES,
-  maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
-  shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS,
-  maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS,
-  webhooks: { policy: webhookPolicyOf(cfg), secrets: loadWebhookSecretBox(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') },
-});
+let worker: RunningWorker;
+try {
+  worker = await startWorker(cfg, log, { coreMetricsAddress });
+} catch (err) {
+  // No prebuilt workflow bundle in production: a configuration error (78), not a crash to retry.
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(err.message + '\n');
+  process.exit(78);
+}
+log.info({ temporalAddress: temporalAddressOf(cfg), namespace: cfg.TEMPORAL_NAMESPACE, taskQueue: worker.taskQueue, webhookTaskQueue: worker.webhookTaskQueue, identity: worker.identity }, 'worker polling');
+if (worker.metricsUrl) log.info({ url: worker.metricsUrl }, 'worker metrics');
 
-// Runtime.install registers SIGINT/SIGTERM: the worker stops polling, drains in-flight tasks,
-// and run() resolves; then the connection and the pool are closed.
-log.info({ temporalAddress: address, namespace: cfg.TEMPORAL_NAMESPACE, taskQueue: cfg.TEMPORAL_TASK_QUEUE, identity: worker.options.identity }, 'worker polling');
-const metrics = coreMetricsAddress
-  ? await startWorkerMetricsServer({
-      host: cfg.WORKER_METRICS_HOST,
-      port: cfg.WORKER_METRICS_PORT,
-      coreMetricsAddress,
-      token: cfg.METRICS_TOKEN,
-      production: cfg.NODE_ENV === 'production',
-    })
-  : undefined;
-if (metrics) log.info({ url: metrics.url }, 'worker metrics');
-const retention = startRetentionSweeps({
-  purge: purgeStagedPastRetention({ sql, store }),
-  retentionSeconds: cfg.STAGING_RETENTION_SECONDS,
-  everySeconds: cfg.RETENTION_SWEEP_SECONDS,
-  log,
-});
-const temporalClient = createTemporalClient(cfg);
-const dispatcher = await startWebhookDispatcher({
-  sql,
-  client: temporalClient.client,
-  taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-  retry: { initialSeconds: cfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: cfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: cfg.WEBHOOK_RETRY_WINDOW_SECONDS },
-  sweepSeconds: cfg.WEBHOOK_SWEEP_SECONDS,
-  idleSeconds: 300,
-  log,
-});
+// Runtime.install registers SIGINT/SIGTERM: both workers stop polling, drain in-flight tasks, and
+// `finished` resolves; then the dispatcher, the sweeps, the connections and the pool are closed.
 let failed: unknown;
 try {
-  await worker.run();
+  await worker.finished;
 } catch (err) {
-  // The worker stopped on its own (a fatal error in the SDK's core): a state it cannot recover
+  // A worker stopped on its own (a fatal error in the SDK's core): a state it cannot recover
   // from in this process. Clean up, then exit non-zero so that the supervisor restarts it.
   failed = err;
   log.fatal({ err: { name: (err as Error).name, message: (err as Error).message } }, 'worker failed');
 } finally {
-  await dispatcher.stop();
-  await temporalClient.connection.close();
-  await retention.stop();
-  await metrics?.close();
-  await connection.close();
-  await sql.end({ timeout: 5 });
+  await worker.stop();
   log.info('worker stopped');
 }
 if (failed) process.exit(EXIT_UNCAUGHT);

@@ -15,8 +15,8 @@ export interface WorkerMetricsServer {
 export async function startWorkerMetricsServer(o: {
   host: string;
   port: number;
-  /** The SDK exporter's address (Runtime telemetryOptions.metrics.prometheus.bindAddress). */
-  coreMetricsAddress: string;
+  /** The SDK exporter's address (Runtime telemetryOptions.metrics.prometheus.bindAddress); without it only the process's figures. */
+  coreMetricsAddress: string | undefined;
   token: string | undefined;
   production: boolean;
 }): Promise<WorkerMetricsServer> {
@@ -29,7 +29,7 @@ export async function startWorkerMetricsServer(o: {
     if (access === 'hidden') return void res.writeHead(404).end();
     if (access === 'unauthenticated') return void res.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"' }).end();
     void (async () => {
-      const core = await fetch(`http://${o.coreMetricsAddress}/metrics`, { signal: AbortSignal.timeout(2000) })
+      const core = !o.coreMetricsAddress ? '' : await fetch(`http://${o.coreMetricsAddress}/metrics`, { signal: AbortSignal.timeout(2000) })
         .then((r) => (r.ok ? r.text() : ''))
         .catch(() => '');
       const own = await registry.metrics();

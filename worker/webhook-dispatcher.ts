@@ -9,7 +9,8 @@ import type { Sql } from '../lib/db';
 import type { Logger } from '../lib/logger';
 import { EVENTS_CHANNEL } from '../lib/webhooks/events';
 import { fanOut, lanesToDispatch, markDispatched } from '../lib/webhooks/store';
-import { webhookDeliveriesSignal, webhookLane, webhookLaneWorkflowId } from '../workflows/webhook-delivery';
+import { webhookDeliveriesSignal, webhookLaneWorkflowId } from '../workflows/messages';
+import { webhookLane } from '../workflows/webhook-delivery';
 
 const FAN_OUT_BATCH = 500;
 /** Rounds per wake-up at most, so one pass is bounded in time too. */
@@ -19,6 +20,7 @@ const SIGNALS_AT_ONCE = 10;
 export interface DispatcherOptions {
   sql: Sql;
   client: Client;
+  /** The webhook lane's task queue (WEBHOOK_TASK_QUEUE): new lanes start there; a lane already running elsewhere just hears the signal. */
   taskQueue: string;
   retry: WebhookRetry;
   sweepSeconds: number;

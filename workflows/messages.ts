@@ -31,6 +31,21 @@ export function intakeWorkflowId(submissionId: string): string {
   return `intake/${submissionId}`;
 }
 
+// The webhook lane (workflows/webhook-delivery.ts): one workflow per (endpoint, submission),
+// signalled with-start by the worker's dispatcher. Its own task queue (WEBHOOK_TASK_QUEUE, by
+// default the intake queue's name + `-webhooks`) so slow partner receivers never take intake slots.
+/** "The lane has deliveries": sent with signal-with-start by the dispatcher. */
+export const webhookDeliveriesSignal = defineSignal('webhookDeliveries');
+
+export function webhookLaneWorkflowId(endpointId: string, submissionId: string): string {
+  return `webhook-lane:${endpointId}:${submissionId}`;
+}
+
+/** The webhook lane's task queue when WEBHOOK_TASK_QUEUE is not set. */
+export function defaultWebhookTaskQueue(intakeTaskQueue: string): string {
+  return `${intakeTaskQueue}-webhooks`;
+}
+
 // Custom search attributes kept current by the intake workflow, so on-call staff can filter in
 // the Temporal Web UI. Never PII, never a custom attribute named `Status`.
 export const IntakeStatusKey = defineSearchAttributeKey('IntakeStatus', SearchAttributeType.KEYWORD);

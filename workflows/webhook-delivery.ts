@@ -4,8 +4,9 @@
 // the lane moves on. Signalled by the worker's dispatcher when the lane has
 // new deliveries; ends after a quiet spell (a later event starts it again). Deterministic code
 // only: the database and the HTTP attempts are activities (activities/webhooks.ts).
-import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { WebhookActivities, WebhookRetry } from '../activities/types';
+import { webhookDeliveriesSignal } from './messages';
 
 export interface WebhookLaneInput {
   endpointId: string;
@@ -14,11 +15,6 @@ export interface WebhookLaneInput {
   /** End after this many seconds without a new delivery. */
   idleSeconds: number;
 }
-
-/** "The lane has deliveries": sent with signal-with-start by the dispatcher. */
-export const webhookDeliveriesSignal = defineSignal('webhookDeliveries');
-
-export const webhookLaneWorkflowId = (endpointId: string, submissionId: string) => `webhook-lane:${endpointId}:${submissionId}`;
 
 /** Deliveries per run before continue-as-new, so a lane's history stays short. */
 const DELIVERIES_PER_RUN = 100;

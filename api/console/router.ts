@@ -36,7 +36,7 @@ export const CLAIM_SECONDS = 300;
 /** A session never outlives this, whatever the token's own expiry. */
 const MAX_SESSION_SECONDS = 12 * 3600;
 
-const STATIC_DIR = path.join(import.meta.dirname, 'static');
+const STATIC_DIR = path.join(PROJECT_ROOT, 'api', 'console', 'static');
 const ASSETS: Record<string, { file: string; type: string }> = {
   'app.js': { file: path.join(STATIC_DIR, 'app.js'), type: 'text/javascript; charset=utf-8' },
   'console.css': { file: path.join(STATIC_DIR, 'console.css'), type: 'text/css; charset=utf-8' },

@@ -54,7 +54,7 @@ export function requestLog(log: Logger, onFinish?: (req: Request, res: Response,
       const level = levelOf(req, res.statusCode, probe);
       if (level === 'silent' || !log.isLevelEnabled(level)) return;
       log[level](
-        { requestId: id, req: { method: req.method, path: pathOf(req) }, res: { statusCode: res.statusCode }, responseTime: Math.round(seconds * 1e5) / 100 },
+        { requestId: id, req: { method: req.method, path: pathOf(req), ip: req.ip }, res: { statusCode: res.statusCode }, responseTime: Math.round(seconds * 1e5) / 100 },
         'request completed',
       );
     });

@@ -1,6 +1,6 @@
 // A webhook receiver on loopback for the tests, the fault suite and the bench. Every request is
 // verified with the `standardwebhooks` package (code we did not write judges our signatures);
-// it can answer 500 for the first N attempts, or be down (not listening) for a while.
+// it can answer 500 for the first N attempts, answer late, or be down (not listening) for a while.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -37,7 +37,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(o: { secrets?: string[]; port?: number } = {}): Promise<Receiver> {
+/** delayMs: answer each request this late (a slow partner: W2, the webhook lane test). */
+export async function startReceiver(o: { secrets?: string[]; port?: number; delayMs?: number } = {}): Promise<Receiver> {
   const all: Received[] = [];
   let failing = 0;
   const secrets = o.secrets ?? [];
@@ -68,7 +69,9 @@ export async function startReceiver(o: { secrets?: string[]; port?: number } = {
       if (verified && failing > 0) failing--;
       all.push({ id: headers['webhook-id'] ?? '', type: body?.type ?? '', verified, ...(error && !verified ? { error } : {}), body, headers, answered, at: performance.now(), wallMs: Date.now() });
       res.statusCode = answered;
-      res.end();
+      if (!o.delayMs) return void res.end();
+      const timer = setTimeout(() => res.end(), o.delayMs);
+      res.once('close', () => clearTimeout(timer));
     });
   };
   let server = http.createServer(onRequest);

@@ -3,7 +3,9 @@
 // of its own, bounded in memory and time. libheif applies the container's rotation and mirroring,
 // so the pixels come back upright.
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { PROJECT_ROOT } from '../config';
 
 export interface RgbaImage {
   width: number;
@@ -13,12 +15,14 @@ export interface RgbaImage {
 }
 
 const DECODE_TIMEOUT_MS = 60_000;
+/** Found from the project root, not from this module: `npm run build` bundles this module into dist/. */
+const HEIC_WORKER = path.join(PROJECT_ROOT, 'lib', 'media', 'heic-decode-worker.mjs');
 
 /** The primary image of a HEIC file; rejects when it does not decode. Check the pixel limit from the header first. */
 export async function decodeHeic(file: string): Promise<RgbaImage> {
   const bytes = await fsp.readFile(file);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./heic-decode-worker.mjs', import.meta.url), {
+    const worker = new Worker(HEIC_WORKER, {
       workerData: { bytes },
       // 50 megapixels of RGBA are 200 MB inside the WebAssembly heap (not the JS heap).
       resourceLimits: { maxOldGenerationSizeMb: 128 },

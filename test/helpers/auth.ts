@@ -31,14 +31,14 @@ export interface ActorOptions {
 export const TEST_ARTIST = 'artist-ink-001';
 
 /** Tie an artist to an organization as a resolution of its own would (the stage check accepts it). */
-export async function tieArtist(stack: TestStack, organizationId: string, artistCanonicalId: string, actorId = 'test-fixture'): Promise<void> {
+export async function tieArtist(stack: Pick<TestStack, 'sql'>, organizationId: string, artistCanonicalId: string, actorId = 'test-fixture'): Promise<void> {
   await stack.sql`
     insert into artist_resolutions (tenant_id, idempotency_key, actor_id, fingerprint, status, artist_canonical_id, review_required, evidence)
     values (${organizationId}, ${`test-tie-${artistCanonicalId}`}, ${actorId}, 'test-fixture', 'phone_matched', ${artistCanonicalId}, true, 'phone_hash')
     on conflict do nothing`;
 }
 
-async function tieStageArtists(stack: TestStack, organizationId: string, actorId: string, o: ActorOptions): Promise<void> {
+async function tieStageArtists(stack: Pick<TestStack, 'sql'>, organizationId: string, actorId: string, o: ActorOptions): Promise<void> {
   if (!(o.permissions ?? []).includes('portfolio_intake:stage') || (o.mapped ?? true) === false) return;
   for (const artist of o.stagesFor ?? [TEST_ARTIST]) await tieArtist(stack, organizationId, artist, actorId);
 }
@@ -53,7 +53,7 @@ export interface TestCredential {
   subject?: string;
 }
 
-export async function apiKeyActor(stack: TestStack, o: ActorOptions = {}): Promise<TestCredential> {
+export async function apiKeyActor(stack: Pick<TestStack, 'sql'>, o: ActorOptions = {}): Promise<TestCredential> {
   const organizationId = o.organizationId ?? uid('org-');
   const { keyId, key } = await createApiKey(stack.sql, { organizationId, label: 'test' });
   const actorId = uid('partner-');

@@ -27,7 +27,7 @@ export function submissionBody(partner: TestCredential & { organizationId?: stri
   };
 }
 
-export async function call(stack: TestStack, method: string, path: string, o: { headers?: Record<string, string>; body?: unknown } = {}) {
+export async function call(stack: Pick<TestStack, 'url'>, method: string, path: string, o: { headers?: Record<string, string>; body?: unknown } = {}) {
   const res = await fetch(`${stack.url}${path}`, {
     method,
     headers: { ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}), ...o.headers },

@@ -3,20 +3,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { startApi, type RunningApi } from '../../api/server';
-import { Client, Connection } from '@temporalio/client';
-import { apiConfigSchema, parseConfig, webhookPolicyOf, workerConfigSchema, type ApiConfig } from '../../lib/config';
+import { apiConfigSchema, parseConfig, workerConfigSchema, type ApiConfig } from '../../lib/config';
 import { createSql, type Sql } from '../../lib/db';
 import { createLogger } from '../../lib/logger';
-import { createObjectStore } from '../../lib/storage';
 import type { PromotionHooks } from '../../activities/promote-to-media-store';
-import { createIntakeWorker } from '../../worker/create-worker';
-import { createDecisionVerifier } from '../../lib/intake/decision-proof';
-import { startWebhookDispatcher } from '../../worker/webhook-dispatcher';
-import { loadWebhookSecretBox } from '../../lib/webhooks/secret-box';
+import { startWorker, type RunningWorker } from '../../worker/start-worker';
+import { defaultWebhookTaskQueue } from '../../workflows/messages';
 
 let runtimeInstalled = false;
 function quietRuntime() {
@@ -54,6 +50,8 @@ export interface TestStack {
   sql: Sql;
   dataDir: string;
   taskQueue: string;
+  /** The webhook lane's task queue (WEBHOOK_TASK_QUEUE or the default beside taskQueue). */
+  webhookTaskQueue: string;
   startWorker(hooks?: PromotionHooks): Promise<void>;
   stopWorker(): Promise<void>;
   stop(): Promise<void>;
@@ -81,12 +79,22 @@ export async function startTestStack(
     ...opts.env,
   };
   const cfg = parseConfig(apiConfigSchema, env);
-  const workerCfg = parseConfig(workerConfigSchema, env);
-  const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL, ...(opts.logDestination ? { destination: opts.logDestination } : {}) });
+  const destination = opts.logDestination ? { destination: opts.logDestination } : {};
+  const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL, ...destination });
   const api = await startApi(cfg, log, { migrate: false });
   const sql = createSql(databaseUrl, { max: 4 });
+  const workerCfg = parseConfig(workerConfigSchema, {
+    WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
+    WORKER_SHUTDOWN_GRACE_MS: '2000',
+    DATABASE_POOL_MAX: '5',
+    ...env,
+    // The API's public key: the worker verifies the decisions the API signs.
+    DECISION_VERIFY_KEY: api.deps.decisionSigner.publicKeyPem,
+    PUBLIC_BASE_URL: api.deps.publicBaseUrl,
+  });
+  const workerLog = createLogger({ name: 'test-worker', level: cfg.LOG_LEVEL, ...destination });
 
-  let worker: { w: Worker; run: Promise<void>; conn: NativeConnection; sql: Sql; dispatcher: { stop(): Promise<void> }; client: Connection } | undefined;
+  let worker: RunningWorker | undefined;
   const stack: TestStack = {
     url: api.url,
     api,
@@ -94,49 +102,18 @@ export async function startTestStack(
     sql,
     dataDir,
     taskQueue,
+    webhookTaskQueue: workerCfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(taskQueue),
     async startWorker(hooks) {
       if (worker) return;
-      const conn = await NativeConnection.connect({ address: inject('temporalAddress') });
-      const wsql = createSql(databaseUrl, { max: 5 });
-      const w = await createIntakeWorker({
-        connection: conn,
-        namespace: 'default',
-        taskQueue,
-        deps: {
-          sql: wsql,
-          store: createObjectStore(cfg),
-          // The API's public key: the worker verifies the decisions the API signs.
-          decisions: await createDecisionVerifier({ DECISION_VERIFY_KEY: api.deps.decisionSigner.publicKeyPem, DATA_DIR: dataDir }),
-          log: createLogger({ name: 'test-worker', level: cfg.LOG_LEVEL, ...(opts.logDestination ? { destination: opts.logDestination } : {}) }),
-          ...(hooks ? { hooks } : {}),
-        },
-        workflowBundle: { codePath: inject('workflowBundlePath') },
-        shutdownGraceMs: 2000,
-        // The worker's own key, as worker/main.ts loads it (the same file under DATA_DIR as the API's).
-        webhooks: { policy: webhookPolicyOf(workerCfg), secrets: loadWebhookSecretBox(workerCfg), publicBaseUrl: api.deps.publicBaseUrl },
-      });
-      const client = await Connection.connect({ address: inject('temporalAddress') });
-      const dispatcher = await startWebhookDispatcher({
-        sql: wsql,
-        client: new Client({ connection: client }),
-        taskQueue,
-        retry: { initialSeconds: workerCfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: workerCfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: workerCfg.WEBHOOK_RETRY_WINDOW_SECONDS },
-        sweepSeconds: workerCfg.WEBHOOK_SWEEP_SECONDS,
-        idleSeconds: 30,
-        log: createLogger({ name: 'test-dispatcher', level: 'silent' }),
-      });
-      worker = { w, run: w.run(), conn, sql: wsql, dispatcher, client };
+      // What production starts (worker/start-worker.ts), configured as worker/main.ts would be:
+      // the API's public decision key and base URL, the run's prebuilt workflow bundle.
+      worker = await startWorker(workerCfg, workerLog, { hooks, laneIdleSeconds: 30 });
     },
     async stopWorker() {
       if (!worker) return;
-      const { w, run, conn, sql: wsql, dispatcher, client } = worker;
+      const w = worker;
       worker = undefined;
-      await dispatcher.stop();
-      await client.close();
-      w.shutdown();
-      await run;
-      await conn.close();
-      await wsql.end({ timeout: 5 });
+      await w.stop();
     },
     async stop() {
       await stack.stopWorker();

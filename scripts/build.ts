@@ -1,0 +1,79 @@
+// npm run build: what production runs, with plain node and no TypeScript at run time.
+//   1. type-check (tsc --noEmit, the whole project);
+//   2. bundle each production entry point with esbuild into dist/ (ESM for Node 20, dependencies
+//      left in node_modules): dist/api/main.js, dist/worker/main.js, dist/scripts/{migrate,iam}.js;
+//   3. bundle the workflows once (bundleWorkflowCode) into dist/workflow-bundle.js, the code the
+//      production worker loads instead of bundling at start.
+// Files read by path at run time (migrations/, api/docs, api/console/static, the HEIC decode
+// worker) stay where they are: PROJECT_ROOT (lib/config.ts) finds them from dist/ too.
+// Any error fails the build (exit 1) and leaves no half-written dist/.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { build } from 'esbuild';
+import { parseCli } from '../lib/cli';
+import { PROJECT_ROOT } from '../lib/config';
+import { WORKFLOWS_PATH } from '../worker/create-worker';
+
+export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
+
+const { values } = parseCli('Type-check, bundle the entry points into dist/ and the workflows into dist/workflow-bundle.js.', 'npm run build --', {
+  options: { 'skip-typecheck': { type: 'boolean', default: false } },
+});
+const DIST = path.join(PROJECT_ROOT, 'dist');
+const say = (line: string) => process.stdout.write(`[build] ${line}\n`);
+
+function typecheck(): void {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', path.join(PROJECT_ROOT, 'tsconfig.json')], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('type check failed');
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  if (!values['skip-typecheck']) {
+    say('type check (tsc --noEmit)');
+    typecheck();
+  }
+  const staging = fs.mkdtempSync(path.join(PROJECT_ROOT, '.dist-'));
+  try {
+    say(`bundling ${ENTRY_POINTS.join(', ')}`);
+    const result = await build({
+      entryPoints: ENTRY_POINTS.map((e) => path.join(PROJECT_ROOT, e)),
+      outbase: PROJECT_ROOT,
+      outdir: staging,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      sourcemap: true,
+      logLevel: 'warning',
+    });
+    if (result.errors.length || result.warnings.length) throw new Error(`esbuild: ${result.errors.length} errors, ${result.warnings.length} warnings`);
+
+    say('bundling the workflows (bundleWorkflowCode)');
+    const quiet = () => {};
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => say(`workflow bundle: ${m}`), error: (m) => say(`workflow bundle: ${m}`) },
+    });
+    fs.writeFileSync(path.join(staging, 'workflow-bundle.js'), code);
+
+    fs.rmSync(DIST, { recursive: true, force: true });
+    fs.renameSync(staging, DIST);
+    fs.chmodSync(DIST, 0o755); // mkdtemp made it private
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  say(`dist/ ready in ${((Date.now() - started) / 1000).toFixed(1)} s: node dist/api/main.js, node dist/worker/main.js (NODE_ENV=production loads dist/workflow-bundle.js)`);
+}
+
+try {
+  await main();
+} catch (err) {
+  process.stderr.write(`[build] failed: ${(err as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,121 @@
+// A webhook lane of its own (issue 23 item 3): deliveries run on WEBHOOK_TASK_QUEUE with slots of
+// their own, so a partner receiver that takes 10 s per request does not slow 20 intakes running
+// beside it; a lane already running on the intake queue (started before the split) still delivers.
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startReceiver, type Receiver } from '../../bench/lib/webhook-receiver';
+import { webhookDeliveriesSignal, webhookLaneWorkflowId } from '../../workflows/messages';
+import { webhookLane } from '../../workflows/webhook-delivery';
+import { apiKeyActor, type TestCredential } from '../helpers/auth';
+import { call, INTAKE, jpegBytes, putUpload, submissionBody } from '../helpers/intake';
+import { eventually, startTestStack, type TestStack } from '../helpers/stack';
+
+type Partner = TestCredential & { organizationId?: string };
+let stack: TestStack;
+let temporal: Connection;
+let client: Client;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack({
+    env: {
+      // Few slots on both lanes: were deliveries on the intake queue, 20 slow attempts would hold every intake slot.
+      WORKER_MAX_CONCURRENT_ACTIVITIES: '4',
+      WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES: '4',
+      WEBHOOK_RETRY_INITIAL_SECONDS: '1',
+      WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: '1',
+      WEBHOOK_SWEEP_SECONDS: '1',
+    },
+  });
+  temporal = await Connection.connect({ address: inject('temporalAddress') });
+  client = new Client({ connection: temporal });
+});
+afterAll(async () => {
+  for (const r of receivers) await r.close();
+  await temporal?.close();
+  await stack?.stop();
+});
+
+async function subscribe(p: Partner, delayMs = 0) {
+  const receiver = await startReceiver({ delayMs });
+  receivers.push(receiver);
+  const r = await call(stack, 'POST', `${INTAKE}/webhook-endpoints`, { headers: p.headers, body: { url: receiver.url } });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  receiver.secrets.push(r.body.data.secret);
+  return { receiver, endpointId: r.body.data.endpointId as string };
+}
+
+async function create(p: Partner): Promise<{ id: string; url: string }> {
+  const bytes = jpegBytes(2048);
+  const r = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: p.headers, body: submissionBody(p, { sizeBytes: bytes.length }) });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return { id: r.body.data.submission.submissionId, url: r.body.data.upload.url };
+}
+
+/** Milliseconds from upload-complete to awaiting_review (the route waits for the settled state). */
+async function verifyTime(p: Partner, s: { id: string; url: string }): Promise<number> {
+  expect((await putUpload(s.url, jpegBytes(2048))).status).toBe(200);
+  const t0 = performance.now();
+  let r = await call(stack, 'POST', `${INTAKE}/submissions/${s.id}/upload-complete`, { headers: p.headers });
+  while (r.body?.data?.intakeStatus !== 'awaiting_review') {
+    expect(r.body?.data?.intakeStatus).not.toBe('verification_failed');
+    await new Promise((res) => setTimeout(res, 20));
+    r = await call(stack, 'GET', `${INTAKE}/submissions/${s.id}`, { headers: p.headers });
+  }
+  return performance.now() - t0;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function twentyIntakes(p: Partner): Promise<{ ids: string[]; p50: number }> {
+  const staged = await Promise.all(Array.from({ length: 20 }, () => create(p)));
+  const times = await Promise.all(staged.map((s) => verifyTime(p, s)));
+  return { ids: staged.map((s) => s.id), p50: median(times) };
+}
+
+describe('the webhook lane', () => {
+  it('a receiver taking 10 s per request does not slow 20 intakes: their lanes run on the webhook queue', async () => {
+    const quiet = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const watched = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const { receiver } = await subscribe(watched, 10_000);
+    await twentyIntakes(quiet); // warm-up of the worker and the routes, not compared
+
+    const without = await twentyIntakes(quiet);
+    const withSlow = await twentyIntakes(watched);
+    // The slow receiver was being called while those intakes ran (each attempt gives up after 5 s).
+    expect(receiver.all.length).toBeGreaterThan(0);
+    console.log(`20 intakes, upload-complete -> awaiting_review p50: ${Math.round(without.p50)} ms without, ${Math.round(withSlow.p50)} ms with a 10 s receiver`);
+    // Generous for a shared 2-core machine; on one queue with 4 slots the slow lanes would hold
+    // every slot for 5 s at a time and verification would wait seconds (bench W2 measures the ratio).
+    expect(withSlow.p50, `p50 ${Math.round(withSlow.p50)} ms with the slow receiver, ${Math.round(without.p50)} ms without`).toBeLessThan(without.p50 * 2 + 1000);
+
+    const lanes = await stack.sql<{ endpointId: string; submissionId: string }[]>`
+      select distinct endpoint_id, submission_id from webhook_deliveries where submission_id in ${stack.sql(withSlow.ids)}`;
+    expect(lanes.length).toBe(20);
+    for (const lane of lanes.slice(0, 3)) {
+      const d = await client.workflow.getHandle(webhookLaneWorkflowId(lane.endpointId, lane.submissionId)).describe();
+      expect(d.taskQueue).toBe(stack.webhookTaskQueue);
+    }
+    expect(stack.webhookTaskQueue).toBe(`${stack.taskQueue}-webhooks`);
+  }, 180_000);
+
+  it('a lane started on the intake queue (before the split) stays there and still delivers', async () => {
+    const p = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const { receiver, endpointId } = await subscribe(p);
+    await stack.stopWorker(); // no dispatcher: the lane is ours to start, as an older worker did
+    const { id } = await create(p);
+    const workflowId = webhookLaneWorkflowId(endpointId, id);
+    await client.workflow.signalWithStart(webhookLane, {
+      workflowId,
+      taskQueue: stack.taskQueue,
+      args: [{ endpointId, submissionId: id, retry: { initialSeconds: 1, maxIntervalSeconds: 1, windowSeconds: 60 }, idleSeconds: 30 }],
+      signal: webhookDeliveriesSignal,
+      signalArgs: [],
+    });
+    await stack.startWorker();
+    expect(await receiver.waitFor((a) => a.some((x) => x.body.data.submissionId === id && x.type === 'submission.staged'), 30_000)).toBe(true);
+    const d = await client.workflow.getHandle(workflowId).describe();
+    expect(d.taskQueue).toBe(stack.taskQueue);
+    await eventually(async () => (await stack.sql`select 1 from webhook_deliveries where submission_id = ${id} and status = 'succeeded'`).length === 1);
+  }, 60_000);
+});

@@ -1,0 +1,129 @@
+// The worker process's one entry point: every piece it runs, built from its configuration. The
+// intake worker (TEMPORAL_TASK_QUEUE), the webhook worker (WEBHOOK_TASK_QUEUE, slots of its own),
+// the webhook dispatcher, the retention sweeps and /metrics. worker/main.ts and the tests' stack
+// start exactly this, so tests run what production runs.
+import type { Worker } from '@temporalio/worker';
+import type { PromotionHooks } from '../activities/promote-to-media-store';
+import { purgeStagedPastRetention } from '../activities/purge-staged';
+import { databaseUrlOf, webhookPolicyOf, type WorkerConfig } from '../lib/config';
+import { createSql } from '../lib/db';
+import { createDecisionVerifier } from '../lib/intake/decision-proof';
+import type { Logger } from '../lib/logger';
+import { createObjectStore } from '../lib/storage';
+import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
+import { connectWorkerConnection, createTemporalClient } from '../temporal/connection';
+import { defaultWebhookTaskQueue } from '../workflows/messages';
+import { createIntakeWorker, createWebhookWorker } from './create-worker';
+import { killOncePerSubmission } from './fault-hooks';
+import { startWorkerMetricsServer } from './metrics';
+import { startRetentionSweeps } from './retention';
+import { startWebhookDispatcher } from './webhook-dispatcher';
+import { resolveWorkflowBundle } from './workflow-bundle';
+
+export interface StartWorkerOptions {
+  /** The SDK's Prometheus exporter (Runtime telemetry), merged into /metrics when WORKER_METRICS_PORT is set. */
+  coreMetricsAddress?: string | undefined;
+  /** Promotion hooks (tests); FAULT_KILL_AFTER_MEDIA_COPY sets the fault suite's. */
+  hooks?: PromotionHooks | undefined;
+  /** A webhook lane ends after this many quiet seconds (default 300). */
+  laneIdleSeconds?: number;
+}
+
+export interface RunningWorker {
+  identity: string;
+  taskQueue: string;
+  webhookTaskQueue: string;
+  /** The /metrics URL when WORKER_METRICS_PORT is set. */
+  metricsUrl: string | undefined;
+  /** Resolves when both workers stopped (after SIGTERM / SIGINT or stop()); rejects when one failed on its own. */
+  finished: Promise<void>;
+  /** Stop polling, drain in-flight tasks, then close every connection. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWorkerOptions = {}): Promise<RunningWorker> {
+  const workflowBundle = await resolveWorkflowBundle(cfg, log);
+  const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX });
+  const closers: (() => Promise<unknown>)[] = [() => sql.end({ timeout: 5 })];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch((err: unknown) => log.warn({ err }, 'closing a worker piece failed'));
+  };
+  try {
+    const connection = await connectWorkerConnection(cfg);
+    closers.push(() => connection.close());
+    const store = createObjectStore(cfg);
+    const hooks = opts.hooks ?? (cfg.FAULT_KILL_AFTER_MEDIA_COPY ? killOncePerSubmission(cfg.DATA_DIR) : undefined);
+    const webhooks = { sql, policy: webhookPolicyOf(cfg), secrets: loadWebhookSecretBox(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') };
+    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS };
+    const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
+    const intake = await createIntakeWorker({
+      ...base,
+      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+      limits: { maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES, maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS },
+      deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, decisions: await createDecisionVerifier(cfg), log, ...(hooks ? { hooks } : {}) },
+      webhooks,
+    });
+    const webhook = await createWebhookWorker({
+      ...base,
+      taskQueue: webhookTaskQueue,
+      limits: {
+        maxConcurrentActivities: cfg.WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES,
+        maxConcurrentWorkflowTasks: cfg.WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+        maxCachedWorkflows: Math.min(cfg.WORKER_MAX_CACHED_WORKFLOWS, 200),
+      },
+      webhooks,
+    });
+    const workers: Worker[] = [intake, webhook];
+    // Both poll from here on; the first to fail ends `finished`, and stop() ends the other.
+    const runs = workers.map((w) => w.run());
+    const finished = Promise.all(runs).then(() => undefined);
+    finished.catch(() => {});
+    closers.push(async () => {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+      await Promise.allSettled(runs);
+    });
+
+    const temporal = createTemporalClient(cfg);
+    closers.push(() => temporal.connection.close());
+    const dispatcher = await startWebhookDispatcher({
+      sql,
+      client: temporal.client,
+      taskQueue: webhookTaskQueue,
+      retry: { initialSeconds: cfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: cfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: cfg.WEBHOOK_RETRY_WINDOW_SECONDS },
+      sweepSeconds: cfg.WEBHOOK_SWEEP_SECONDS,
+      idleSeconds: opts.laneIdleSeconds ?? 300,
+      log,
+    });
+    closers.push(() => dispatcher.stop());
+    const retention = startRetentionSweeps({
+      purge: purgeStagedPastRetention({ sql, store }),
+      retentionSeconds: cfg.STAGING_RETENTION_SECONDS,
+      everySeconds: cfg.RETENTION_SWEEP_SECONDS,
+      log,
+    });
+    closers.push(() => retention.stop());
+    const metrics = cfg.WORKER_METRICS_PORT
+      ? await startWorkerMetricsServer({
+          host: cfg.WORKER_METRICS_HOST,
+          port: cfg.WORKER_METRICS_PORT,
+          coreMetricsAddress: opts.coreMetricsAddress,
+          token: cfg.METRICS_TOKEN,
+          production: cfg.NODE_ENV === 'production',
+        })
+      : undefined;
+    if (metrics) closers.push(() => metrics.close());
+
+    let stopping: Promise<void> | undefined;
+    return {
+      identity: intake.options.identity,
+      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+      webhookTaskQueue,
+      metricsUrl: metrics?.url,
+      finished,
+      stop: () => (stopping ??= closeAll()),
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
