@@ -29,7 +29,7 @@ const { values } = parseCli('Records the Temporal histories the replay test repl
   options: {
     out: { type: 'string', default: path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories') },
     // The workflow shape these histories record (the newest patch of the intake workflow).
-    shape: { type: 'string', default: 'transition-writer' },
+    shape: { type: 'string', default: 'signal-shape-check' },
     // The whole recording is bounded; one scenario normally takes well under a second.
     seconds: { type: 'string', default: '180' },
   },

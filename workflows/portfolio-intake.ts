@@ -101,8 +101,6 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     failureCode: null,
     rejectReasonCode: null,
   };
-  // Decided once, at the run's first task: runs recorded before it never check shapes (replay).
-  const checksShapes = patched(SIGNAL_SHAPE_PATCH);
   // Signals carry a request id: a repeated signal (a client retry) is a no-op.
   const handled = new Set<string>();
   let upload: UploadCompleteSignal | undefined;
@@ -138,9 +136,11 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
    */
   let refusals = 0;
   const wellFormed = async <S extends CheckedSignal>(name: S, payload: unknown): Promise<boolean> => {
-    if (!checksShapes) return typeof payload === 'object' && payload !== null;
     const checked = SIGNAL_CHECKS[name](payload);
     if (checked.ok) return true;
+    // Asked only at a malformed payload, so a run that never gets one records no marker (R6): a
+    // history recorded before the check replays taking such a payload as it came.
+    if (!patched(SIGNAL_SHAPE_PATCH)) return typeof payload === 'object' && payload !== null;
     const detail = problemsLine(checked.problems);
     if (refusals >= MAX_RECORDED_REFUSALS) {
       log.warn('malformed signal dropped (refusal records full)', { signal: name, detail });
