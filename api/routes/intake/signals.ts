@@ -55,7 +55,7 @@ async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decisio
 export type SignalOutcome = 'settled' | 'accepted' | 'pending';
 
 /** A Temporal error after which the signal may have been delivered (the call went out, no answer came). */
-function deliveryUnknown(err: unknown): boolean {
+export function deliveryUnknown(err: unknown): boolean {
   const e = err as { code?: number; cause?: { code?: number } };
   const code = e.code ?? e.cause?.code;
   return code === grpcStatus.DEADLINE_EXCEEDED || code === grpcStatus.CANCELLED;

@@ -29,7 +29,8 @@ export async function withTemporal<T>(temporal: { client: Client; connection: Co
     if (err instanceof WorkflowNotFoundError) throw new AppError('not_found', 'No such submission.');
     const e = err as { code?: number; cause?: { code?: number } };
     const code = e.code ?? e.cause?.code;
-    if (code !== undefined && UNAVAILABLE_CODES.has(code)) throw workflowUnavailable('The workflow service is unreachable; retry shortly.');
+    // The gRPC error stays as the cause: a signal route tells "never sent" from "sent, no answer" by it.
+    if (code !== undefined && UNAVAILABLE_CODES.has(code)) throw Object.assign(workflowUnavailable('The workflow service is unreachable; retry shortly.'), { cause: err });
     throw err;
   }
 }
