@@ -1,13 +1,26 @@
 // The HTTP API process: parse config, serve, stop cleanly on SIGTERM/SIGINT.
-import { apiConfigSchema, loadConfigOrExit } from '../lib/config';
+import { apiConfigSchema, environmentHelp, loadConfigOrExit, unreachableAt } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { installProcessGuard } from '../lib/process-guard';
 import { startApi } from './server';
 
+if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+  console.log(environmentHelp('The HTTP API process: the intake, directory, console and docs routes on PORT. It connects to PostgreSQL (DATABASE_URL) and Temporal (TEMPORAL_ADDRESS); `npm start` runs it with the embedded stack.', 'npm run api', apiConfigSchema));
+  process.exit(0);
+}
+if (process.argv.length > 2) {
+  console.error(`unknown argument ${process.argv[2]}: npm run api takes no options (--help lists its environment variables)`);
+  process.exit(64);
+}
 const cfg = loadConfigOrExit(apiConfigSchema);
 const log = createLogger({ name: cfg.SERVICE_NAME, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
 installProcessGuard({ log, name: 'api' });
-const api = await startApi(cfg, log, { migrate: cfg.MIGRATE_ON_START });
+const api = await startApi(cfg, log, { migrate: cfg.MIGRATE_ON_START }).catch((err: unknown) => {
+  const unreachable = unreachableAt(err, cfg);
+  if (!unreachable) throw err;
+  process.stderr.write(`api: ${unreachable}\n`);
+  process.exit(69); // EX_UNAVAILABLE
+});
 log.info({ url: api.url, publicBaseUrl: api.deps.publicBaseUrl }, 'api listening');
 
 let stopping = false;

@@ -17,7 +17,7 @@ import { startBenchStack } from './lib/stack';
 import { round, summarize } from './lib/stats';
 
 const { values } = parseCli('C1: the review console with N submissions awaiting review, first 50 rows with thumbnails in Chromium, beside the review-queue JSON route.', 'npm run bench:console --', {
-  options: { submissions: { type: 'string', default: '5000' }, loads: { type: 'string', default: '10' }, 'json-requests': { type: 'string', default: '50' } },
+  options: { submissions: { type: 'string', default: '5000', description: 'submissions awaiting review in the queue' }, loads: { type: 'string', default: '10', description: 'console page loads measured in Chromium' }, 'json-requests': { type: 'string', default: '50', description: 'review-queue JSON requests measured (the baseline)' } },
 });
 const N = Number(values.submissions);
 const LOADS = Number(values.loads);

@@ -22,9 +22,9 @@ import { tempStackDir } from '../scripts/stack';
 
 const { values } = parseCli('I1: cutover backfill rows/s against a plain COPY of the same rows, and the backfill peak RSS.', 'npm run bench:cutover --', {
   options: {
-    studios: { type: 'string', default: '1000000' },
-    'batch-size': { type: 'string', default: '5000' },
-    'data-dir': { type: 'string' },
+    studios: { type: 'string', default: '1000000', description: 'legacy studios to generate (plus 1.5 artists each)' },
+    'batch-size': { type: 'string', default: '5000', description: 'rows per backfill batch' },
+    'data-dir': { type: 'string', description: 'keep the databases here between runs (default: a temporary folder)' },
   },
 });
 const STUDIOS = Number(values.studios);

@@ -34,16 +34,16 @@ import { boundedLoad, round, summarize } from './lib/stats';
 
 const { values } = parseCli('R2-R4, R9: directory reads at 100k and 1M records against their baselines.', 'npm run bench:directory --', {
   options: {
-    sizes: { type: 'string', default: '100000,1000000' },
-    requests: { type: 'string', default: '300' },
-    concurrency: { type: 'string', default: '4' },
-    seconds: { type: 'string', default: '30' },
-    warmup: { type: 'string', default: '20' },
-    'data-dir': { type: 'string' },
-    explain: { type: 'boolean', default: true },
-    'no-explain': { type: 'boolean', default: false },
-    r4: { type: 'boolean', default: true },
-    'no-r4': { type: 'boolean', default: false },
+    sizes: { type: 'string', default: '100000,1000000', description: 'directory sizes (studios) to seed and measure' },
+    requests: { type: 'string', default: '300', description: 'requests per measured route' },
+    concurrency: { type: 'string', default: '4', description: 'requests in flight' },
+    seconds: { type: 'string', default: '30', description: 'time bound of each measurement' },
+    warmup: { type: 'string', default: '20', description: 'unmeasured requests first' },
+    'data-dir': { type: 'string', description: 'keep the seeded databases here between runs (1M seeds in about 5 min)' },
+    explain: { type: 'boolean', default: true, description: 'print the query plans' },
+    'no-explain': { type: 'boolean', default: false, description: 'do not print them' },
+    r4: { type: 'boolean', default: true, description: 'measure R4/R9 against SQLite FTS5' },
+    'no-r4': { type: 'boolean', default: false, description: 'skip R4/R9' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number).sort((a, b) => a - b);

@@ -19,14 +19,14 @@ import { round } from './lib/stats';
 
 const { values } = parseCli('R1: GET /api/v1/health/live requests/s through the API against a bare Express 5 app.', 'npm run bench:r1 --', {
   options: {
-    seconds: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '32' },
-    rounds: { type: 'string', default: '4' },
+    seconds: { type: 'string', default: '10', description: 'length of one round' },
+    connections: { type: 'string', default: '32', description: 'concurrent connections (autocannon)' },
+    rounds: { type: 'string', default: '4', description: 'alternating rounds of ours and the bare app' },
     // `warn` takes the per-request log line out: shows what request logging costs
-    'log-level': { type: 'string', default: 'info' },
+    'log-level': { type: 'string', default: 'info', description: 'our API\'s LOG_LEVEL (warn drops the request log line)' },
     // after the measured rounds: one more run of ours under --cpu-prof, summarised (where the time goes)
-    profile: { type: 'boolean', default: true },
-    'no-profile': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: true, description: 'one more run under --cpu-prof, summarised' },
+    'no-profile': { type: 'boolean', default: false, description: 'skip the profile' },
   },
 });
 const SECONDS = Number(values.seconds);

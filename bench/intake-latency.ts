@@ -15,12 +15,12 @@ import { printTable, writeResults } from './lib/results';
 
 const { values } = parseCli('Intake latency: create to awaiting_review and promoted, p50/p95.', 'npm run bench:intake --', {
   options: {
-    intakes: { type: 'string', default: '200' },
-    concurrency: { type: 'string', default: '4' },
-    bytes: { type: 'string', default: String(200 * 1024) },
-    seconds: { type: 'string', default: '240' },
-    warmup: { type: 'string', default: '10' },
-    'reject-every': { type: 'string', default: '5' },
+    intakes: { type: 'string', default: '200', description: 'intakes measured' },
+    concurrency: { type: 'string', default: '4', description: 'intakes in flight' },
+    bytes: { type: 'string', default: String(200 * 1024), description: 'upload size' },
+    seconds: { type: 'string', default: '240', description: 'time bound of the run' },
+    warmup: { type: 'string', default: '10', description: 'unmeasured intakes first' },
+    'reject-every': { type: 'string', default: '5', description: 'every Nth intake is rejected instead of approved' },
   },
 });
 const INTAKES = Number(values.intakes);

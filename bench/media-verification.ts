@@ -12,7 +12,7 @@ import { printTable, writeResults } from './lib/results';
 import { sha256File, verifyLikeM1, writePhoto12mp } from './lib/verification';
 import { round, summarize } from './lib/stats';
 
-const { values } = parseCli('M1-M2: verification of a 12-megapixel JPEG against its bare sha256; worker RSS with 4 at once.', 'npm run bench:media --', { options: { runs: { type: 'string', default: '15' } } });
+const { values } = parseCli('M1-M2: verification of a 12-megapixel JPEG against its bare sha256; worker RSS with 4 at once.', 'npm run bench:media --', { options: { runs: { type: 'string', default: '15', description: 'verifications measured' } } });
 const RUNS = Number(values.runs);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));

@@ -11,24 +11,32 @@ import path from 'node:path';
 import { childEnv, PROJECT_ROOT } from '../lib/config';
 import { verdict } from './lib/targets';
 
-const { values } = parseCli('Every benchmark (R1-R7, M1-M2) with its baseline measured in the same run, then the summary table.', 'npm run bench --', {
+// What each run measures; --quick shrinks it (the arguments are chosen once the options are read).
+const RUNS: { ids: string[]; script: string }[] = [
+  { ids: ['R1'], script: 'bench/http-overhead.ts' },
+  { ids: ['R2', 'R3', 'R4', 'R9'], script: 'bench/directory.ts' },
+  { ids: ['R5', 'R6', 'R7'], script: 'bench/temporal-throughput.ts' },
+  { ids: ['R8'], script: 'bench/worker-memory.ts' },
+];
+const OTHERS = 'The others have scripts of their own: bench:media (M1-M2), bench:webhooks (W1), bench:w2 (W2), bench:console (C1), bench:similar (S1), bench:cutover (I1), bench:intake, bench:auth.';
+const { values } = parseCli(`The R benchmarks (${RUNS.flatMap((r) => r.ids).join(', ')}), each with its baseline measured in the same run, then the summary table.\n${OTHERS}`, 'npm run bench --', {
   options: {
-    quick: { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
-    only: { type: 'string' },
+    quick: { type: 'boolean', default: false, description: 'small sizes, to check the runner (not figures of record)' },
+    'data-dir': { type: 'string', description: 'keep the seeded directory databases here between runs' },
+    only: { type: 'string', description: `a subset, e.g. R1,R5 (of ${RUNS.flatMap((r) => r.ids).join(', ')})` },
   },
 });
 const Q = values.quick;
-const runs: { ids: string[]; script: string; args: string[] }[] = [
-  { ids: ['R1'], script: 'bench/http-overhead.ts', args: Q ? ['--seconds', '3', '--rounds', '1'] : [] },
-  {
-    ids: ['R2', 'R3', 'R4', 'R9'],
-    script: 'bench/directory.ts',
-    args: [...(Q ? ['--sizes', '10000,100000', '--requests', '60'] : []), ...(values['data-dir'] ? ['--data-dir', values['data-dir']] : [])],
-  },
-  { ids: ['R5', 'R6', 'R7'], script: 'bench/temporal-throughput.ts', args: Q ? ['--intakes', '40'] : [] },
-  { ids: ['R8'], script: 'bench/worker-memory.ts', args: Q ? ['--open', '500'] : [] },
-];
+const quickArgs: Record<string, string[]> = {
+  'bench/http-overhead.ts': ['--seconds', '3', '--rounds', '1'],
+  'bench/directory.ts': ['--sizes', '10000,100000', '--requests', '60'],
+  'bench/temporal-throughput.ts': ['--intakes', '40'],
+  'bench/worker-memory.ts': ['--open', '500'],
+};
+const runs = RUNS.map((r) => ({
+  ...r,
+  args: [...(Q ? (quickArgs[r.script] ?? []) : []), ...(r.script === 'bench/directory.ts' && values['data-dir'] ? ['--data-dir', values['data-dir']] : [])],
+}));
 const only = values.only?.split(',').map((s) => s.trim().toUpperCase());
 const failed: string[] = [];
 const started = Date.now();

@@ -22,7 +22,7 @@ import { round, summarize } from './lib/stats';
 import { verifyLikeM1, writePhoto12mp } from './lib/verification';
 
 const { values } = parseCli('S1: similar-image lookups at 1M fingerprints against a brute-force scan; the fingerprints\' share of verification (M1).', 'npm run bench:similar --', {
-  options: { rows: { type: 'string', default: '1000000' }, queries: { type: 'string', default: '200' }, scans: { type: 'string', default: '15' }, runs: { type: 'string', default: '9' } },
+  options: { rows: { type: 'string', default: '1000000', description: 'fingerprints stored' }, queries: { type: 'string', default: '200', description: 'lookups measured' }, scans: { type: 'string', default: '15', description: 'brute-force scans measured (the baseline)' }, runs: { type: 'string', default: '9', description: 'verifications measured for the fingerprints\' share' } },
 });
 const ROWS = Number(values.rows);
 const QUERIES = Number(values.queries);

@@ -20,15 +20,15 @@ import { printTable, writeResults } from './lib/results';
 
 const { values } = parseCli('R5-R7: intakes/s, history events and upload-complete latency against a bare workflow of the same shape.', 'npm run bench:temporal --', {
   options: {
-    intakes: { type: 'string', default: '200' },
-    inflight: { type: 'string', default: '8' },
-    bytes: { type: 'string', default: String(200 * 1024) },
-    seconds: { type: 'string', default: '180' },
+    intakes: { type: 'string', default: '200', description: 'intakes per round' },
+    inflight: { type: 'string', default: '8', description: 'intakes in flight' },
+    bytes: { type: 'string', default: String(200 * 1024), description: 'upload size' },
+    seconds: { type: 'string', default: '180', description: 'time bound of the run' },
     // R5-R7 are about orchestration: by default the image is a real JPEG of few pixels (padded to
     // --bytes), so decoding costs next to nothing; `photo` decodes a 512 x 512 noise JPEG, whose
     // cost verification adds to every intake (that cost on its own: npm run bench:media).
-    image: { type: 'string', default: 'minimal' },
-    rounds: { type: 'string', default: '4' },
+    image: { type: 'string', default: 'minimal', description: 'minimal (few pixels, padded) or photo (512 x 512 noise)' },
+    rounds: { type: 'string', default: '4', description: 'alternating rounds of ours and the bare workflow' },
   },
 });
 const ROUNDS = Math.max(1, Number(values.rounds));

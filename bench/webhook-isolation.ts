@@ -19,12 +19,12 @@ import { startReceiver } from './lib/webhook-receiver';
 
 const { values } = parseCli('W2: upload-complete -> awaiting_review p50 with a slow webhook receiver attached / without, one run.', 'npm run bench:w2 --', {
   options: {
-    rounds: { type: 'string', default: '3' },
-    inflight: { type: 'string', default: '20' },
-    'delay-ms': { type: 'string', default: '10000' },
-    seconds: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '3', description: 'alternating rounds with and without the receiver' },
+    inflight: { type: 'string', default: '20', description: 'intakes per batch' },
+    'delay-ms': { type: 'string', default: '10000', description: 'how long the receiver takes per request (0: the control)' },
+    seconds: { type: 'string', default: '300', description: 'time bound of the run' },
     /** Quiet time before each batch: a batch's tail (search attributes, events, previews) must not fall on the next one. */
-    'settle-ms': { type: 'string', default: '3000' },
+    'settle-ms': { type: 'string', default: '3000', description: 'quiet time before each batch' },
   },
 });
 const ROUNDS = Math.max(1, Number(values.rounds));

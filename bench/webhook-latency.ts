@@ -15,10 +15,10 @@ import { startReceiver } from './lib/webhook-receiver';
 
 const { values } = parseCli('W1: transition (event row) -> verified webhook receipt, p50/p95, against the bare signal -> activity round trip.', 'npm run bench:webhooks --', {
   options: {
-    intakes: { type: 'string', default: '60' },
-    inflight: { type: 'string', default: '20' },
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '300' },
+    intakes: { type: 'string', default: '60', description: 'intakes per round' },
+    inflight: { type: 'string', default: '20', description: 'intakes in flight' },
+    rounds: { type: 'string', default: '3', description: 'rounds' },
+    seconds: { type: 'string', default: '300', description: 'time bound of the run' },
   },
 });
 const N = Number(values.intakes);

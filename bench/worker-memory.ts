@@ -12,11 +12,11 @@ import { printTable, writeResults } from './lib/results';
 
 const { values } = parseCli('Worker memory with many open intake workflows.', 'npm run bench:memory --', {
   options: {
-    open: { type: 'string', default: '5000' },
-    concurrency: { type: 'string', default: '16' },
-    seconds: { type: 'string', default: '600' },
-    bytes: { type: 'string', default: '2048' },
-    cache: { type: 'string', default: '500' },
+    open: { type: 'string', default: '5000', description: 'intake workflows left open' },
+    concurrency: { type: 'string', default: '16', description: 'starts in flight' },
+    seconds: { type: 'string', default: '600', description: 'time bound of the run' },
+    bytes: { type: 'string', default: '2048', description: 'upload size' },
+    cache: { type: 'string', default: '500', description: 'the worker\'s workflow cache size' },
   },
 });
 const OPEN = Number(values.open);

@@ -20,7 +20,7 @@ import { WORKFLOWS_PATH } from '../worker/create-worker';
 export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
 
 const { values } = parseCli('Type-check, bundle the entry points into dist/ and the workflows into dist/workflow-bundle.js.', 'npm run build --', {
-  options: { 'skip-typecheck': { type: 'boolean', default: false } },
+  options: { 'skip-typecheck': { type: 'boolean', default: false, description: 'bundle only (the test suite type-checks separately)' } },
 });
 const DIST = path.join(PROJECT_ROOT, 'dist');
 const say = (line: string) => process.stdout.write(`[build] ${line}\n`);

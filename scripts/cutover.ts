@@ -23,7 +23,7 @@ commands:
 
 const { values, positionals } = parseCli(ABOUT, 'npm run cutover --', {
   allowPositionals: true,
-  options: { 'batch-size': { type: 'string', default: '2000' } },
+  options: { 'batch-size': { type: 'string', default: '2000', description: 'rows per backfill / delta batch' } },
 });
 const usage = (m: string): never => {
   console.error(`${m}\n(npm run cutover -- --help)`);

@@ -20,9 +20,9 @@ Columns (artists): id, studio_id (a runtime studio id or a studio id of an impor
   {
     allowPositionals: true,
     options: {
-      kind: { type: 'string' },
-      format: { type: 'string' },
-      'batch-size': { type: 'string', default: '1000' },
+      kind: { type: 'string', description: 'studios or artists (default: artists when the file name says so, else studios)' },
+      format: { type: 'string', description: 'csv or ndjson (default: from the file name)' },
+      'batch-size': { type: 'string', default: '1000', description: 'rows per batch' },
     },
   },
 );

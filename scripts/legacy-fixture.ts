@@ -9,10 +9,10 @@ const { values } = parseCli(
   'npm run legacy:fixture --',
   {
     options: {
-      rows: { type: 'string', default: '1000' },
-      'database-url': { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      'no-media': { type: 'boolean', default: false },
+      rows: { type: 'string', default: '1000', description: 'legacy studios to write' },
+      'database-url': { type: 'string', description: 'the legacy database to write (required; it must exist)' },
+      seed: { type: 'string', default: '1', description: 'seed of the generator' },
+      'no-media': { type: 'boolean', default: false, description: 'no portfolio items or designs' },
     },
   },
 );

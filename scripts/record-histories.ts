@@ -27,14 +27,14 @@ import { artistResolutionWorkflowId, intakeWorkflowId } from '../workflows/messa
 
 const { values } = parseCli('Records the Temporal histories the replay test replays (test/fixtures/histories).', 'npm run record:histories --', {
   options: {
-    out: { type: 'string', default: path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories') },
+    out: { type: 'string', default: path.join('test', 'fixtures', 'histories'), description: 'folder to write (relative to the project)' },
     // The workflow shape these histories record (the newest patch of the intake workflow).
-    shape: { type: 'string', default: 'signal-shape-check' },
+    shape: { type: 'string', default: 'signal-shape-check', description: 'the workflow shape recorded (its newest patch)' },
     // The whole recording is bounded; one scenario normally takes well under a second.
-    seconds: { type: 'string', default: '180' },
+    seconds: { type: 'string', default: '180', description: 'time bound of the recording' },
   },
 });
-const OUT = path.resolve(values.out);
+const OUT = path.resolve(PROJECT_ROOT, values.out);
 const SHAPE = values.shape;
 if (!/^[a-z0-9-]{1,40}$/.test(SHAPE)) throw new Error('--shape: lower-case letters, digits and dashes');
 const DEADLINE = Date.now() + Number(values.seconds) * 1000;
