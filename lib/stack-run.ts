@@ -48,3 +48,19 @@ export function whereOf(url: string): string {
     return '(an unparsable DATABASE_URL)';
   }
 }
+
+/**
+ * The API a tool talks to, and why that one: an explicit URL (a flag), PUBLIC_BASE_URL, the
+ * running stack's run file (DATA_DIR/stack.json), PORT, else the default port. Without a trailing slash.
+ */
+export function apiBaseOf(o: { flag?: string | undefined; flagName?: string; publicBaseUrl?: string | undefined; port?: number | undefined; dataDir: string; defaultPort: number }): { url: string; source: string } {
+  const run = readRunFile(o.dataDir);
+  const [url, source] = o.flag
+    ? [o.flag, o.flagName ?? '--api']
+    : o.publicBaseUrl
+      ? [o.publicBaseUrl, 'PUBLIC_BASE_URL']
+      : run?.apiUrl
+        ? [run.apiUrl, `the running stack's ${path.join(o.dataDir, RUN_FILE)}`]
+        : [`http://127.0.0.1:${o.port ?? o.defaultPort}`, o.port ? 'PORT' : 'the default port (no stack.json of a running stack)'];
+  return { url: url.replace(/\/+$/, ''), source };
+}

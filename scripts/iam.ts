@@ -3,10 +3,11 @@
 // text is made from it, so an option cannot exist without its line in `--help`.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { databaseOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
-import { whereOf } from '../lib/stack-run';
+import { databaseOf, EMBEDDED_DEFAULTS, loadConfigOrExit, toolConfigSchema } from '../lib/config';
+import { apiBaseOf, whereOf } from '../lib/stack-run';
+import { CONSOLE_SESSION_HOURS, createSigninCode } from '../lib/console/sessions';
 import { createSql } from '../lib/db';
-import { createMappedApiKey, MappingRefusedError, upsertMapping } from '../lib/identity/actors';
+import { createMappedApiKey, findActiveActor, MappingRefusedError, upsertMapping } from '../lib/identity/actors';
 import { revokeApiKey } from '../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../lib/identity';
 import { MAX_TOKEN_AGE_SECONDS } from '../lib/identity/jwt';
@@ -77,6 +78,16 @@ const COMMANDS = {
     options: {
       subject: { type: 'string', arg: 's', help: 'token subject, as mapped with map --kind bearer --subject (required)' },
       ttl: { type: 'string', arg: 'seconds', help: `lifetime in seconds: default ${TOKEN_TTL_DEFAULT_SECONDS} (1 hour), maximum ${TOKEN_TTL_MAX_SECONDS} (${TOKEN_TTL_MAX_SECONDS / 3600} hours, the longest the API accepts)` },
+    },
+  },
+  'console-link': {
+    synopsis: 'console-link --subject <operator> [--minutes <m>] [--api <url>]',
+    summary:
+      'Print a one-time sign-in link to the review console for a human operator (a bearer mapping made with map --operator). The link works once, within --minutes; the session it opens lasts 12 hours. No restart needed.',
+    options: {
+      subject: { type: 'string', arg: 'operator', help: 'the operator\'s token subject, as mapped with map --kind bearer --operator (required)' },
+      minutes: { type: 'string', arg: 'm', help: 'how long the link can be used: 1..1440 (default 10)' },
+      api: { type: 'string', arg: 'url', help: 'the API the link points to (default: PUBLIC_BASE_URL, else the running stack\'s stack.json, else http://127.0.0.1:$PORT)' },
     },
   },
   list: {
@@ -172,6 +183,12 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
     console.log(await issueLocalToken(key, { subject: str(values, 'subject')!, issuer: LOCAL_ISSUER, ttlSeconds: ttl }));
     return;
   }
+  if (name === 'console-link') {
+    required(values, ['subject']);
+    const minutes = Number(str(values, 'minutes') ?? 10);
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) throw new UsageError('--minutes must be a whole number from 1 to 1440');
+    values.minutes = String(minutes);
+  }
   if (name === 'revoke-key' && positionals.length !== 1) throw new UsageError('give exactly one key id');
   if (name === 'create-key') required(values, ['org']);
   if (name === 'map') {
@@ -237,6 +254,20 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
           console.error(`not opened by WEBHOOK_SECRET_KEY or WEBHOOK_SECRET_PREVIOUS_KEYS (left as they are): ${r.unreadable.join(', ')}`);
           process.exitCode = 1;
         }
+        return;
+      }
+      case 'console-link': {
+        const identity = { kind: 'bearer' as const, subject: str(values, 'subject')!, issuer: LOCAL_ISSUER };
+        const actor = await findActiveActor(sql, identity);
+        if (!actor?.isHumanOperator) {
+          console.error(`no active human-operator mapping for bearer subject ${identity.subject}: map one first (npm run iam -- map --kind bearer --subject ${identity.subject} --operator ...)`);
+          process.exitCode = 1;
+          return;
+        }
+        const code = await createSigninCode(sql, { ...identity, ttlSeconds: Number(values.minutes) * 60, sessionExpiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3600 * 1000) });
+        const api = apiBaseOf({ flag: str(values, 'api'), publicBaseUrl: process.env.PUBLIC_BASE_URL, port: process.env.PORT ? Number(process.env.PORT) : undefined, dataDir: cfg.DATA_DIR, defaultPort: EMBEDDED_DEFAULTS.apiPort });
+        console.log(`${api.url}/console/signin?code=${code}`);
+        console.error(`[iam] one-time console link for ${identity.subject} (actor ${actor.actorId}), usable for ${values.minutes} min; API ${api.url} (from ${api.source})`);
         return;
       }
       case 'list': {

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DATA_DIR_DEFAULT, EMBEDDED_DEFAULTS, loadConfigOrExit } from '../lib/config';
-import { readRunFile } from '../lib/stack-run';
+import { apiBaseOf } from '../lib/stack-run';
 
 const USAGE = `usage:
   npm run project -- --document <mediaStoreDocumentId> [--artist <runtimeArtistId>] [--apply]
@@ -79,15 +79,7 @@ const token = values.token ?? env.OPERATOR_TOKEN;
 if (!token) usage('an operator bearer token is required: --token <bearer> or OPERATOR_TOKEN');
 // The API this tool talks to, and why that one: --api, PUBLIC_BASE_URL, the running stack's run file
 // (DATA_DIR/stack.json), PORT, else the default port. Said in one line, so a token never goes to another stack unnoticed.
-const run = readRunFile(env.DATA_DIR);
-const [apiBase, apiSource] = values.api
-  ? [values.api, '--api']
-  : env.PUBLIC_BASE_URL
-    ? [env.PUBLIC_BASE_URL, 'PUBLIC_BASE_URL']
-    : run?.apiUrl
-      ? [run.apiUrl, `the running stack's ${env.DATA_DIR}/stack.json`]
-      : [`http://127.0.0.1:${env.PORT ?? EMBEDDED_DEFAULTS.apiPort}`, env.PORT ? 'PORT' : 'the default port (no stack.json of a running stack)'];
-const api = apiBase.replace(/\/+$/, '');
+const { url: api, source: apiSource } = apiBaseOf({ flag: values.api, publicBaseUrl: env.PUBLIC_BASE_URL, port: env.PORT, dataDir: env.DATA_DIR, defaultPort: EMBEDDED_DEFAULTS.apiPort });
 console.error(`[project] API ${api} (from ${apiSource})`);
 const INTAKE = '/api/private/portfolio-intake/v1';
 

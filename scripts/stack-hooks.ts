@@ -10,7 +10,7 @@ import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../lib/identity';
 import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-keys';
-import { createSigninCode } from '../lib/console/sessions';
+import { CONSOLE_SESSION_HOURS, createSigninCode } from '../lib/console/sessions';
 
 export const DEMO_ORG = 'demo-tenant';
 /** The artist the guides' examples stage for: the demo partner is scoped to it (lib/intake/artist-ties.ts). */
@@ -61,13 +61,14 @@ export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; 
     });
     const token = await issueLocalToken(await loadOrCreateSigningKey(o.cfg.DATA_DIR), { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 12 * 3600 });
     // The review console: a one-time link (10 minutes to use it; the session it opens lasts as long as the token).
-    const code = await createSigninCode(sql, { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 12 * 3600 * 1000) });
+    const code = await createSigninCode(sql, { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3600 * 1000) });
     return [
       ...seeded,
       `Demo partner key (tenant ${DEMO_ORG}): ${key}`,
       `Demo operator token (12 h):     ${token}`,
       `  (also: npm run iam -- token --subject demo-operator)`,
       `Review console (one-time sign-in link, 10 min): ${o.apiUrl}/console/signin?code=${code}`,
+      `  (a new link, no restart: npm run iam -- console-link --subject demo-operator)`,
     ];
   } finally {
     await sql.end({ timeout: 2 });

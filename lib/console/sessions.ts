@@ -36,6 +36,9 @@ export async function revokeSession(sql: Tx, token: string): Promise<void> {
 }
 
 /** A one-time sign-in code for a bearer identity: valid `ttlSeconds`, the session it opens lasts until `sessionExpiresAt`. */
+/** How long a console session opened from a one-time link lasts (the stack's banner link, `iam console-link`). */
+export const CONSOLE_SESSION_HOURS = 12;
+
 export async function createSigninCode(sql: Tx, o: { subject: string; issuer: string; ttlSeconds: number; sessionExpiresAt: Date }): Promise<string> {
   const code = random();
   await sql`

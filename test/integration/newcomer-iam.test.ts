@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSql, type Sql } from '../../lib/db';
 import { createMappedApiKey, findActiveActor, MappingRefusedError } from '../../lib/identity/actors';
 import { verifyLocalApiKey } from '../../lib/identity/api-keys';
+import { LOCAL_ISSUER } from '../../lib/identity';
+import { redeemSigninCode } from '../../lib/console/sessions';
 import { runScript } from '../helpers/run-script';
 import { createTestDatabase, uid } from '../helpers/stack';
 
@@ -82,6 +84,33 @@ describe('iam create-key: the key and its mapping together or not at all', () =>
     const keyId = (await sql<{ keyId: string }[]>`select key_id from api_keys limit 1`)[0]!.keyId;
     expect((await iam(['revoke-key', keyId], env)).stdout.trim()).toBe(`revoked ${keyId}`);
     expect((await iam(['revoke-key', keyId], env)).stdout.trim()).toBe(`no active key ${keyId}`);
+  });
+
+  it('console-link prints a one-time console link for a mapped operator, without a restart; anyone else is refused', async () => {
+    const env = { DATABASE_URL: db.url, DATA_DIR: path.join(inject('tmpRoot'), uid('iam-data-')) };
+    expect((await iam(['map', '--actor', 'op-kim', '--kind', 'bearer', '--subject', 'kim', '--org', 'platform', '--role', 'operator', '--permissions', 'portfolio_intake:review', '--operator'], env)).code).toBe(0);
+    const r = await iam(['console-link', '--subject', 'kim', '--minutes', '5', '--api', 'http://127.0.0.1:4321/'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const link = r.stdout.trim();
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4321\/console\/signin\?code=[A-Za-z0-9_-]{20,}$/);
+    expect(r.stderr).toMatch(/one-time console link for kim \(actor op-kim\), usable for 5 min; API http:\/\/127\.0\.0\.1:4321 \(from --api\)/);
+    // the code the console's /console/signin redeems: kim's identity, once, for about 12 hours
+    const code = new URL(link).searchParams.get('code')!;
+    const redeemed = await redeemSigninCode(sql, code);
+    expect(redeemed?.identity).toEqual({ kind: 'bearer', subject: 'kim', issuer: LOCAL_ISSUER });
+    expect(redeemed!.sessionExpiresAt.getTime() - Date.now()).toBeGreaterThan(11.9 * 3600 * 1000);
+    expect(await redeemSigninCode(sql, code)).toBeUndefined();
+    // a partner mapping, or nobody, gets no link
+    expect((await iam(['map', '--actor', 'p-lee', '--kind', 'bearer', '--subject', 'lee', '--org', 'acme', '--role', 'partner', '--permissions', 'search:read'], env)).code).toBe(0);
+    for (const subject of ['lee', 'nobody']) {
+      const refused = await iam(['console-link', '--subject', subject], env);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(new RegExp(`^no active human-operator mapping for bearer subject ${subject}`));
+    }
+    const bad = await iam(['console-link', '--subject', 'kim', '--minutes', '0'], env);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr.split('\n')[0]).toBe('--minutes must be a whole number from 1 to 1440');
   });
 
   it('an unreachable database is one line on stderr, exit 1, no stack and no URL', async () => {
