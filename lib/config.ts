@@ -301,6 +301,9 @@ export const toolConfigSchema = z.object({
   ...webhookSecretKeys,
   /** The embedded PostgreSQL's port when no stack.json of a running stack says it (tools only). */
   POSTGRES_PORT: port.optional(),
+  /** Where a tool's links point (iam console-link), when no --api and no stack.json says it. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  PORT: port.optional(),
 });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;

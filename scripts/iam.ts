@@ -265,7 +265,7 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
           return;
         }
         const code = await createSigninCode(sql, { ...identity, ttlSeconds: Number(values.minutes) * 60, sessionExpiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3600 * 1000) });
-        const api = apiBaseOf({ flag: str(values, 'api'), publicBaseUrl: process.env.PUBLIC_BASE_URL, port: process.env.PORT ? Number(process.env.PORT) : undefined, dataDir: cfg.DATA_DIR, defaultPort: EMBEDDED_DEFAULTS.apiPort });
+        const api = apiBaseOf({ flag: str(values, 'api'), publicBaseUrl: cfg.PUBLIC_BASE_URL, port: cfg.PORT, dataDir: cfg.DATA_DIR, defaultPort: EMBEDDED_DEFAULTS.apiPort });
         console.log(`${api.url}/console/signin?code=${code}`);
         console.error(`[iam] one-time console link for ${identity.subject} (actor ${actor.actorId}), usable for ${values.minutes} min; API ${api.url} (from ${api.source})`);
         return;
