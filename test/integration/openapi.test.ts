@@ -8,6 +8,7 @@ import * as C from '../../api/openapi/components';
 import { securityOf } from '../../api/openapi/documents';
 import { operations, type Operation } from '../../api/openapi/operations';
 import { allRoutes } from '../../api/routes';
+import { directoryRoutes } from '../../api/routes/directory';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { seedTestDirectory } from '../helpers/directory-seed';
 import { call, INTAKE } from '../helpers/intake';
@@ -100,6 +101,31 @@ describe('documents and routes stay in step', () => {
         expect(r.status, `${op.method} ${op.path} with a bearer token`).toBe(403);
       }
     }
+  });
+
+  it('one rule for writes on the directory: every write method on every directory path it does not serve answers 405 public_writes_blocked with Allow, with or without a credential', async () => {
+    const directory = directoryRoutes();
+    const paths = [...new Set(directory.map((r) => r.path))];
+    expect(paths.length).toBeGreaterThan(10);
+    let checked = 0;
+    for (const p of paths) {
+      const served = new Set(directory.filter((r) => r.path === p && r.kind === 'operation').map((r) => r.method.toUpperCase()));
+      const allow = [...served].flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])).sort().join(', ');
+      const url = p.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'key' ? 'staging%2Fnone' : `x_${name}`));
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !served.has(m))) {
+        for (const headers of [{}, reader.headers]) {
+          const res = await call(stack, method, url, { headers, body: {} });
+          expect([res.status, res.body?.code], `${method} ${p}`).toEqual([405, 'public_writes_blocked']);
+          expect(res.headers.get('allow'), `${method} ${p}`).toBe(allow);
+          checked++;
+        }
+      }
+    }
+    // the issue's cases among them: writes on /studios and /search, PUT /artists, POST /artists/{id}
+    for (const [method, url] of [['POST', '/api/v1/studios'], ['DELETE', '/api/v1/search'], ['PUT', '/api/v1/artists'], ['POST', '/api/v1/artists/x']]) {
+      expect((await call(stack, method!, url!, { body: {} })).body.code, `${method} ${url}`).toBe('public_writes_blocked');
+    }
+    expect(checked).toBeGreaterThan(80);
   });
 
   it('a known path answers 405 with Allow for a method it does not serve', async () => {
