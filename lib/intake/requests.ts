@@ -12,12 +12,13 @@ export function fingerprintOf(body: Record<string, unknown>): string {
 export function scopeViolation(
   actor: Pick<Actor, 'organizationId' | 'capabilities' | 'artistScope' | 'studioScope'>,
   target: { tenantId: string; artistCanonicalId?: string | undefined; studioCanonicalId?: string | undefined },
-): string | undefined {
+): { code: 'out_of_scope' | 'artist_out_of_scope'; detail: string } | undefined {
   if (target.tenantId !== actor.organizationId && !actor.capabilities.includes('portfolio_intake:stage_cross_tenant'))
-    return "tenantId is outside the actor's organization.";
+    return { code: 'out_of_scope', detail: "tenantId is outside the actor's organization." };
+  // an artist the key may not stage for answers the same code whichever rule refused it (docs/partners.md)
   if (target.artistCanonicalId && actor.artistScope.length && !actor.artistScope.includes(target.artistCanonicalId))
-    return "artistCanonicalId is outside the actor's artist scope.";
+    return { code: 'artist_out_of_scope', detail: "artistCanonicalId is outside the key's artist scope." };
   if (target.studioCanonicalId && actor.studioScope.length && !actor.studioScope.includes(target.studioCanonicalId))
-    return "studioCanonicalId is outside the actor's studio scope.";
+    return { code: 'out_of_scope', detail: "studioCanonicalId is outside the actor's studio scope." };
   return undefined;
 }

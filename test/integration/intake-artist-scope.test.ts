@@ -35,6 +35,13 @@ describe('staging for an artist', () => {
     expect((await create(partnerB, { tenantId: orgA, artistCanonicalId: artistOfA })).body.code).toBe('out_of_scope');
   });
 
+  it("a key scoped to some artists gets 403 artist_out_of_scope (as partners.md says) for an artist outside its scope, even its organization's own", async () => {
+    const scoped = await apiKeyActor(stack, { organizationId: orgA, permissions: ['portfolio_intake:stage'], artistScope: [uid('artist-other-')], stagesFor: [] });
+    const r = await create(scoped, { artistCanonicalId: artistOfA });
+    expect([r.status, r.body.code]).toEqual([403, 'artist_out_of_scope']);
+    expect(r.body.detail).toMatch(/artist scope/);
+  });
+
   it("A's own partner stages for its artist; an artist nobody's organization knows is refused to it too", async () => {
     const partnerA = await apiKeyActor(stack, { organizationId: orgA, permissions: ['portfolio_intake:stage'], stagesFor: [] });
     // Tied through the organization: another mapping of A resolved it, A's owner is scoped to it.

@@ -21,7 +21,7 @@ export function artistResolutionRoutes(): Route[] {
       ok: { 200: ['the resolution', C.ArtistResolution] }, problems: [422],
       async handler({ deps, body, actor, res }) {
         const violation = scopeViolation(actor(), { tenantId: body.tenantId });
-        if (violation) throw new AppError('out_of_scope', violation);
+        if (violation) throw new AppError(violation.code, violation.detail);
         const fingerprint = fingerprintOf(body);
         const result = await temporalCall(deps, 'execute', () =>
           deps.temporal.client.workflow.execute<typeof artistResolution>('artistResolution', {

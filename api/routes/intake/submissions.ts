@@ -41,7 +41,7 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
       async handler({ deps, body, actor, res }) {
         const { cfg } = deps;
         const violation = scopeViolation(actor(), body);
-        if (violation) throw new AppError('out_of_scope', violation);
+        if (violation) throw new AppError(violation.code, violation.detail);
         const foreign = await stageArtistViolation(deps.sql, actor(), body.artistCanonicalId);
         if (foreign) throw new AppError('artist_out_of_scope', foreign);
         const result = await createSubmission(deps.sql, {
