@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signGrant } from '../../lib/storage/signing';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, stageAndVerify, submissionBody, writeStagedAround } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
@@ -136,6 +137,28 @@ describe('portfolio intake over HTTP, on a real Temporal dev server and PostgreS
     const replace = await putUpload(c2.body.data.upload.url, jpegBytes(2048));
     expect(replace.status).toBe(409);
     expect(replace.body.code).toBe('upload_sealed');
+  });
+
+  it('an authentic URL past its expiry: 403 upload_url_expired while the submission takes an upload (a replay gives a fresh URL), 409 once it has moved on', async () => {
+    const secret = stack.api.deps.uploadSigningSecret;
+    const expiredUrlOf = (u: string) => {
+      const url = new URL(u);
+      const grant = { key: decodeURIComponent(url.pathname.split('/uploads/')[1]!), contentType: url.searchParams.get('ct')!, sizeBytes: Number(url.searchParams.get('len')), expires: Math.floor(Date.now() / 1000) - 5 };
+      url.searchParams.set('exp', String(grant.expires));
+      url.searchParams.set('sig', signGrant(secret, grant));
+      return url.toString();
+    };
+    const body = submissionBody(partner, { sizeBytes: 2048 });
+    const staged = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body });
+    const early = await putUpload(expiredUrlOf(staged.body.data.upload.url), jpegBytes(2048));
+    expect([early.status, early.body.code]).toEqual([403, 'upload_url_expired']);
+    const replay = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body });
+    expect(replay.body.data.upload?.url).toBeTruthy();
+
+    const { created: verified } = await stageAndVerify(stack, partner);
+    const late = await putUpload(expiredUrlOf(verified.body.data.upload.url), jpegBytes(2048));
+    expect(late.status).toBe(409);
+    expect(['upload_sealed', 'invalid_transition']).toContain(late.body.code);
   });
 
   it('another partner reading the status gets 404, an API key trying to approve gets 403', async () => {

@@ -47,9 +47,13 @@ export function uploadRoutes(): Route[] {
         const grant = { key, contentType: q.ct, sizeBytes: q.len, expires: q.exp };
         const check = checkGrant(deps.uploadSigningSecret, grant, q.sig, Math.floor(Date.now() / 1000));
         if (!check.ok) {
-          throw check.reason === 'expired'
-            ? new AppError('upload_url_expired', 'The upload URL has expired; create the submission again with the same idempotencyKey for a fresh one.')
-            : new AppError('upload_url_invalid', 'The upload URL signature does not match.');
+          if (check.reason !== 'expired') throw new AppError('upload_url_invalid', 'The upload URL signature does not match.');
+          // An authentic URL past its expiry: a fresh one helps only while the submission still
+          // takes an upload; once it has moved on (verified, decided, expired), 409 says so.
+          if (await store.isSealed(key)) throw new AppError('upload_sealed', 'This upload was already verified and can no longer be replaced.');
+          const owner = await findByStagingKey(deps.sql, key);
+          if (owner && !acceptsUpload(owner.intakeStatus)) throw closed(owner.intakeStatus);
+          throw new AppError('upload_url_expired', 'The upload URL has expired; create the submission again with the same idempotencyKey for a fresh one.');
         }
         if ((req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() !== q.ct)
           throw new AppError('upload_url_invalid', `Content-Type must be ${q.ct}, as signed.`);
