@@ -1,6 +1,7 @@
 // Partners hear what happened (issue 15): signed webhooks delivered by Temporal from an outbox
 // written with each transition, judged by the `standardwebhooks` package on a real receiver; the
 // delivery log, redelivery, secret rotation; the events feed; organization scoping; SSRF refusals.
+import { EVENT_TYPES } from '../../lib/webhooks/events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { assetIdOf, projectDraft, unpublishAsset } from '../../lib/directory/projection';
@@ -37,6 +38,9 @@ async function subscribed(p: Partner, body: Record<string, unknown> = {}) {
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   expect(r.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   receiver.secrets.push(r.body.data.secret);
+  // the answer names the types it will receive, never null (every type when none were given)
+  const types = (body.eventTypes as string[] | undefined) ?? [...EVENT_TYPES];
+  expect(r.body.data).toMatchObject({ eventTypes: types, allEventTypes: body.eventTypes === undefined });
   return { receiver, endpointId: r.body.data.endpointId as string, secret: r.body.data.secret as string };
 }
 
@@ -138,14 +142,18 @@ describe('webhooks', () => {
     const first = await call(stack, 'GET', `${INTAKE}/events?limit=1`, { headers: p.headers });
     expect(first.status).toBe(200);
     expect(first.body.has_more).toBe(true);
-    const second = await call(stack, 'GET', `${INTAKE}/events?after=${first.body.next_cursor}`, { headers: p.headers });
+    // `cursor`, the name every list pages with; `after`, its older name, answers the same
+    const second = await call(stack, 'GET', `${INTAKE}/events?cursor=${first.body.next_cursor}`, { headers: p.headers });
+    expect((await call(stack, 'GET', `${INTAKE}/events?after=${first.body.next_cursor}`, { headers: p.headers })).body).toEqual(second.body);
+    const both = await call(stack, 'GET', `${INTAKE}/events?cursor=${first.body.next_cursor}&after=${second.body.next_cursor}`, { headers: p.headers });
+    expect([both.status, both.body.code]).toEqual([400, 'validation_failed']);
     const feed = [...first.body.data, ...second.body.data];
     expect(second.body.has_more).toBe(false);
     expect(feed.map((e: { id: string }) => e.id)).toEqual(receiver.accepted().map((x) => x.id));
     expect(feed[1]).toEqual({ id: receiver.accepted()[1]!.id, ...receiver.accepted()[1]!.body });
     expect(feed.every((e: { data: { submissionId: string } }) => e.data.submissionId === id)).toBe(true);
     // Polling again from the last cursor: nothing new, the same cursor back.
-    const again = await call(stack, 'GET', `${INTAKE}/events?after=${second.body.next_cursor}`, { headers: p.headers });
+    const again = await call(stack, 'GET', `${INTAKE}/events?cursor=${second.body.next_cursor}`, { headers: p.headers });
     expect(again.body).toMatchObject({ data: [], next_cursor: second.body.next_cursor, has_more: false });
     expect((await call(stack, 'GET', `${INTAKE}/events?after=not-a-cursor`, { headers: p.headers })).body.code).toBe('validation_failed');
   });

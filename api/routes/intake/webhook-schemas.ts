@@ -50,10 +50,12 @@ export const deliveriesQuery = z
 
 export const eventsQuery = z
   .object({
-    after: seqCursor('cursor').optional().describe('next_cursor of the previous read; omitted: from the oldest event'),
+    cursor: seqCursor('cursor').optional().describe('next_cursor of the previous read (the same name as on every list); omitted: from the oldest event'),
+    after: seqCursor('after').optional().describe('the older name of `cursor`, still accepted'),
     limit: limitParam(50, 200),
   })
-  .strict();
+  .strict()
+  .refine((q) => q.cursor === undefined || q.after === undefined || q.cursor === q.after, { message: 'give cursor or its older name after, not two different cursors', path: ['cursor'] });
 
 // ---------------------------------------------------------------- answers
 
@@ -62,7 +64,8 @@ export const WebhookEndpoint = z
     endpointId: z.string(),
     url: z.string(),
     description: z.string(),
-    eventTypes: z.array(z.enum(EVENT_TYPES)).nullable().describe('null: every type'),
+    eventTypes: z.array(z.enum(EVENT_TYPES)).describe('the event types this endpoint receives'),
+    allEventTypes: z.boolean().describe('registered without eventTypes: every type, including types added later'),
     createdAt: z.string(),
   })
   .openapi('WebhookEndpoint');
@@ -125,7 +128,7 @@ export const EventFeed = z
   .object({
     success: z.literal(true),
     data: z.array(PartnerEventItem),
-    next_cursor: z.string().describe('pass as `after` next time (the same cursor again when nothing was new)'),
+    next_cursor: z.string().describe('pass as `cursor` next time (the same cursor again when nothing was new)'),
     has_more: z.boolean(),
   })
   .openapi('EventFeed');

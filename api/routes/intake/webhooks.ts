@@ -2,6 +2,7 @@
 // delete, rotate the secret), the delivery log with redelivery, and the events feed for partners
 // that cannot receive webhooks. Everything is scoped to the caller's organization: another
 // organization's endpoint, delivery or event looks exactly like a missing one.
+import { EVENT_TYPES } from '../../../lib/webhooks/events';
 import { webhookPolicyOf } from '../../../lib/config';
 import { checkTarget, TargetRefused } from '../../../lib/webhooks/targets';
 import {
@@ -41,7 +42,8 @@ const endpointView = (e: Endpoint) => ({
   endpointId: e.endpointId,
   url: e.url,
   description: e.description,
-  eventTypes: e.eventTypes,
+  eventTypes: e.eventTypes ?? [...EVENT_TYPES],
+  allEventTypes: e.eventTypes === null,
   createdAt: e.createdAt.toISOString(),
 });
 
@@ -150,7 +152,7 @@ export function webhookRoutes(): Route[] {
       summary: "Your organization's events, oldest first, with the same ids as the webhooks (poll with next_cursor)", query: eventsQuery,
       ok: { 200: ['events after the cursor', EventFeed] },
       async handler({ deps, query, actor, res }) {
-        const after = query.after ?? '0';
+        const after = query.cursor ?? query.after ?? '0';
         const { events, more } = await eventsAfter(deps.sql, { organizationId: actor().organizationId, afterSeq: after, limit: query.limit, publicBaseUrl: deps.publicBaseUrl });
         const last = events.at(-1);
         res.json({ success: true, data: events.map(({ seq: _seq, ...e }) => e), next_cursor: encodeSeq(last ? last.seq : after), has_more: more });
