@@ -94,6 +94,7 @@ export const SubmissionStatus = z
     awaitingReviewSince: z.string().optional().describe('when verification passed and review began'),
     decidedAt: z.string().optional().describe('when an operator approved or rejected it'),
     publicAssetUrl: z.string().optional().describe('the published image once an operator published the draft'),
+    takenDownAt: z.string().optional().describe('RFC 3339; when an operator took the published image down (it is gone from every public read); absent while it is public or was never published'),
     governance: Governance,
   })
   .openapi('SubmissionStatus');

@@ -34,6 +34,7 @@ export function timesView(t: SubmissionTimes, publicBaseUrl: string) {
     ...(t.awaitingSince ? { awaitingReviewSince: t.awaitingSince.toISOString() } : {}),
     ...(t.decidedAt ? { decidedAt: t.decidedAt.toISOString() } : {}),
     ...(t.publicAssetId ? { publicAssetUrl: `${publicBaseUrl}${renditionPath(t.publicAssetId, 'large')}` } : {}),
+    ...(t.takenDownAt ? { takenDownAt: t.takenDownAt.toISOString() } : {}),
   };
 }
 

@@ -151,6 +151,8 @@ export interface SubmissionTimes {
   decidedAt: Date | null;
   /** The published portfolio asset projected from its draft, while it is public. */
   publicAssetId: string | null;
+  /** When its published asset was taken down (the latest takedown), while none is public. */
+  takenDownAt: Date | null;
 }
 
 const timeColumns = (sql: Tx) => sql`
@@ -158,7 +160,10 @@ const timeColumns = (sql: Tx) => sql`
   (select min(e.at) from intake_events e
     where e.submission_id = s.submission_id and e.to_status in ('promoting', 'rejected', 'promoted_to_media_store')) as decided_at,
   (select p.id from portfolio_assets p
-    where p.source_document_id = s.media_store_document_id and p.unpublished_at is null and p.is_public) as public_asset_id`;
+    where p.source_document_id = s.media_store_document_id and p.unpublished_at is null and p.is_public) as public_asset_id,
+  (select max(p.unpublished_at) from portfolio_assets p
+    where p.source_document_id = s.media_store_document_id
+      and not exists (select 1 from portfolio_assets q where q.source_document_id = s.media_store_document_id and q.unpublished_at is null and q.is_public)) as taken_down_at`;
 
 /**
  * The row and its times in one statement: the status read. The row is the one truth of a

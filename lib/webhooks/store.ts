@@ -142,6 +142,7 @@ function partnerEvent(r: EventRow, publicBaseUrl: string): PartnerEvent {
       awaitingSince: r.awaitingSince,
       decidedAt: r.decidedAt,
       publicAssetId: r.eventType === 'asset.published' ? r.assetId : null,
+      takenDownAt: r.eventType === 'asset.unpublished' ? r.occurredAt : null,
     },
     publicBaseUrl,
   });

@@ -66,7 +66,16 @@ describe('webhooks', () => {
     expect(receiver.all.every((x) => x.verified)).toBe(true);
     expect(new Set(receiver.all.map((x) => x.id)).size).toBe(receiver.all.length);
 
-    const [staged, awaiting, promoted, published] = receiver.accepted();
+    const [staged, awaiting, promoted, published, unpublished] = receiver.accepted();
+    // A takedown says so: no publicAssetUrl, takenDownAt, and the public surface still not activated by intake.
+    expect(unpublished!.body.data).not.toHaveProperty('publicAssetUrl');
+    expect(unpublished!.body.data.takenDownAt).toBe(unpublished!.body.timestamp);
+    expect(unpublished!.body.data.governance.publicSurfaceActivated).toBe(false);
+    expect(published!.body.data).not.toHaveProperty('takenDownAt');
+    const view = await call(stack, 'GET', `${INTAKE}/submissions/${id}`, { headers: p.headers });
+    expect(view.body.data).not.toHaveProperty('publicAssetUrl');
+    expect(Date.parse(view.body.data.takenDownAt)).toBeGreaterThan(Date.parse(published!.body.timestamp) - 1000);
+    expect(view.body.data.governance.publicSurfaceActivated).toBe(false);
     expect(staged!.body.data).toMatchObject({ submissionId: id, intakeStatus: 'staged', reviewStatus: 'review_required' });
     expect(staged!.body.data).not.toHaveProperty('awaitingReviewSince');
     expect(awaiting!.body.data.awaitingReviewSince).toBeTruthy();
