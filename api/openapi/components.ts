@@ -264,6 +264,14 @@ export const SearchPage = z.object({
     total: z.number().int().describe(TOTAL_RULE),
     total_relation: totalRelation.describe('"eq": total is exact; "gte": there are at least total matches'),
     pagination: z.object({ page: z.number().int(), limit: z.number().int(), total_pages: z.number().int(), has_next: z.boolean(), has_prev: z.boolean() }),
+    corrected_query: z
+      .string()
+      .optional()
+      .describe('present when a word of q is in no document and a near indexed word was searched instead: q as given, with each such word replaced by the word searched'),
+    corrections: z
+      .array(z.object({ word: z.string(), used_instead: z.string().nullable().describe('null: nothing near; the word was searched as given') }))
+      .optional()
+      .describe('with corrected_query, or when a word matched nothing near: each word of q found in no document'),
     facets: z
       .object({ types: FacetCounts, cities: FacetCounts, states: FacetCounts, countries: FacetCounts, styles: FacetCounts, specialties: FacetCounts, verified: FacetCounts })
       .optional()

@@ -103,6 +103,8 @@ export interface TextQuery {
   tsquery: string | null;
   /** Words no document holds, with the indexed word used instead (none when nothing was near). */
   corrections: { word: string; usedInstead: string | null }[];
+  /** The words searched (corrections applied), when some word was replaced. */
+  correctedQuery?: string;
 }
 
 const tsqueryLiteral = (w: string) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
@@ -121,10 +123,13 @@ export async function textQuery(sql: Sql, q: string): Promise<TextQuery> {
     from (select unnest(tsvector_to_array(to_tsvector('simple', ${q}))) as word limit ${MAX_WORDS}) w
     cross join lateral (select exists (select 1 from search_words s where s.word = w.word) as known) k`;
   if (rows.length === 0) return { tsquery: null, corrections: [] };
-  const terms = rows.map((r) => tsqueryLiteral(r.known || !r.nearest ? r.word : r.nearest));
+  const words = rows.map((r) => (r.known || !r.nearest ? r.word : r.nearest));
+  // q as the client wrote it, each replaced word swapped for what was searched instead
+  const replaced = new Map(rows.filter((r) => !r.known && r.nearest).map((r) => [r.word, r.nearest!]));
   return {
-    tsquery: terms.join(' & '),
+    tsquery: words.map(tsqueryLiteral).join(' & '),
     corrections: rows.filter((r) => !r.known).map((r) => ({ word: r.word, usedInstead: r.nearest })),
+    ...(replaced.size ? { correctedQuery: q.trim().replace(/[\p{L}\p{N}]+/gu, (w) => replaced.get(w.toLowerCase()) ?? w) } : {}),
   };
 }
 
@@ -358,6 +363,7 @@ export async function search(sql: Sql, f: SearchFilters) {
     totalRelation: (matched > cap ? 'gte' : 'eq') as TotalRelation,
     hasNext: (agg?.pageKeys.length ?? 0) > f.limit,
     corrections: text.corrections,
+    ...(text.correctedQuery ? { correctedQuery: text.correctedQuery } : {}),
     ...(f.includeFacets && agg ? { facets: pickFacets(agg) } : {}),
   };
 }

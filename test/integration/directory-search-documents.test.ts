@@ -186,10 +186,20 @@ describe('relevance and typo tolerance', () => {
     const { body } = await search('q=tradtional&limit=50');
     expect(body.data.total).toBeGreaterThan(0);
     for (const r of body.data.results) expect(`${r.name} ${r.description} ${r.styles.join(' ')} ${r.specialties.join(' ')}`).toMatch(/traditional/);
-    // a word the documents hold is never replaced
+    // it says what it searched for
+    expect(body.data.corrected_query).toBe('traditional');
+    expect(body.data.corrections).toEqual([{ word: 'tradtional', used_instead: 'traditional' }]);
+    const mixed = await search('q=Quillwort%20Parlur');
+    expect(mixed.body.data.corrected_query).toBe('Quillwort parlour');
+    // a word the documents hold is never replaced, and nothing is said
     const exact = await search('q=quillwort');
     expect(exact.body.data.results.map((r: any) => r.id).sort()).toEqual(['std_rel_desc', 'std_rel_name']);
-    // nothing near: no results rather than anything
-    expect((await search('q=zzzzqqqq')).body.data.total).toBe(0);
+    expect(exact.body.data).not.toHaveProperty('corrected_query');
+    expect(exact.body.data).not.toHaveProperty('corrections');
+    // nothing near: no results rather than anything, and the word named as not found
+    const none = await search('q=zzzzqqqq');
+    expect(none.body.data.total).toBe(0);
+    expect(none.body.data).not.toHaveProperty('corrected_query');
+    expect(none.body.data.corrections).toEqual([{ word: 'zzzzqqqq', used_instead: null }]);
   });
 });

@@ -72,6 +72,8 @@ export function searchRoutes(): Route[] {
             total: result.total,
             total_relation: result.totalRelation,
             pagination: searchPagination(q, bounded),
+            ...(result.correctedQuery ? { corrected_query: result.correctedQuery } : {}),
+            ...(result.corrections.length ? { corrections: result.corrections.map((c) => ({ word: c.word, used_instead: c.usedInstead })) } : {}),
             ...(result.facets ? { facets: result.facets } : {}),
           },
         });
