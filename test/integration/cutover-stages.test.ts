@@ -44,6 +44,15 @@ const stage = async (name: string) => {
   await eventually(async () => (await health()).runtime.apiCutoverStage === name, 10_000, 100);
 };
 const source = async (path: string) => (await call(stack, path, { headers: artistsKey.headers })).headers.get('x-read-source');
+/** Shadow comparisons run on a route (any result). */
+async function shadowReads(route: string): Promise<number> {
+  const text = await (await fetch(`${stack.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l: string) => l.startsWith('cutover_shadow_reads_total{') && l.includes(`route="${route}"`))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}
+
 async function mismatches(route: string): Promise<number> {
   const text = await (await fetch(`${stack.url}/metrics`)).text();
   const line = text.split('\n').find((l: string) => l.startsWith(`cutover_shadow_mismatches_total{route="${route}"}`));
@@ -82,7 +91,7 @@ describe('cutover stages', () => {
     expect((await health()).runtime).toMatchObject({ currentPersistence: 'postgresql', publicReadSurface: 'runtime_store' });
     const first = await call(stack, '/studios?limit=10&sort=name&order=asc');
     expect(first.headers.get('x-read-source')).toBe('runtime_store');
-    await new Promise((r) => setTimeout(r, 500));
+    await eventually(async () => (await shadowReads('GET /studios')) >= 1, 10_000, 50); // the comparison ran
     expect(await mismatches('GET /studios')).toBe(0); // the backfill and the legacy store agree
     const victim = first.body.data[0].id as string;
     const [row] = await stack.sql<{ legacyIds: string[] }[]>`select legacy_ids from studios where id = ${victim}`;

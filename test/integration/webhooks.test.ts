@@ -10,7 +10,7 @@ import { startReceiver, type Receiver } from '../../bench/lib/webhook-receiver';
 import { apiKeyActor, bearerActor, TEST_ARTIST, type TestCredential } from '../helpers/auth';
 import { runtimeArtistProfile } from '../helpers/publishing';
 import { call, INTAKE, stageAndVerify, submissionBody } from '../helpers/intake';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { eventually, startTestStack, type TestStack } from '../helpers/stack';
 
 let stack: TestStack;
 let operator: TestCredential;
@@ -38,11 +38,25 @@ async function subscribed(p: Partner, body: Record<string, unknown> = {}) {
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   expect(r.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   receiver.secrets.push(r.body.data.secret);
+  endpointIds.set(receiver, r.body.data.endpointId);
   // the answer names the types it will receive, never null (every type when none were given)
   const types = (body.eventTypes as string[] | undefined) ?? [...EVENT_TYPES];
   expect(r.body.data).toMatchObject({ eventTypes: types, allEventTypes: body.eventTypes === undefined });
   return { receiver, endpointId: r.body.data.endpointId as string, secret: r.body.data.secret as string };
 }
+
+/** The endpoint registered for a receiver (each receiver here has one). */
+const endpointOf = (r: Receiver) => endpointIds.get(r)!;
+const endpointIds = new Map<Receiver, string>();
+const attemptedSubmissions = async (endpointId: string) =>
+  (await stack.sql<{ n: number }[]>`select count(distinct submission_id)::int as n from webhook_deliveries where endpoint_id = ${endpointId} and attempts >= 1`)[0]!.n;
+async function deliveryStates(endpointId: string): Promise<Record<string, number>> {
+  const rows = await stack.sql<{ status: string; n: number }[]>`select status, count(*)::int as n from webhook_deliveries where endpoint_id = ${endpointId} group by status`;
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+/** The dispatcher has fanned this event out (its deliveries, if any, exist). */
+const fannedOut = async (submissionId: string, type: string) =>
+  (await stack.sql`select 1 from webhook_events where submission_id = ${submissionId} and event_type = ${type} and fanned_out`).length === 1;
 
 const approve = (id: string) => call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Looks right.' } });
 const typesFor = (r: Receiver, id: string) => r.accepted().filter((x) => x.body.data.submissionId === id).map((x) => x.type);
@@ -131,10 +145,12 @@ describe('webhooks', () => {
     const { receiver } = await subscribed(p);
     await receiver.down();
     const ids = (await Promise.all(Array.from({ length: 20 }, () => stageAndVerify(stack, p)))).map((x) => x.id);
-    await new Promise((r) => setTimeout(r, 2000));
+    // every submission's first delivery has failed at least once against the dead receiver
+    await eventually(async () => (await attemptedSubmissions(endpointOf(receiver))) === 20, 30_000);
     await receiver.up();
     expect(await receiver.waitFor((a) => a.length >= 40, 60_000)).toBe(true);
-    await new Promise((r) => setTimeout(r, 1500));
+    // every delivery has finished (nothing pending or in flight could still arrive twice)
+    await eventually(async () => (await deliveryStates(endpointOf(receiver))).succeeded === 40, 30_000);
     const accepted = receiver.accepted();
     expect(accepted).toHaveLength(40);
     expect(new Set(accepted.map((x) => x.id)).size).toBe(40);
@@ -201,8 +217,9 @@ describe('webhooks', () => {
     const got = receiver.accepted()[0]!;
     expect(got.headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(() => new Webhook(oldSecret).verify(JSON.stringify(got.body), got.headers)).not.toThrow();
-    // Only the subscribed type: no awaiting_review for this endpoint.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Only the subscribed type: the awaiting_review event was fanned out, to no delivery of this endpoint.
+    await eventually(async () => fannedOut(id, 'submission.awaiting_review'), 20_000);
+    expect(await stack.sql`select 1 from webhook_deliveries d join webhook_events e using (event_id) where d.endpoint_id = ${endpointId} and e.event_type <> 'submission.staged'`).toHaveLength(0);
     expect(typesFor(receiver, id)).toEqual(['submission.staged']);
 
     const deliveries = (await call(stack, 'GET', `${INTAKE}/webhook-endpoints/${endpointId}/deliveries`, { headers: p.headers })).body.data;
@@ -212,8 +229,10 @@ describe('webhooks', () => {
     expect(receiver.accepted()[1]!.id).toBe(got.id);
 
     expect((await call(stack, 'DELETE', `${INTAKE}/webhook-endpoints/${endpointId}`, { headers: p.headers })).status).toBe(204);
-    await call(stack, 'POST', `${INTAKE}/submissions`, { headers: p.headers, body: submissionBody(p) });
-    await new Promise((r) => setTimeout(r, 2500));
+    const after = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: p.headers, body: submissionBody(p) });
+    // its staged event was fanned out with the endpoint deleted: no delivery, nothing sent
+    await eventually(async () => fannedOut(after.body.data.submission.submissionId, 'submission.staged'), 20_000);
+    expect(await stack.sql`select 1 from webhook_deliveries where endpoint_id = ${endpointId} and submission_id = ${after.body.data.submission.submissionId}`).toHaveLength(0);
     expect(receiver.all).toHaveLength(2);
     expect((await call(stack, 'GET', `${INTAKE}/webhook-endpoints/${endpointId}`, { headers: p.headers })).status).toBe(404);
   });

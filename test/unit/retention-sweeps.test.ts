@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../lib/logger';
 import { startRetentionSweeps } from '../../worker/retention';
+import { eventually } from '../helpers/eventually';
 
 const log = createLogger({ name: 'test', level: 'silent' });
 
@@ -19,7 +20,8 @@ describe('the retention sweep', () => {
       everySeconds: 1,
       log,
     });
-    await new Promise((r) => setTimeout(r, 2600));
+    // the second sweep (a second after the first) drains and stops at the short batch
+    await eventually(async () => calls.length >= 4, 10_000, 10);
     await sweeps.stop();
     // Sweep 1 failed at once; sweep 2 took 200 + 200 + 7 and stopped at the short batch.
     expect(calls).toHaveLength(4);
