@@ -5,6 +5,7 @@
 //   load on CPU 1; then the same query functions straight on postgres.js from this process, in the
 //   same run (R2 = API p50 / raw p50 of the filtered list at 100k);
 // - R3 = p95 at the largest size / p95 at the smallest, per endpoint;
+// - R10 beside R4: the same, against tantivy's BM25 top 20 with an exact count (bench/lib/tantivy.ts);
 // - R4 at the largest size: GET /search?q= (one in flight) against SQLite FTS5 bm25 top 20 over
 //   the same corpus and terms (better-sqlite3), one in flight;
 // - R9 at the largest size: the same /search?q= mix with 8 requests in flight, requests/s, against
@@ -28,6 +29,7 @@ import { freePort } from '../lib/net/free-port';
 import { ensureDirectoryDb } from './lib/directory-db';
 import { explainQueries, type StatementProfile } from './lib/explain';
 import { buildFts5 } from './lib/fts5';
+import { runTantivy, tantivyInstalled } from './lib/tantivy';
 import { printTable, writeResults } from './lib/results';
 import { hasTaskset, spawnNode, stopChild, waitLive } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
@@ -42,7 +44,7 @@ const { values } = parseCli('R2-R4, R9: directory reads at 100k and 1M records a
     'data-dir': { type: 'string', description: 'keep the seeded databases here between runs (1M seeds in about 5 min)' },
     explain: { type: 'boolean', default: true, description: 'print the query plans' },
     'no-explain': { type: 'boolean', default: false, description: 'do not print them' },
-    r4: { type: 'boolean', default: true, description: 'measure R4/R9 against SQLite FTS5' },
+    r4: { type: 'boolean', default: true, description: 'measure R4/R9 against SQLite FTS5, and R10 against tantivy (when npm run setup installed it)' },
     'no-r4': { type: 'boolean', default: false, description: 'skip R4/R9' },
   },
 });
@@ -120,6 +122,7 @@ const rows: Record<string, string | number>[] = [];
 const profiles: Record<string, { size: number; query: string; statements: Omit<StatementProfile, 'text'>[] }[]> = {};
 const r4: Record<string, number | string> = {};
 const r9: Record<string, number | string> = {};
+const r10: Record<string, number | string> = {};
 const R9_IN_FLIGHT = 8;
 const seeded: Record<string, unknown>[] = [];
 let stopApi: (() => Promise<void>) | undefined;
@@ -212,6 +215,16 @@ try {
         fts.close();
         fs.rmSync(fts.file, { force: true });
       }
+      // R10: the same terms, one in flight, against tantivy's BM25 top 20 with an exact count.
+      if (tantivyInstalled()) {
+        log(`building the tantivy index of the search corpus ... `);
+        const t = await runTantivy(sql, dir, { terms: TERMS, warmup: WARMUP, count: REQUESTS });
+        log(`${t.build_s} s (${t.docs.toLocaleString('en-US')} documents); p95 ${t.p95_ms} ms\n`);
+        Object.assign(r10, {
+          studios: size, documents: t.docs, tantivy_build_s: t.build_s, tantivy_n: t.n, tantivy_p50_ms: t.p50_ms, tantivy_p95_ms: t.p95_ms,
+          api_p95_ms: ours.api_p95_ms, ratio: round(Number(ours.api_p95_ms) / t.p95_ms), target: 'none yet',
+        });
+      } else log('R10 skipped: tantivy is not installed (npm run setup -- --only tantivy)\n');
     }
     if (EXPLAIN) {
       for (const q of [...QUERIES, R4_QUERY]) {
@@ -248,11 +261,13 @@ try {
     }
   }
   if (r4.ratio !== undefined) figures.push({ id: 'R4', figure: `GET /search p95 at ${big} / FTS5 bm25 top-20 p95`, value: r4.ratio, target: '<= 1.0' });
+  if (r10.ratio !== undefined) figures.push({ id: 'R10', figure: `GET /search p95 at ${big} / tantivy bm25 top-20 + exact count p95`, value: r10.ratio, target: 'none yet' });
   if (r9.ratio !== undefined)
     figures.push({ id: 'R9', figure: `GET /search req/s at ${big}, ${R9_IN_FLIGHT} in flight / FTS5 bm25 top-20 queries/s`, value: r9.ratio, target: '>= 1.0' });
   printTable('Figures', figures);
   if (Object.keys(r4).length) printTable('R4 detail', [r4]);
   if (Object.keys(r9).length) printTable('R9 detail', [r9]);
+  if (Object.keys(r10).length) printTable('R10 detail', [r10]);
   if (EXPLAIN) {
     const prof = Object.values(profiles).flat().flatMap((p) =>
       p.statements.map((s, n) => ({

