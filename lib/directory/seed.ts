@@ -274,7 +274,7 @@ export async function rebuildSearchDocuments(sql: Sql) {
 }
 
 /** From this many studios on, indexes are dropped during the load and rebuilt after (much faster). */
-export const BULK_THRESHOLD = 20_000;
+export const BULK_THRESHOLD = 1_000;
 
 /**
  * Seed `studios` studios with artists, portfolio assets and designs in proportion (about 2.5
