@@ -51,7 +51,8 @@ export function stageReport(stage: Stage, o: { legacyConfigured: boolean; stored
       publicReadSurface: 'legacy_store',
       notes: [
         `The legacy store is authoritative for directory reads: ${o.legacyRoutes.join(', ')} are served from it (read-only), in the same shapes.`,
-        'Served from the runtime store: GET /studios with city, state, price_range or a geo radius; GET /artists with studio_id or specialty; /search, /portfolios, /designs and the /me reads (GET /studios and /artists answers name their store in the X-Read-Source header).',
+        'Every filter of GET /studios (city, state, price_range, a geo radius) and GET /artists (studio_id, specialty) is answered from the legacy store, through the normalization the backfill uses (its raw spellings are re-read every 30 s).',
+        'Served from the runtime store: /search (full text over the runtime search documents), /portfolios, /designs and the /me reads. Answers name their store in the X-Read-Source header.',
         ...(o.stored === null ? ['No stage has been chosen yet (npm run cutover -- stage <name>); a configured legacy store starts authoritative.'] : []),
         ...common,
       ],
