@@ -4,11 +4,11 @@
 import type { Sql } from '../db';
 import type { Logger } from '../logger';
 import { openLegacy } from './connection';
-import { legacyArtistsById, legacyStudiosById } from './legacy-reads';
+import { legacyArtistsById, legacyMediaById, legacyStudiosById } from './legacy-reads';
 import { effectiveStage, storedStage, type Stage } from './stage';
 
 /** The routes the legacy store can answer in the legacy_authoritative stage (the rest read the runtime store). */
-export const LEGACY_READ_ROUTES = ['GET /studios', 'GET /artists', 'GET /artists/{id}'] as const;
+export const LEGACY_READ_ROUTES = ['GET /studios', 'GET /artists', 'GET /artists/{id}', 'GET /portfolios', 'GET /designs'] as const;
 
 export interface CutoverReads {
   legacy: Sql | undefined;
@@ -71,6 +71,22 @@ export async function artistMismatches(legacy: Sql, served: Served[]): Promise<s
   return keyed.flatMap(({ a, key }) => {
     const l = rows.get(key) as Record<string, unknown> | undefined;
     return !l || ARTIST_FIELDS.some((f) => !same(a[f], l[f])) ? [a.id] : [];
+  });
+}
+
+const MEDIA_FIELDS = ['artist_id', 'title', 'image_url', 'tags', 'is_public', 'publish_state', 'description', 'price'] as const;
+
+/** The served portfolio assets or designs imported from the legacy store that it now disagrees with. */
+export async function mediaMismatches(legacy: Sql, kind: 'portfolio' | 'design', served: Served[], base: string): Promise<string[]> {
+  const prefix = kind === 'portfolio' ? /^pfa_lg_(\d{1,18})$/ : /^dsg_lg_(\d{1,18})$/;
+  const keyed = served.flatMap((m) => {
+    const k = prefix.exec(m.id);
+    return k ? [{ m, key: k[1]! }] : [];
+  });
+  const rows = await legacyMediaById(legacy, kind, keyed.map((k) => k.key), base);
+  return keyed.flatMap(({ m, key }) => {
+    const l = rows.get(key);
+    return !l || MEDIA_FIELDS.some((f) => !same(m[f], l[f])) ? [m.id] : [];
   });
 }
 

@@ -52,7 +52,8 @@ export function stageReport(stage: Stage, o: { legacyConfigured: boolean; stored
       notes: [
         `The legacy store is authoritative for directory reads: ${o.legacyRoutes.join(', ')} are served from it (read-only), in the same shapes.`,
         'Every filter of GET /studios (city, state, price_range, a geo radius) and GET /artists (studio_id, specialty) is answered from the legacy store, through the normalization the backfill uses (its raw spellings are re-read every 30 s).',
-        'Served from the runtime store: /search (full text over the runtime search documents), /portfolios, /designs and the /me reads. Answers name their store in the X-Read-Source header.',
+        'GET /portfolios and GET /designs list the legacy items the runtime would list after a backfill (public, consent known, image URL kept, not verified).',
+        'Served from the runtime store: /search (its relevance ranking, typo correction and facets run over the runtime search documents) and the /me owner reads. Answers name their store in the X-Read-Source header.',
         ...(o.stored === null ? ['No stage has been chosen yet (npm run cutover -- stage <name>); a configured legacy store starts authoritative.'] : []),
         ...common,
       ],

@@ -7,6 +7,9 @@ import { PUBLIC_BASE } from '../bases';
 import { listPublicDesigns } from '../../../lib/directory/media';
 import { boolParam, numParam, textParam } from '../../../lib/directory/params';
 import { mediaPagination } from './envelopes';
+import { readSource, shadowAfter } from './cutover-source';
+import { legacyListMedia } from '../../../lib/cutover/legacy-reads';
+import { mediaMismatches } from '../../../lib/cutover/reads';
 import { mediaFiltersOf, mediaQueryShape } from './portfolios';
 
 export const designsQuery = z
@@ -31,13 +34,10 @@ export function designsRoutes(): Route[] {
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/designs`, operationId: 'listDesigns', tag: 'designs', auth: 'any', permission: 'designs:read',
       summary: 'Public designs', query: designsQuery, ok: { 200: ['a page of designs', C.DesignsPage] },
       async handler({ deps, query: q, res }) {
-        const { rows, total } = await listPublicDesigns(deps.sql, {
-          ...mediaFiltersOf(q),
-          public: q.public,
-          search: q.search,
-          minPrice: q.min_price,
-          maxPrice: q.max_price,
-        }, deps.publicBaseUrl);
+        const source = await readSource(deps, res, true);
+        const f = { ...mediaFiltersOf(q), public: q.public, search: q.search, minPrice: q.min_price, maxPrice: q.max_price };
+        const { rows, total } = source.legacy ? await legacyListMedia(source.legacy, 'design', f, deps.publicBaseUrl) : await listPublicDesigns(deps.sql, f, deps.publicBaseUrl);
+        if (source.shadow) shadowAfter(deps, 'GET /designs', () => mediaMismatches(source.shadow!, 'design', rows, deps.publicBaseUrl));
         res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
       },
     }),

@@ -7,6 +7,9 @@ import { PUBLIC_BASE } from '../bases';
 import { listPublicPortfolios } from '../../../lib/directory/media';
 import { boolParam, limitParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
 import { mediaPagination } from './envelopes';
+import { readSource, shadowAfter } from './cutover-source';
+import { legacyListMedia } from '../../../lib/cutover/legacy-reads';
+import { mediaMismatches } from '../../../lib/cutover/reads';
 
 export const mediaQueryShape = {
   page: pageParam,
@@ -34,7 +37,10 @@ export function portfoliosRoutes(): Route[] {
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/portfolios`, operationId: 'listPortfolios', tag: 'portfolios', auth: 'any', permission: 'portfolios:read',
       summary: 'Public portfolio assets', query: portfoliosQuery, ok: { 200: ['a page of assets', C.PortfoliosPage] },
       async handler({ deps, query: q, res }) {
-        const { rows, total } = await listPublicPortfolios(deps.sql, mediaFiltersOf(q), deps.publicBaseUrl);
+        const source = await readSource(deps, res, true);
+        const f = mediaFiltersOf(q);
+        const { rows, total } = source.legacy ? await legacyListMedia(source.legacy, 'portfolio', f, deps.publicBaseUrl) : await listPublicPortfolios(deps.sql, f, deps.publicBaseUrl);
+        if (source.shadow) shadowAfter(deps, 'GET /portfolios', () => mediaMismatches(source.shadow!, 'portfolio', rows, deps.publicBaseUrl));
         res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
       },
     }),
