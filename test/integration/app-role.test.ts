@@ -3,6 +3,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPEND_ONLY_TABLES, ensureAppRole } from '../../lib/db/app-role';
+import { runScript } from '../helpers/run-script';
 import { createTestDatabase } from '../helpers/stack';
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -104,3 +105,31 @@ async function auditParents(ownerUrl: string) {
   }
   return { submissionId, documentId, deliveryId };
 }
+
+describe('npm run migrate -- --app-role (a production release step)', () => {
+  it('migrates, then creates the role with INTAKE_APP_PASSWORD: it connects and reads, and cannot write credentials', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const password = 'app-Secret_42-release-step';
+      const refused = await runScript('scripts/migrate.ts', ['--app-role'], { DATABASE_URL: fresh.url });
+      expect(refused.code).toBe(64);
+      expect(refused.stderr).toMatch(/^--app-role needs INTAKE_APP_PASSWORD/);
+      const r = await runScript('scripts/migrate.ts', ['--app-role'], { DATABASE_URL: fresh.url, INTAKE_APP_PASSWORD: password });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/migrations: up to date/);
+      expect(r.stdout).toMatch(/role intake_app: granted the tables/);
+      const url = new URL(fresh.url);
+      url.username = 'intake_app';
+      url.password = password;
+      const role = postgres(url.toString(), { max: 1, onnotice: () => {} });
+      try {
+        expect(await codeOf(role`select count(*) from submissions`)).toBe('ok');
+        expect(await codeOf(role`insert into api_keys (key_id) values ('x')`)).toBe('42501');
+      } finally {
+        await role.end();
+      }
+    } finally {
+      await fresh.drop();
+    }
+  }, 120_000);
+});
