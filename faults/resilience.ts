@@ -331,18 +331,41 @@ const F14: Scenario = {
   fault: 'the worker sent SIGTERM, then SIGKILL, under a real `npm start`',
   holds: 'the stack stays up (API, Temporal, PostgreSQL untouched); the worker comes back each time; ready again; an intake after it promotes',
   run: async () => {
-    const dir = tempStackDir('f14-');
-    const dataDir = path.join(dir, 'data');
-    const [port, pgPort, tPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    // Ports are picked free, then released for the launcher: another process on this machine may
+    // take one in between (the dev server's UI then fails to bind). Such a start is tried again on
+    // fresh ports, once; any other failure to start is the scenario's failure.
+    const launch = () => {
+      const dir = tempStackDir('f14-');
+      return { dir, dataDir: path.join(dir, 'data') };
+    };
+    let dir = '';
+    let dataDir = '';
+    let port = 0;
     let out = '';
-    const launcher = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/start.ts')], {
-      cwd: PROJECT_ROOT,
-      env: childEnv({ DATA_DIR: dataDir, PORT: String(port), POSTGRES_PORT: String(pgPort), TEMPORAL_PORT: String(tPort), TEMPORAL_UI_PORT: String(uiPort), WORKER_METRICS_PORT: '0', LOG_LEVEL: 'warn', TRANSITION_WAIT_MS: '3000' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    launcher.stdout.on('data', (d: Buffer) => void (out += d.toString()));
-    launcher.stderr.on('data', (d: Buffer) => void (out += d.toString()));
-    const launcherExit = new Promise<number | null>((r) => launcher.once('exit', (code) => r(code)));
+    let launcher!: ReturnType<typeof spawn>;
+    let launcherExit!: Promise<number | null>;
+    for (let attempt = 1; ; attempt++) {
+      ({ dir, dataDir } = launch());
+      const [p, pgPort, tPort, uiPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+      port = p;
+      out = '';
+      launcher = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/start.ts')], {
+        cwd: PROJECT_ROOT,
+        env: childEnv({ DATA_DIR: dataDir, PORT: String(port), POSTGRES_PORT: String(pgPort), TEMPORAL_PORT: String(tPort), TEMPORAL_UI_PORT: String(uiPort), WORKER_METRICS_PORT: '0', LOG_LEVEL: 'warn', TRANSITION_WAIT_MS: '3000' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      launcher.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
+      launcher.stderr!.on('data', (d: Buffer) => void (out += d.toString()));
+      const exited = new Promise<number | null>((r) => launcher.once('exit', (code) => r(code)));
+      launcherExit = exited;
+      const up = await waitUntil(() => (out.includes('Press Ctrl-C') ? true : launcher.exitCode !== null ? false : undefined), 240_000, 500);
+      if (up) break;
+      const portTaken = /temporal dev server exited|already in use|bind/i.test(out);
+      if (launcher.exitCode === null) launcher.kill('SIGKILL');
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (attempt >= 2 || !portTaken) throw new Error(`npm start not ready (attempt ${attempt}): ${out.slice(-1500)}`);
+    }
     const run = (): RunFile | undefined => {
       try {
         return JSON.parse(fs.readFileSync(path.join(dataDir, RUN_FILE), 'utf8')) as RunFile;
@@ -352,8 +375,6 @@ const F14: Scenario = {
     };
     const apiUrl = `http://127.0.0.1:${port}`;
     try {
-      const up = await waitUntil(() => (out.includes('Press Ctrl-C') ? true : undefined), 240_000, 500);
-      if (!up) throw new Error(`npm start not ready: ${out.slice(-400)}`);
       const ready = watchReadiness({ apiUrl });
       const first = run()!;
       const cycles: string[] = [];
