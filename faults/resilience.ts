@@ -46,21 +46,24 @@ async function drive(s: BenchStack, id: string, answers: number[], deadlineMs: n
 
 /** Readiness sampled every 250 ms while a scenario runs: what it said, and when. */
 function watchReadiness(s: { apiUrl: string }) {
-  const samples: { at: number; status: number }[] = [];
+  // Each sample keeps when its request was sent as well as when it was answered: under load a probe
+  // can take over a second, and a 200 to a request sent before a kill says nothing about after it.
+  const samples: { sent: number; at: number; status: number }[] = [];
   let on = true;
   const loop = (async () => {
     while (on) {
+      const sent = Date.now();
       const status = await fetch(`${s.apiUrl}/api/v1/health/ready`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
-      samples.push({ at: Date.now(), status });
+      samples.push({ sent, at: Date.now(), status });
       await sleep(250);
     }
   })();
   return {
     samples,
-    /** Did readiness answer `status` at some point in [from, to]? */
-    saw: (status: number, from: number, to = Date.now()) => samples.some((x) => x.status === status && x.at >= from && x.at <= to),
-    /** The first time at or after `from` that readiness answered `status`. */
-    firstAfter: (status: number, from: number) => samples.find((x) => x.status === status && x.at >= from)?.at,
+    /** Did readiness answer `status` to a request sent in [from, to]? */
+    saw: (status: number, from: number, to = Date.now()) => samples.some((x) => x.status === status && x.sent >= from && x.sent <= to),
+    /** When readiness first answered `status` to a request sent at or after `from`. */
+    firstAfter: (status: number, from: number) => samples.find((x) => x.status === status && x.sent >= from)?.at,
     stop: async () => {
       on = false;
       await loop;
@@ -256,6 +259,7 @@ function killedUnderLoad(piece: 'postgres' | 'temporal'): Scenario['run'] {
         })();
         let killed = 0;
         let saw503 = 0;
+        const unseen: string[] = [];
         const backMs: number[] = [];
         for (let k = 0; k < kills; k++) {
           await sleep(1500);
@@ -267,6 +271,9 @@ function killedUnderLoad(piece: 'postgres' | 'temporal'): Scenario['run'] {
           const back = await waitUntil(() => (ready.firstAfter(200, at + 500) && (piece === 'postgres' ? s.postgresPid() : s.temporalPid()) !== pid ? true : undefined), 90_000);
           if (back) backMs.push((ready.firstAfter(200, at + 500) ?? Date.now()) - at);
           if (ready.saw(503, at)) saw503++;
+          // Not seen blocked: keep what readiness answered around this kill, to tell a probe that missed a
+          // short outage from a readiness that lied.
+          else unseen.push(ready.samples.filter((x) => x.at >= at - 2000).map((x) => `${x.status}@${x.sent - at}..${x.at - at}`).join(' '));
         }
         loading = false;
         await loader;
@@ -291,6 +298,7 @@ function killedUnderLoad(piece: 'postgres' | 'temporal'): Scenario['run'] {
             kills: killed,
             readinessBlockedDuring: saw503,
             backMs: backMs.join('/'),
+            ...(unseen.length ? { readinessAroundUnseenKills: unseen.join(' | ') } : {}),
             restarts: JSON.stringify(s.restarts()),
             workerSurvived: String(workerSurvived),
             promoted: b.promoted,
