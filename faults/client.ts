@@ -57,7 +57,10 @@ export const complete = (s: BenchStack, id: string) => send(s, 'POST', `${INTAKE
 export const approve = (s: BenchStack, id: string) =>
   send(s, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: s.operator.headers, body: { reviewNotes: 'Approved by the fault suite.' } });
 
-/** Retry a call while it answers 503 (dependency away), bounded in time. */
+/**
+ * Retry a call while it answers 503 (dependency away) or 502 (a load balancer's replica died with
+ * the request), bounded in time.
+ */
 export async function retrying(fn: () => Promise<Reply>, timeoutMs = 120_000): Promise<Reply> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -67,7 +70,7 @@ export async function retrying(fn: () => Promise<Reply>, timeoutMs = 120_000): P
     } catch (err) {
       if (Date.now() > deadline) throw err;
     }
-    if (r && r.status !== 503) return r;
+    if (r && r.status !== 503 && r.status !== 502) return r;
     if (Date.now() > deadline) return r!;
     await new Promise((res) => setTimeout(res, 500));
   }

@@ -31,7 +31,7 @@ async function statusOf(s: BenchStack, id: string): Promise<string> {
  * them: read the status, send what it calls for (a 503 is retried; a 202 `pending` is followed by
  * a read, and the request sent again while the status has not moved). Every answer is tallied.
  */
-async function drive(s: BenchStack, id: string, answers: number[], deadlineMs: number): Promise<string> {
+export async function drive(s: BenchStack, id: string, answers: number[], deadlineMs: number): Promise<string> {
   const deadline = Date.now() + deadlineMs;
   let st = '';
   while (Date.now() < deadline) {

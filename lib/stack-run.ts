@@ -7,7 +7,7 @@ import path from 'node:path';
 export const RUN_FILE = 'stack.json';
 
 /** The pieces the launcher supervises. */
-export type StackPart = 'api' | 'worker' | 'temporal' | 'postgres';
+export type StackPart = 'api' | 'worker' | 'temporal' | 'postgres' | 'haproxy';
 
 export interface RunFile {
   launcherPid: number;
@@ -16,6 +16,8 @@ export interface RunFile {
   temporalAddress: string;
   uiUrl: string | undefined;
   pids: Partial<Record<StackPart, number>>;
+  /** With `--replicas N`: each replica's API origin and pids (apiUrl above is HAProxy's). */
+  replicas?: { apiUrl: string; api: number | undefined; worker: number | undefined }[];
   restarts: Partial<Record<StackPart, number>>;
   updatedAt: string;
 }

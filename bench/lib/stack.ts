@@ -21,7 +21,7 @@ export interface BenchStack
   extends Pick<
     Stack,
     | 'apiPid' | 'workerPid' | 'postgresPid' | 'temporalPid' | 'restarts' | 'startWorker' | 'stopWorker' | 'killWorker' | 'workerExited' | 'startApi' | 'killApi'
-    | 'stopTemporal' | 'startTemporal' | 'stopPostgres' | 'startPostgres' | 'stop'
+    | 'stopTemporal' | 'startTemporal' | 'stopPostgres' | 'startPostgres' | 'stop' | 'apiReplicaUrls' | 'replicaPid' | 'killReplica' | 'haproxyPid'
   > {
   dir: string;
   dataDir: string;
@@ -42,6 +42,8 @@ export interface BenchStackOptions {
   partnerPermissions?: Permission[];
   /** Restart children that exit on their own, as `npm start` does (the fault scenarios that kill by pid). */
   supervise?: boolean;
+  /** API and worker processes of each kind, behind HAProxy above 1 (`npm start -- --replicas N`). */
+  replicas?: number;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
@@ -68,6 +70,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
         // Benches measure orchestration and reads, not the limiter: limits off unless asked for.
         env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, RATE_LIMITS_ENABLED: 'false', ...o.env },
         ...(o.serverCpus ? { cpus: o.serverCpus } : {}),
+        ...(o.replicas ? { replicas: o.replicas } : {}),
       },
       ...(o.supervise ? { supervise: { say: (line: string) => console.log(`[stack] ${line}`) } } : {}),
     });
@@ -103,6 +106,10 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       dir,
       dataDir,
       apiUrl: s.apiUrl!,
+      apiReplicaUrls: s.apiReplicaUrls,
+      replicaPid: s.replicaPid,
+      killReplica: s.killReplica,
+      haproxyPid: s.haproxyPid,
       databaseUrl: s.databaseUrl,
       temporalAddress: s.temporalAddress,
       taskQueue,

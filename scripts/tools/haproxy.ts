@@ -1,0 +1,58 @@
+// HAProxy in front of the API replicas (`npm start -- --replicas N`, the replica e2e test): Debian's
+// `haproxy`, installed by `npm run setup` when missing (as root), and the configuration the launcher
+// writes. docs/deploy.md shows the production configuration this one mirrors.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathVariable } from '../../lib/config';
+
+export const HAPROXY_PATH = '/usr/sbin/haproxy';
+
+/** haproxy on PATH, else Debian's /usr/sbin/haproxy (sbin is not on every PATH). */
+export function findHaproxy(): string | undefined {
+  for (const d of (pathVariable() ?? '').split(path.delimiter)) {
+    if (d && fs.existsSync(path.join(d, 'haproxy'))) return path.join(d, 'haproxy');
+  }
+  return fs.existsSync(HAPROXY_PATH) ? HAPROXY_PATH : undefined;
+}
+
+/**
+ * Round robin over the replicas on loopback. Each is health-checked on /api/v1/health/ready every
+ * second (down after 2 failures, up after 1 pass), so a dead or blocked replica leaves the rotation
+ * within about two seconds. A request whose connection was refused (the replica died before it got
+ * the request) is sent to another replica: nothing reached the dead one, so nothing runs twice. A
+ * GET or HEAD that got no answer (the replica died with it, or on a kept-alive connection) is sent
+ * again too; any other request already sent is never re-sent: its client gets 502 and retries it
+ * as it would any 5xx (creates carry their Idempotency-Key).
+ */
+export function haproxyConfig(o: { port: number; servers: number[]; bind?: string }): string {
+  return [
+    'global',
+    '  maxconn 4096',
+    '',
+    'defaults',
+    '  mode http',
+    '  option forwardfor',
+    '  option redispatch',
+    '  retries 3',
+    '  retry-on conn-failure empty-response',
+    '  timeout connect 2s',
+    '  timeout client 120s',
+    '  timeout server 120s',
+    '  timeout http-request 30s',
+    '',
+    'frontend api',
+    `  bind ${o.bind ?? '127.0.0.1'}:${o.port}`,
+    '  default_backend replicas',
+    '  http-request disable-l7-retry if !METH_GET',
+    '',
+    'backend replicas',
+    '  balance roundrobin',
+    // The check names the public host, as a production API only answers its own hosts (allowed-hosts.ts).
+    '  option httpchk',
+    `  http-check send meth GET uri /api/v1/health/ready ver HTTP/1.1 hdr Host ${o.bind ?? '127.0.0.1'}:${o.port}`,
+    '  http-check expect status 200',
+    '  default-server inter 1s fall 2 rise 1',
+    ...o.servers.map((p, i) => `  server api${i + 1} 127.0.0.1:${p} check`),
+    '',
+  ].join('\n');
+}
