@@ -243,6 +243,14 @@ export const workerConfigSchema = z
     /** Sticky cache: open workflows kept in memory; beyond it they are replayed from history. */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100000).default(500),
     WORKFLOW_BUNDLE_PATH: optionalString,
+    /**
+     * Worker Deployment Versions (worker/versioning.ts): set, the worker polls as version
+     * (WORKER_DEPLOYMENT_NAME, build id) and the server routes by the deployment's current version;
+     * unset, it polls unversioned (the embedded stack, the tests).
+     */
+    WORKER_DEPLOYMENT_NAME: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'letters, digits, - and _ (at most 100)').optional(),
+    /** The version's build id; default: the one `npm run build` wrote beside the workflow bundle (dist/build-info.json). */
+    WORKER_BUILD_ID: z.string().regex(/^[A-Za-z0-9._+-]{1,100}$/, 'letters, digits, ., _, + and - (at most 100)').optional(),
     /** Staged bytes and previews of a submission in a final state are deleted after this many seconds. */
     STAGING_RETENTION_SECONDS: z.coerce.number().int().min(0).max(30 * 86400).default(3600),
     /** How often the worker looks for staged bytes past their retention (0: never). */

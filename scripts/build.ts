@@ -3,11 +3,14 @@
 //   2. bundle each production entry point with esbuild into dist/ (ESM for Node 20, dependencies
 //      left in node_modules): dist/api/main.js, dist/worker/main.js, dist/scripts/{migrate,iam}.js;
 //   3. bundle the workflows once (bundleWorkflowCode) into dist/workflow-bundle.js, the code the
-//      production worker loads instead of bundling at start.
+//      production worker loads instead of bundling at start;
+//   4. dist/build-info.json: the build id (a hash of everything built, so an unchanged build keeps
+//      its id), the worker's version when worker versioning is on (worker/versioning.ts).
 // Files read by path at run time (migrations/, api/docs, api/console/static, the HEIC decode
 // worker) stay where they are: PROJECT_ROOT (lib/config.ts) finds them from dist/ too.
 // Any error fails the build (exit 1) and leaves no half-written dist/.
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -16,6 +19,7 @@ import { build } from 'esbuild';
 import { parseCli } from '../lib/cli';
 import { PROJECT_ROOT } from '../lib/config';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { BUILD_INFO_FILE, type BuildInfo } from '../worker/versioning';
 
 export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
 
@@ -29,6 +33,14 @@ function typecheck(): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', path.join(PROJECT_ROOT, 'tsconfig.json')], { cwd: PROJECT_ROOT, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('type check failed');
+}
+
+/** sha256 over every built file (path and bytes, in path order), shortened: the same code, the same id. */
+function buildIdOf(dir: string): string {
+  const hash = crypto.createHash('sha256');
+  const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile() && !f.endsWith('.map')).sort();
+  for (const f of files) hash.update(f).update('\0').update(fs.readFileSync(path.join(dir, f))).update('\0');
+  return `b-${hash.digest('hex').slice(0, 16)}`;
 }
 
 async function main(): Promise<void> {
@@ -61,6 +73,9 @@ async function main(): Promise<void> {
       logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => say(`workflow bundle: ${m}`), error: (m) => say(`workflow bundle: ${m}`) },
     });
     fs.writeFileSync(path.join(staging, 'workflow-bundle.js'), code);
+    const info: BuildInfo = { buildId: buildIdOf(staging), builtAt: new Date().toISOString() };
+    fs.writeFileSync(path.join(staging, BUILD_INFO_FILE), JSON.stringify(info, null, 2) + '\n');
+    say(`build id ${info.buildId}`);
 
     fs.rmSync(DIST, { recursive: true, force: true });
     fs.renameSync(staging, DIST);

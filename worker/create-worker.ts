@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerDeploymentOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks';
 import { PROJECT_ROOT } from '../lib/config';
@@ -24,6 +24,8 @@ export interface CreateWorkerOptions {
   workflowBundle: WorkflowBundle;
   limits: LaneLimits;
   shutdownGraceMs: number;
+  /** The worker deployment version to poll as (worker/versioning.ts); unversioned without it. */
+  deployment?: WorkerDeploymentOptions | undefined;
 }
 
 /** Identity seen in the Temporal UI and in readiness: unique per process start and lane. */
@@ -44,6 +46,7 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
     shutdownGraceTime: o.shutdownGraceMs,
     // Bounded so memory does not grow with the number of intakes waiting for review (bench R8).
     maxCachedWorkflows: o.limits.maxCachedWorkflows,
+    ...(o.deployment ? { workerDeploymentOptions: o.deployment } : {}),
   });
 }
 

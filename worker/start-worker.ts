@@ -18,6 +18,7 @@ import { killOncePerSubmission } from './fault-hooks';
 import { startWorkerMetricsServer } from './metrics';
 import { startRetentionSweeps } from './retention';
 import { startWebhookDispatcher } from './webhook-dispatcher';
+import { deploymentOptionsOf } from './versioning';
 import { resolveWorkflowBundle } from './workflow-bundle';
 
 export interface StartWorkerOptions {
@@ -43,6 +44,7 @@ export interface RunningWorker {
 
 export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWorkerOptions = {}): Promise<RunningWorker> {
   const workflowBundle = await resolveWorkflowBundle(cfg, log);
+  const deployment = deploymentOptionsOf(cfg, workflowBundle);
   const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX });
   const closers: (() => Promise<unknown>)[] = [() => sql.end({ timeout: 5 })];
   const closeAll = async () => {
@@ -54,7 +56,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
     const store = createObjectStore(cfg);
     const hooks = opts.hooks ?? (cfg.FAULT_KILL_AFTER_MEDIA_COPY ? killOncePerSubmission(cfg.DATA_DIR) : undefined);
     const webhooks = { sql, policy: webhookPolicyOf(cfg), secrets: loadWebhookSecretBox(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') };
-    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS };
+    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, deployment };
     const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
     const intake = await createIntakeWorker({
       ...base,

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config';
 import { createSql, type Sql } from '../../lib/db';
@@ -16,7 +17,7 @@ import { call, INTAKE, jpegBytes, putUpload, submissionBody } from '../helpers/i
 import { createTestDatabase, eventually, uid } from '../helpers/stack';
 
 const DIST = path.join(PROJECT_ROOT, 'dist');
-const ENTRIES = ['api/main.js', 'worker/main.js', 'scripts/migrate.js', 'scripts/iam.js', 'workflow-bundle.js'];
+const ENTRIES = ['api/main.js', 'worker/main.js', 'scripts/migrate.js', 'scripts/iam.js', 'workflow-bundle.js', 'build-info.json'];
 
 interface Child {
   process: ChildProcess;
@@ -114,10 +115,29 @@ describe('the build, run with plain node', () => {
     expect((await putUpload(created.body.data.upload.url, bytes)).status).toBe(200);
     const done = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers });
     expect([200, 202]).toContain(done.status);
-    await eventually(async () => (await call(stack, 'GET', `${INTAKE}/submissions/${id}`, { headers: partner.headers })).body.data.intakeStatus === 'awaiting_review', 30_000, 200);
+    await eventually(async () => (await call(stack, 'GET', `${INTAKE}/submissions/${id}`, { headers: partner.headers })).body.data.intakeStatus === 'awaiting_review', 30_000, 200).catch((err: Error) => {
+      throw new Error(`${err.message}; worker said: ${worker!.output().replace(/\n/g, ' | ').slice(-6000)}`);
+    });
 
     // SIGTERM: both drain and exit 0.
     expect(await stop(worker)).toBe(0);
     expect(await stop(api)).toBe(0);
   }, 180_000);
+
+  it('with WORKER_DEPLOYMENT_NAME, the dist worker polls as the deployment version whose build id the build wrote', async () => {
+    const { buildId } = JSON.parse(fs.readFileSync(path.join(DIST, 'build-info.json'), 'utf8')) as { buildId: string };
+    expect(buildId).toMatch(/^b-[0-9a-f]{16}$/);
+    const deploymentName = uid('dist-');
+    const versioned = runDist('worker/main.js', { ...env, TEMPORAL_TASK_QUEUE: uid('tq-versioned-'), WORKER_DEPLOYMENT_NAME: deploymentName });
+    const connection = await Connection.connect({ address: inject('temporalAddress') });
+    try {
+      await eventually(async () => {
+        const d = await connection.workflowService.describeWorkerDeployment({ namespace: 'default', deploymentName });
+        return (d.workerDeploymentInfo?.versionSummaries ?? []).some((v) => v.deploymentVersion?.buildId === buildId);
+      }, 60_000, 500);
+    } finally {
+      await connection.close();
+      expect(await stop(versioned)).toBe(0);
+    }
+  }, 120_000);
 });

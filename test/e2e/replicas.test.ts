@@ -11,7 +11,6 @@ import { drive } from '../../faults/resilience';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { upsertMapping } from '../../lib/identity/actors';
 import { issueLocalToken, loadOrCreateSigningKey } from '../../lib/identity/local-keys';
-import { findHaproxy } from '../../scripts/tools/haproxy';
 
 const PUBLIC_LIMIT = 20;
 const INTAKES = 40;
@@ -34,7 +33,7 @@ async function served(replicaUrl: string, method: string, route: string, status?
 
 const at = (url: string, path: string) => `${url}${path}`;
 
-describe.skipIf(!findHaproxy())('two API and two worker replicas behind HAProxy', () => {
+describe('two API and two worker replicas behind HAProxy', () => {
   beforeAll(async () => {
     s = await startBenchStack({
       replicas: 2,

@@ -54,6 +54,8 @@ export interface TestStack {
   webhookTaskQueue: string;
   startWorker(hooks?: PromotionHooks): Promise<void>;
   stopWorker(): Promise<void>;
+  /** One more worker on the same queues, configured as the stack's with `env` on top (the caller stops it). */
+  startWorkerWith(env: Record<string, string>): Promise<RunningWorker>;
   stop(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ export async function startTestStack(
   const log = createLogger({ name: 'test-api', level: cfg.LOG_LEVEL, ...destination });
   const api = await startApi(cfg, log, { migrate: false });
   const sql = createSql(databaseUrl, { max: 4 });
-  const workerCfg = parseConfig(workerConfigSchema, {
+  const workerEnv = {
     WORKFLOW_BUNDLE_PATH: inject('workflowBundlePath'),
     WORKER_SHUTDOWN_GRACE_MS: '2000',
     DATABASE_POOL_MAX: '5',
@@ -91,7 +93,8 @@ export async function startTestStack(
     // The API's public key: the worker verifies the decisions the API signs.
     DECISION_VERIFY_KEY: api.deps.decisionSigner.publicKeyPem,
     PUBLIC_BASE_URL: api.deps.publicBaseUrl,
-  });
+  };
+  const workerCfg = parseConfig(workerConfigSchema, workerEnv);
   const workerLog = createLogger({ name: 'test-worker', level: cfg.LOG_LEVEL, ...destination });
 
   let worker: RunningWorker | undefined;
@@ -108,6 +111,9 @@ export async function startTestStack(
       // What production starts (worker/start-worker.ts), configured as worker/main.ts would be:
       // the API's public decision key and base URL, the run's prebuilt workflow bundle.
       worker = await startWorker(workerCfg, workerLog, { hooks, laneIdleSeconds: 30 });
+    },
+    async startWorkerWith(extra) {
+      return startWorker(parseConfig(workerConfigSchema, { ...workerEnv, ...extra }), workerLog, { laneIdleSeconds: 30 });
     },
     async stopWorker() {
       if (!worker) return;

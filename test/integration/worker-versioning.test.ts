@@ -1,0 +1,115 @@
+// Issue 23 item 6: Worker Deployment Versions. Submissions wait for review on version A; the
+// deployment rolls to version B (both workers still running, as in a real rollout); the waiting
+// submissions then finish as declared (AUTO_UPGRADE, worker/versioning.ts: their next task runs on B), new
+// submissions start on B, and no workflow task fails (no nondeterminism) anywhere.
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { intakeWorkflowId } from '../../workflows/messages';
+import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
+import { call, INTAKE, stageAndVerify } from '../helpers/intake';
+import { eventually, startTestStack, uid, type TestStack } from '../helpers/stack';
+import type { RunningWorker } from '../../worker/start-worker';
+
+const NAMESPACE = 'default';
+
+describe('worker versioning: a rollout from build A to build B while submissions wait for review', () => {
+  let stack: TestStack;
+  let partner: TestCredential;
+  let operator: TestCredential;
+  let connection: Connection;
+  let client: Client;
+  const workers: RunningWorker[] = [];
+  const deploymentName = uid('intake-');
+
+  beforeAll(async () => {
+    stack = await startTestStack({ worker: false });
+    partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
+    connection = await Connection.connect({ address: inject('temporalAddress') });
+    client = new Client({ connection, namespace: NAMESPACE });
+  });
+  afterAll(async () => {
+    for (const w of workers) await w.stop().catch(() => {});
+    await connection?.close();
+    await stack?.stop();
+  });
+
+  /** A worker of this deployment at `buildId`, on the stack's queues. */
+  const startVersion = async (buildId: string) => {
+    const w = await stack.startWorkerWith({ WORKER_DEPLOYMENT_NAME: deploymentName, WORKER_BUILD_ID: buildId });
+    workers.push(w);
+    return w;
+  };
+  /** What an operator runs: `temporal worker deployment set-current-version` (retried until the version has polled). */
+  const setCurrent = (buildId: string) =>
+    eventually(async () => {
+      await client.workflowService.setWorkerDeploymentCurrentVersion({ namespace: NAMESPACE, deploymentName, buildId, identity: 'versioning-test' });
+      const d = await client.workflowService.describeWorkerDeployment({ namespace: NAMESPACE, deploymentName });
+      expect(d.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId).toBe(buildId);
+      return true;
+    }, 30_000);
+
+  const handleOf = (id: string): WorkflowHandle => client.workflow.getHandle(intakeWorkflowId(id));
+  /** The build id of every completed workflow task, in order, and the number of failed ones. */
+  const tasksOf = async (id: string) => {
+    const history = await handleOf(id).fetchHistory();
+    const builds = (history.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).map((e) => e.workflowTaskCompletedEventAttributes!.deploymentVersion?.buildId ?? '');
+    const failed = (history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length;
+    return { builds, failed };
+  };
+  const versioningOf = async (id: string) => {
+    const info = (await handleOf(id).describe()).raw.workflowExecutionInfo?.versioningInfo;
+    return { behavior: info?.behavior, buildId: info?.deploymentVersion?.buildId };
+  };
+  const approve = (id: string) => call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Approved across the rollout.' } });
+
+  it('waiting submissions move to B at their next task (AUTO_UPGRADE), new ones start on B, and no task fails', async () => {
+    await startVersion('build-a');
+    await setCurrent('build-a');
+
+    // Three submissions verified and waiting for review, all on A.
+    const waiting: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { id, done } = await stageAndVerify(stack, partner);
+      expect(done.body.data.intakeStatus).toBe('awaiting_review');
+      waiting.push(id);
+    }
+    for (const id of waiting) {
+      const v = await versioningOf(id);
+      expect(v.buildId).toBe('build-a');
+      // VERSIONING_BEHAVIOR_AUTO_UPGRADE = 2 (temporal.api.enums.v1.VersioningBehavior), as worker/versioning.ts declares for every workflow.
+      expect(v.behavior).toBe(2);
+      expect((await tasksOf(id)).builds.every((b) => b === 'build-a')).toBe(true);
+    }
+
+    // The rollout: B starts beside A, then B becomes current. A keeps running throughout.
+    await startVersion('build-b');
+    await setCurrent('build-b');
+
+    // New submissions start on B.
+    const fresh = await stageAndVerify(stack, partner);
+    expect(fresh.done.body.data.intakeStatus).toBe('awaiting_review');
+    expect((await versioningOf(fresh.id)).buildId).toBe('build-b');
+    expect((await tasksOf(fresh.id)).builds.every((b) => b === 'build-b')).toBe(true);
+
+    // The waiting ones are decided now: their next tasks run on B, and they complete.
+    for (const id of [...waiting, fresh.id]) {
+      const r = await approve(id);
+      expect(r.status).toBe(200);
+      expect(r.body.data.intakeStatus).toBe('promoted_to_media_store');
+    }
+    for (const id of waiting) {
+      await eventually(async () => (await handleOf(id).describe()).status.name === 'COMPLETED', 30_000);
+      const { builds, failed } = await tasksOf(id);
+      expect(failed).toBe(0);
+      // Started on A, finished on B: the tasks before the rollout on A, every one after it on B.
+      expect(builds[0]).toBe('build-a');
+      expect(builds.at(-1)).toBe('build-b');
+      const firstB = builds.indexOf('build-b');
+      expect(builds.slice(firstB).every((b) => b === 'build-b')).toBe(true);
+      expect((await versioningOf(id)).buildId).toBe('build-b');
+    }
+    expect((await tasksOf(fresh.id)).failed).toBe(0);
+  });
+});
