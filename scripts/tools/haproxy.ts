@@ -47,9 +47,8 @@ export function haproxyConfig(o: { port: number; servers: number[]; bind?: strin
     '',
     'backend replicas',
     '  balance roundrobin',
-    // The check names the public host, as a production API only answers its own hosts (allowed-hosts.ts).
-    '  option httpchk',
-    `  http-check send meth GET uri /api/v1/health/ready ver HTTP/1.1 hdr Host ${o.bind ?? '127.0.0.1'}:${o.port}`,
+    // Probes are answered whatever the Host (api/http/allowed-hosts.ts).
+    '  option httpchk GET /api/v1/health/ready',
     '  http-check expect status 200',
     '  default-server inter 1s fall 2 rise 1',
     ...o.servers.map((p, i) => `  server api${i + 1} 127.0.0.1:${p} check`),
