@@ -13,7 +13,7 @@ import { childEnv, pathVariable, PROJECT_ROOT } from '../lib/config';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { freePort } from '../lib/net/free-port';
 import { printTable, writeResults } from './lib/results';
-import { stopChild, waitLive } from './lib/stack';
+import { builtEntryOf, stopChild, waitLive } from './lib/stack';
 import { summarizeCpuProfile } from './lib/cpu-profile';
 import { round } from './lib/stats';
 
@@ -27,6 +27,7 @@ const { values } = parseCli('R1: GET /api/v1/health/live requests/s through the 
     // after the measured rounds: one more run of ours under --cpu-prof, summarised (where the time goes)
     profile: { type: 'boolean', default: true, description: 'one more run under --cpu-prof, summarised' },
     'no-profile': { type: 'boolean', default: false, description: 'skip the profile' },
+    build: { type: 'boolean', default: false, description: 'run our API from dist/ with plain node, as production does (needs npm run build)' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -34,8 +35,8 @@ const CONNECTIONS = Number(values.connections);
 const ROUNDS = Number(values.rounds);
 const taskset = (pathVariable() ?? '').split(':').some((d) => fs.existsSync(path.join(d, 'taskset')));
 
-function spawnPinned(args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
-  const node = [process.execPath, ...nodeFlags, '--import', 'tsx', ...args];
+function spawnPinned(args: string[], env: Record<string, string>, nodeFlags: string[] = [], fromBuild = false): ChildProcess {
+  const node = fromBuild ? [process.execPath, ...nodeFlags, builtEntryOf(args[0]!), ...args.slice(1)] : [process.execPath, ...nodeFlags, '--import', 'tsx', ...args];
   const [cmd, argv] = taskset ? ['taskset', ['-c', '0', ...node]] : [node[0]!, node.slice(1)];
   return spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', 'ignore', 'inherit'] });
 }
@@ -60,7 +61,9 @@ const ourEnv = (port: number) => ({
   PORT: String(port),
 });
 const freeTemporal = await freePort();
-const ours = spawnPinned(['api/main.ts'], ourEnv(ourPort));
+const FROM_BUILD = values.build === true;
+if (FROM_BUILD && !fs.existsSync(path.join(PROJECT_ROOT, builtEntryOf('api/main.ts')))) throw new Error('--build: no dist/api/main.js; run npm run build first');
+const ours = spawnPinned(['api/main.ts'], ourEnv(ourPort), [], FROM_BUILD);
 const bare = spawnPinned(['bench/bare/express-hello.ts', String(barePort)], {});
 try {
   const ourUrl = `http://127.0.0.1:${ourPort}/api/v1/health/live`;
@@ -76,14 +79,14 @@ try {
     rows.push({ round: i + 1, ours_rps: round(o.rps), bare_rps: round(b.rps), ratio: round(o.rps / b.rps), ours_p99_ms: o.p99, bare_p99_ms: b.p99, errors: o.errors + b.errors + o.non2xx + b.non2xx });
   }
   const ratio = round(rows.reduce((a, r) => a + r.ratio, 0) / rows.length);
-  printTable(`R1: GET /api/v1/health/live, LOG_LEVEL=${values['log-level']}, ${CONNECTIONS} connections, ${SECONDS} s per run, pinned: ${taskset}`, rows);
+  printTable(`R1: GET /api/v1/health/live, ours ${FROM_BUILD ? 'from dist/ (plain node)' : 'through tsx'}, LOG_LEVEL=${values['log-level']}, ${CONNECTIONS} connections, ${SECONDS} s per run, pinned: ${taskset}`, rows);
   console.log(`R1 ratio (ours / bare Express) = ${ratio}; target >= 0.85`);
   let profile: ReturnType<typeof summarizeCpuProfile> | undefined;
   if (values.profile && !values['no-profile']) {
     await stopChild(ours); // one API process on CPU 0 at a time
     const profDir = path.join(dir, 'cpu-prof');
     const port = await freePort();
-    const profiled = spawnPinned(['api/main.ts'], ourEnv(port), ['--cpu-prof', `--cpu-prof-dir=${profDir}`]);
+    const profiled = spawnPinned(['api/main.ts'], ourEnv(port), ['--cpu-prof', `--cpu-prof-dir=${profDir}`], FROM_BUILD);
     try {
       await waitLive(`http://127.0.0.1:${port}`, 60_000);
       await load(`http://127.0.0.1:${port}/api/v1/health/live`, 2);
@@ -99,7 +102,7 @@ try {
       printTable('Profile of ours: CPU self time by function', profile.functions);
     }
   }
-  console.log(`\nwritten: ${writeResults(`http-overhead-${values['log-level']}`, { logLevel: values['log-level'], connections: CONNECTIONS, seconds: SECONDS, pinned: taskset, rows, ratio, target: '>= 0.85', profile })}`);
+  console.log(`\nwritten: ${writeResults(`http-overhead-${values['log-level']}${FROM_BUILD ? '-build' : ''}`, { fromBuild: FROM_BUILD, logLevel: values['log-level'], connections: CONNECTIONS, seconds: SECONDS, pinned: taskset, rows, ratio, target: '>= 0.85', profile })}`);
 } finally {
   await stopChild(ours);
   await stopChild(bare);

@@ -29,6 +29,8 @@ const { values } = parseCli('R5-R7: intakes/s, history events and upload-complet
     // cost verification adds to every intake (that cost on its own: npm run bench:media).
     image: { type: 'string', default: 'minimal', description: 'minimal (few pixels, padded) or photo (512 x 512 noise)' },
     rounds: { type: 'string', default: '4', description: 'alternating rounds of ours and the bare workflow' },
+    build: { type: 'boolean', default: false, description: 'run the API and the worker from dist/ with plain node, as production does (needs npm run build)' },
+    replicas: { type: 'string', default: '1', description: 'API and worker processes of each kind; above 1 behind HAProxy (npm start -- --replicas N)' },
   },
 });
 const ROUNDS = Math.max(1, Number(values.rounds));
@@ -80,7 +82,11 @@ async function bare(b: Bare, id: string): Promise<number> {
   return r.signalToActivityMs;
 }
 
-const stack = await startBenchStack();
+const REPLICAS = Math.max(1, Number(values.replicas));
+const FROM_BUILD = values.build === true;
+/** How this run's processes ran, in the titles and the results file's name. */
+const SETUP = `${FROM_BUILD ? 'dist/ (plain node)' : 'tsx'}, ${REPLICAS} API + ${REPLICAS} worker${REPLICAS > 1 ? 's behind HAProxy' : ''}`;
+const stack = await startBenchStack({ replicas: REPLICAS, fromBuild: FROM_BUILD });
 const bareSide = await startBare(stack.temporalAddress);
 const client = bareSide.client;
 try {
@@ -147,7 +153,7 @@ try {
     { id: 'R6', figure: 'history events per completed intake (baseline: the bare shape)', ours: ie.p50, baseline: be.p50, ratio: ie.p50, target: '<= 31' },
     { id: 'R7', figure: 'p50 upload-complete -> awaiting_review (HTTP) / p50 signal -> activity done (bare)', ours: r7.p50, baseline: b7.p50, ratio: round(r7.p50 / b7.p50), target: '<= 1.2' },
   ];
-  printTable(`R5-R7: ${ids.length} intakes (${BYTES} B) and ${bareIds.length} bare workflows, ${INFLIGHT} in flight`, rows);
+  printTable(`R5-R7: ${ids.length} intakes (${BYTES} B) and ${bareIds.length} bare workflows, ${INFLIGHT} in flight; ${SETUP}`, rows);
   const ic = typeCounts(intakeEvents[0] ?? []);
   const bc = typeCounts(bareEvents[0] ?? []);
   const types = [...new Set([...Object.keys(ic), ...Object.keys(bc)])].sort();
@@ -163,7 +169,10 @@ try {
   const barePhases = medianPhases(bareEvents.map((e) => phasesAfterSignal(e, firstSignal.name)));
   printTable('R7 profile: server-side phases after upload-complete (intake), from 20 histories', intakePhases);
   printTable('R7 profile: server-side phases after the first signal (bare), from 20 histories', barePhases);
-  const file = writeResults('temporal-throughput', {
+  const file = writeResults(`temporal-throughput${FROM_BUILD ? '-build' : ''}${REPLICAS > 1 ? `-replicas${REPLICAS}` : ''}`, {
+    setup: SETUP,
+    replicas: REPLICAS,
+    fromBuild: FROM_BUILD,
     profile: { steps: stepRows, intakePhases, barePhases },
     intakes: ids.length,
     bare: bareIds.length,

@@ -90,6 +90,16 @@ const COMMANDS = {
       api: { type: 'string', arg: 'url', help: 'the API the link points to (default: PUBLIC_BASE_URL, else the running stack\'s stack.json, else http://127.0.0.1:$PORT)' },
     },
   },
+  'portal-link': {
+    synopsis: 'portal-link --subject <subject> [--minutes <m>] [--api <url>]',
+    summary:
+      "Print a one-time sign-in link to the partner portal (/portal) for a person of a partner organization (a bearer mapping holding partner_api_keys:manage, made with map). The link works once, within --minutes; the session it opens lasts 12 hours.",
+    options: {
+      subject: { type: 'string', arg: 'subject', help: "the person's token subject, as mapped with map --kind bearer --permissions partner_api_keys:manage,... (required)" },
+      minutes: { type: 'string', arg: 'm', help: 'how long the link can be used: 1..1440 (default 10)' },
+      api: { type: 'string', arg: 'url', help: 'the API the link points to (default: PUBLIC_BASE_URL, else the running stack\'s stack.json, else http://127.0.0.1:$PORT)' },
+    },
+  },
   list: {
     synopsis: 'list',
     summary: 'Show every actor mapping (no secrets).',
@@ -183,7 +193,7 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
     console.log(await issueLocalToken(key, { subject: str(values, 'subject')!, issuer: LOCAL_ISSUER, ttlSeconds: ttl }));
     return;
   }
-  if (name === 'console-link') {
+  if (name === 'console-link' || name === 'portal-link') {
     required(values, ['subject']);
     const minutes = Number(str(values, 'minutes') ?? 10);
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) throw new UsageError('--minutes must be a whole number from 1 to 1440');
@@ -268,6 +278,22 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
         const api = apiBaseOf({ flag: str(values, 'api'), publicBaseUrl: cfg.PUBLIC_BASE_URL, port: cfg.PORT, dataDir: cfg.DATA_DIR, defaultPort: EMBEDDED_DEFAULTS.apiPort });
         console.log(`${api.url}/console/signin?code=${code}`);
         console.error(`[iam] one-time console link for ${identity.subject} (actor ${actor.actorId}), usable for ${values.minutes} min; API ${api.url} (from ${api.source})`);
+        return;
+      }
+      case 'portal-link': {
+        const identity = { kind: 'bearer' as const, subject: str(values, 'subject')!, issuer: LOCAL_ISSUER };
+        const actor = await findActiveActor(sql, identity);
+        if (!actor?.permissions.includes('partner_api_keys:manage')) {
+          console.error(
+            `no active mapping with partner_api_keys:manage for bearer subject ${identity.subject}: map one first (npm run iam -- map --kind bearer --subject ${identity.subject} --role partner --org <org> --permissions partner_api_keys:manage ...)`,
+          );
+          process.exitCode = 1;
+          return;
+        }
+        const code = await createSigninCode(sql, { ...identity, ttlSeconds: Number(values.minutes) * 60, sessionExpiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3600 * 1000), surface: 'portal' });
+        const api = apiBaseOf({ flag: str(values, 'api'), publicBaseUrl: cfg.PUBLIC_BASE_URL, port: cfg.PORT, dataDir: cfg.DATA_DIR, defaultPort: EMBEDDED_DEFAULTS.apiPort });
+        console.log(`${api.url}/portal/signin?code=${code}`);
+        console.error(`[iam] one-time portal link for ${identity.subject} (actor ${actor.actorId}, organization ${actor.organizationId}), usable for ${values.minutes} min; API ${api.url} (from ${api.source})`);
         return;
       }
       case 'list': {

@@ -67,6 +67,11 @@ export interface ProcessesSpec {
    * own, health-checking `/api/v1/health/ready`; the replicas trust it as their one proxy hop.
    */
   replicas?: number;
+  /**
+   * Run the API and the worker from `npm run build`'s dist/ with plain node (as production does),
+   * the worker on dist/workflow-bundle.js; default: through tsx from the sources.
+   */
+  fromBuild?: boolean;
 }
 
 export interface StackOptions {
@@ -142,9 +147,15 @@ export function hasTaskset(): boolean {
   return (pathVariable() ?? '').split(path.delimiter).some((d) => d !== '' && fs.existsSync(path.join(d, 'taskset')));
 }
 
-/** `node --import tsx <script>` from the project root, pinned with taskset to `cpus` when given and available. */
-export function spawnNode(script: string, env: Record<string, string>, cpus?: string, stdout: 'inherit' | 'ignore' = 'ignore'): ChildProcess {
-  const args = ['--import', 'tsx', path.join(PROJECT_ROOT, script)];
+/** Where `npm run build` put an entry point's bundle: `api/main.ts` -> `dist/api/main.js`. */
+export const builtEntryOf = (script: string) => path.join('dist', script.replace(/\.ts$/, '.js'));
+
+/**
+ * `node --import tsx <script>` from the project root (or, `fromBuild`, plain `node` on its bundle in
+ * dist/), pinned with taskset to `cpus` when given and available.
+ */
+export function spawnNode(script: string, env: Record<string, string>, cpus?: string, stdout: 'inherit' | 'ignore' = 'ignore', fromBuild = false): ChildProcess {
+  const args = fromBuild ? [path.join(PROJECT_ROOT, builtEntryOf(script))] : ['--import', 'tsx', path.join(PROJECT_ROOT, script)];
   const [cmd, argv] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
   return withPrivateUmask(() => spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', stdout, 'inherit'] }));
 }
@@ -418,7 +429,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       if (running(procs[key]?.child)) return;
       const own: Record<string, string> =
         piece === 'api' ? { PORT: String(replicaPorts[n - 1]) } : workerMetricsPorts[n - 1] ? { WORKER_METRICS_PORT: workerMetricsPorts[n - 1]! } : {};
-      const child = spawnNode(piece === 'api' ? 'api/main.ts' : 'worker/main.ts', { ...baseEnv, ...own, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore');
+      const built: Record<string, string> = procSpec.fromBuild ? { WORKFLOW_BUNDLE_PATH: path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js') } : {};
+      const script = piece === 'api' ? 'api/main.ts' : 'worker/main.ts';
+      const child = spawnNode(script, { ...baseEnv, ...built, ...own, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore', procSpec.fromBuild);
       const p: Proc = { child, expected: false };
       procs[key] = p;
       startedAt[piece] = Date.now();

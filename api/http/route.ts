@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Permission } from '../../lib/identity/permissions';
 import type { CredentialKind } from '../../lib/identity/types';
 import { authenticate, enforce, type Actor, type AuthRule } from '../auth/middleware';
+import { authenticatePortal } from '../portal/session';
 import type { AppDeps } from '../deps';
 import type { ProblemStatus } from '../openapi/components';
 import { AppError } from './errors';
@@ -15,8 +16,12 @@ import { parseInput } from './validate';
 
 export type DocumentId = 'intake' | 'public';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/** public: no credential; any: X-API-Key or bearer; api_key: X-API-Key only; operator: bearer of a mapped human operator. */
-export type Auth = 'public' | 'any' | 'api_key' | 'operator';
+/**
+ * public: no credential; any: X-API-Key or bearer; api_key: X-API-Key only; operator: bearer of a
+ * mapped human operator; portal: the partner portal's session cookie (a person signed in with their
+ * bearer token; writes also carry X-Portal-CSRF).
+ */
+export type Auth = 'public' | 'any' | 'api_key' | 'operator' | 'portal';
 
 export interface RouteContext<P, Q, B> {
   req: Request;
@@ -120,6 +125,8 @@ export function authRuleOf(op: Pick<Operation, 'auth' | 'permission' | 'operator
       return { ...permission, credentials: ['api_key'] satisfies CredentialKind[] };
     case 'operator':
       return { ...permission, credentials: ['bearer'] satisfies CredentialKind[], operator: true };
+    case 'portal':
+      return { ...permission, credentials: ['bearer'] satisfies CredentialKind[] };
   }
 }
 
@@ -159,7 +166,8 @@ export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDep
     if (r.body) chain.push(express.json({ limit: r.bodyLimit ?? '64kb' }));
     chain.push(async (req, res) => {
       let actor: Actor | undefined;
-      if (r.auth !== 'public') actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
+      if (r.auth === 'portal') actor = await authenticatePortal(deps, req, res);
+      else if (r.auth !== 'public') actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
       // Counted per credential once it is proven (per client address on public routes), before
       // anything is read or written: a refused request changes nothing.
       if (deps.rateLimits && family !== 'none') await deps.rateLimits.consume(family, rateKeysOf(family, actor, req.ip), res);

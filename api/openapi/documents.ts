@@ -43,6 +43,12 @@ function registerWebhooks(registry: OpenAPIRegistry) {
 export const SECURITY_SCHEMES = {
   ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'partner or machine key (organization API key)' },
   BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: "a person's access token from the identity provider" },
+  PortalSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'portal_session',
+    description: 'the partner portal session (POST /portal/api/session with your bearer token); writes also send X-Portal-CSRF',
+  },
 } as const;
 
 export function securityOf(op: Operation): Record<string, string[]>[] {
@@ -55,6 +61,8 @@ export function securityOf(op: Operation): Record<string, string[]>[] {
       return [{ BearerAuth: [] }];
     case 'any':
       return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+    case 'portal':
+      return [{ PortalSession: [] }];
   }
 }
 
@@ -73,7 +81,16 @@ function routeConfig(op: Operation): RouteConfig {
       ? { body: { required: true, content: Object.fromEntries(MEDIA_TYPES.map((t) => [t, { schema: { type: 'string', contentMediaType: t } as never }])) } }
       : {}),
   };
-  const who = op.auth === 'operator' ? 'Bearer token of a mapped human operator' : op.auth === 'api_key' ? 'X-API-Key' : op.auth === 'any' ? 'X-API-Key or bearer token' : 'no credential';
+  const who =
+    op.auth === 'operator'
+      ? 'Bearer token of a mapped human operator'
+      : op.auth === 'api_key'
+        ? 'X-API-Key'
+        : op.auth === 'any'
+          ? 'X-API-Key or bearer token'
+          : op.auth === 'portal'
+            ? 'partner portal session cookie (+ X-Portal-CSRF on writes)'
+            : 'no credential';
   return {
     method: op.method,
     path: op.path,

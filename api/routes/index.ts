@@ -15,6 +15,7 @@ import { similarRoutes } from './intake/similar';
 import { submissionRoutes } from './intake/submissions';
 import { uploadRoutes } from './intake/uploads';
 import { webhookRoutes } from './intake/webhooks';
+import { portalRoutes } from '../portal/routes';
 
 export interface RouteOptions {
   /** The largest sizeBytes a create accepts (MAX_MEDIA_BYTES); part of the create schema. */
@@ -37,6 +38,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...evidenceReviewRoutes(),
     ...publishingRoutes(),
     ...webhookRoutes(),
+    ...portalRoutes(),
     ...openApiRoutes(),
   ];
 }

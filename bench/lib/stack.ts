@@ -14,7 +14,7 @@ import type { Permission } from '../../lib/identity/permissions';
 import { launchStack, tempStackDir, type Stack } from '../../scripts/stack';
 
 // The process helpers the benches use on their own (bench/directory.ts, bench/http-overhead.ts).
-export { hasTaskset, spawnNode, stopChild, waitLive } from '../../scripts/stack';
+export { builtEntryOf, hasTaskset, spawnNode, stopChild, waitLive } from '../../scripts/stack';
 
 /** The launcher's controls of each piece, plus the bench's own credentials and connection. */
 export interface BenchStack
@@ -44,6 +44,8 @@ export interface BenchStackOptions {
   supervise?: boolean;
   /** API and worker processes of each kind, behind HAProxy above 1 (`npm start -- --replicas N`). */
   replicas?: number;
+  /** The processes from dist/ with plain node, as production runs them (needs `npm run build`). */
+  fromBuild?: boolean;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
@@ -71,6 +73,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
         env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, RATE_LIMITS_ENABLED: 'false', ...o.env },
         ...(o.serverCpus ? { cpus: o.serverCpus } : {}),
         ...(o.replicas ? { replicas: o.replicas } : {}),
+        ...(o.fromBuild ? { fromBuild: true } : {}),
       },
       ...(o.supervise ? { supervise: { say: (line: string) => console.log(`[stack] ${line}`) } } : {}),
     });

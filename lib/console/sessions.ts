@@ -7,6 +7,9 @@ import type { ProvenIdentity } from '../identity/types';
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const random = () => crypto.randomBytes(32).toString('base64url');
 
+/** The console's sessions and links, or the partner portal's (one table, told apart). */
+export type SessionSurface = 'console' | 'portal';
+
 export interface ConsoleSession {
   identity: ProvenIdentity;
   csrf: string;
@@ -14,19 +17,19 @@ export interface ConsoleSession {
 }
 
 /** A new session for a verified operator credential; returns the cookie value (shown once). */
-export async function createSession(sql: Tx, identity: ProvenIdentity, expiresAt: Date): Promise<{ token: string; csrf: string }> {
+export async function createSession(sql: Tx, identity: ProvenIdentity, expiresAt: Date, surface: SessionSurface = 'console'): Promise<{ token: string; csrf: string }> {
   const token = random();
   const csrf = random();
   await sql`
-    insert into console_sessions (session_hash, credential_kind, credential_subject, credential_issuer, csrf, expires_at)
-    values (${sha256(token)}, ${identity.kind}, ${identity.subject}, ${identity.issuer}, ${csrf}, ${expiresAt})`;
+    insert into console_sessions (session_hash, credential_kind, credential_subject, credential_issuer, csrf, expires_at, surface)
+    values (${sha256(token)}, ${identity.kind}, ${identity.subject}, ${identity.issuer}, ${csrf}, ${expiresAt}, ${surface})`;
   return { token, csrf };
 }
 
-export async function findSession(sql: Tx, token: string): Promise<ConsoleSession | undefined> {
+export async function findSession(sql: Tx, token: string, surface: SessionSurface = 'console'): Promise<ConsoleSession | undefined> {
   const [s] = await sql<{ credentialKind: 'bearer' | 'api_key'; credentialSubject: string; credentialIssuer: string; csrf: string; expiresAt: Date }[]>`
     select credential_kind, credential_subject, credential_issuer, csrf, expires_at from console_sessions
-    where session_hash = ${sha256(token)} and revoked_at is null and expires_at > now()`;
+    where session_hash = ${sha256(token)} and surface = ${surface} and revoked_at is null and expires_at > now()`;
   if (!s) return undefined;
   return { identity: { kind: s.credentialKind, subject: s.credentialSubject, issuer: s.credentialIssuer }, csrf: s.csrf, expiresAt: s.expiresAt };
 }
@@ -39,19 +42,22 @@ export async function revokeSession(sql: Tx, token: string): Promise<void> {
 /** How long a console session opened from a one-time link lasts (the stack's banner link, `iam console-link`). */
 export const CONSOLE_SESSION_HOURS = 12;
 
-export async function createSigninCode(sql: Tx, o: { subject: string; issuer: string; ttlSeconds: number; sessionExpiresAt: Date }): Promise<string> {
+export async function createSigninCode(
+  sql: Tx,
+  o: { subject: string; issuer: string; ttlSeconds: number; sessionExpiresAt: Date; surface?: SessionSurface },
+): Promise<string> {
   const code = random();
   await sql`
-    insert into console_signin_codes (code_hash, credential_subject, credential_issuer, expires_at, session_expires_at)
-    values (${sha256(code)}, ${o.subject}, ${o.issuer}, now() + make_interval(secs => ${o.ttlSeconds}), ${o.sessionExpiresAt})`;
+    insert into console_signin_codes (code_hash, credential_subject, credential_issuer, expires_at, session_expires_at, surface)
+    values (${sha256(code)}, ${o.subject}, ${o.issuer}, now() + make_interval(secs => ${o.ttlSeconds}), ${o.sessionExpiresAt}, ${o.surface ?? 'console'})`;
   return code;
 }
 
-/** Use a code once: the identity it stands for, or undefined (unknown, used or expired). */
-export async function redeemSigninCode(sql: Tx, code: string): Promise<{ identity: ProvenIdentity; sessionExpiresAt: Date } | undefined> {
+/** Use a code once: the identity it stands for, or undefined (unknown, used, expired, or another surface's). */
+export async function redeemSigninCode(sql: Tx, code: string, surface: SessionSurface = 'console'): Promise<{ identity: ProvenIdentity; sessionExpiresAt: Date } | undefined> {
   const [c] = await sql<{ credentialSubject: string; credentialIssuer: string; sessionExpiresAt: Date }[]>`
     update console_signin_codes set used_at = now()
-    where code_hash = ${sha256(code)} and used_at is null and expires_at > now()
+    where code_hash = ${sha256(code)} and surface = ${surface} and used_at is null and expires_at > now()
     returning credential_subject, credential_issuer, session_expires_at`;
   if (!c) return undefined;
   return { identity: { kind: 'bearer', subject: c.credentialSubject, issuer: c.credentialIssuer }, sessionExpiresAt: c.sessionExpiresAt };

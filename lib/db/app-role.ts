@@ -1,7 +1,8 @@
 // The least-privilege role the API and the worker of the embedded stack connect as: rows in, rows
 // out, nothing else. No DDL (migrations run as the owner, by the launcher), no superuser, only
 // SELECT on the credential tables, so a compromised API or worker cannot mint keys or rewrite actor
-// mappings (the `npm run iam` tool, as the owner, does that), and only INSERT and SELECT on the
+// mappings (the `npm run iam` tool, as the owner, does that; the partner portal goes through the
+// owner's functions, which only make self-service partner keys), and only INSERT and SELECT on the
 // audit tables.
 import postgres from 'postgres';
 
@@ -36,6 +37,14 @@ export async function ensureAppRole(ownerUrl: string, password: string): Promise
       await sql.unsafe(`grant ${grantsOf(name)} on ${t} to ${APP_ROLE}`);
     }
     await sql.unsafe(`grant usage, select, update on all sequences in schema public to ${APP_ROLE}`);
+    // Keys are read-only, but the API notes when one was last used (that column only).
+    if (tables.some((t) => t.name === 'api_keys')) await sql.unsafe(`grant update (last_used_at) on public.api_keys to ${APP_ROLE}`);
+    // The partner portal's writes to keys and mappings go through the owner's functions, which only
+    // make self-service partner keys (migration 1700000021000); the role may call those, nothing more.
+    const portal = await sql<{ fn: string }[]>`
+      select p.oid::regprocedure::text as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public' and p.proname in ('portal_create_key', 'portal_rotate_key', 'portal_revoke_key')`;
+    for (const { fn } of portal) await sql.unsafe(`grant execute on function ${fn} to ${APP_ROLE}`);
   } finally {
     await sql.end();
   }

@@ -56,11 +56,17 @@ const DUMMY = hashSecret('dummy');
 export async function verifyLocalApiKey(sql: Sql, key: string): Promise<ProvenIdentity> {
   const parsed = parseApiKey(key);
   if (!parsed) throw new InvalidCredentialError('malformed key');
-  const rows = await sql<{ secretHash: Buffer; prefix: string; organizationId: string; revokedAt: Date | null }[]>`
-    select secret_hash, prefix, organization_id, revoked_at from api_keys where key_id = ${parsed.keyId}`;
+  const rows = await sql<{ secretHash: Buffer; prefix: string; organizationId: string; revokedAt: Date | null; expired: boolean; lastUsedStale: boolean }[]>`
+    select secret_hash, prefix, organization_id, revoked_at, coalesce(expires_at <= now(), false) as expired,
+      (last_used_at is null or last_used_at < now() - interval '1 minute') as last_used_stale
+    from api_keys where key_id = ${parsed.keyId}`;
   const row = rows[0];
   const ok = crypto.timingSafeEqual(row?.secretHash ?? DUMMY, hashSecret(parsed.secret));
   if (!row || !ok || row.prefix !== parsed.prefix) throw new InvalidCredentialError('unknown key');
   if (row.revokedAt) throw new InvalidCredentialError('revoked key');
+  // Past its expiry (set at create, or by a rotation's overlap ending).
+  if (row.expired) throw new InvalidCredentialError('expired key');
+  // When it was last used, to the minute (the portal shows it); a failed write never fails the request.
+  if (row.lastUsedStale) void sql`update api_keys set last_used_at = now() where key_id = ${parsed.keyId}`.catch(() => {});
   return { kind: 'api_key', subject: parsed.keyId, issuer: '', organizationId: row.organizationId };
 }

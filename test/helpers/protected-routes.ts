@@ -14,6 +14,8 @@ export interface ProtectedRoute {
   credentials?: readonly CredentialKind[];
   /** Only a mapped human operator (bearer). */
   operator?: boolean;
+  /** The partner portal's session cookie (a person's bearer identity), not a header credential. */
+  portal?: boolean;
   body?: unknown;
 }
 
@@ -31,6 +33,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = allRoutes({ maxMediaBytes: 50 
       ...(rule.permission ? { permission: rule.permission } : {}),
       ...(rule.credentials ? { credentials: rule.credentials } : {}),
       ...(rule.operator ? { operator: true } : {}),
+      ...(op.auth === 'portal' ? { portal: true } : {}),
       ...(op.body ? { body: {} } : {}),
     };
   });

@@ -76,6 +76,35 @@ describe('the app role', () => {
       await owner.end();
     }
   });
+
+  it('makes partner keys only through the portal functions: self-service permissions, a partner mapping, audited', async () => {
+    const hash = Buffer.alloc(32, 7);
+    // Straight writes are refused; the function makes the key and its mapping in one go.
+    expect(await codeOf(app`insert into api_keys (key_id, prefix, secret_hash, organization_id) values ('AAAAAAAAAAAA', 'tpk', ${hash}, 'org')`)).toBe('42501');
+    expect(await codeOf(app`select portal_create_key('AAAAAAAAAAAA', 'tpk', ${hash}, 'site', 'org-r', 'pat', null, ${app.array(['artists:read'])}::text[])`)).toBe('ok');
+    const [m] = await app<{ role: string; permissions: string[]; selfService: boolean; isHumanOperator: boolean }[]>`
+      select role, permissions, self_service as "selfService", is_human_operator as "isHumanOperator" from actor_mappings where credential_subject = 'AAAAAAAAAAAA'`;
+    expect(m).toEqual({ role: 'partner', permissions: ['artists:read'], selfService: true, isHumanOperator: false });
+    // What a compromised API would try: an operator's permission, or the portal's own, on a key.
+    for (const p of ['portfolio_intake:review', 'portfolios:publish', 'partner_api_keys:manage', 'portfolio_intake:stage_cross_tenant']) {
+      expect(await codeOf(app`select portal_create_key('BBBBBBBBBBBB', 'tpk', ${hash}, 'x', 'org-r', 'pat', null, ${app.array([p])}::text[])`), p).toBe('22023');
+    }
+    // Rotation and revocation stay inside the organization; the key's last use is the one column it may write.
+    expect(await codeOf(app`select portal_rotate_key('AAAAAAAAAAAA', 'other-org', 'pat', 0, 'CCCCCCCCCCCC', 'tpk', ${hash})`)).toBe('P0002');
+    expect(await codeOf(app`select portal_revoke_key('AAAAAAAAAAAA', 'org-r', 'pat')`)).toBe('ok');
+    expect(await codeOf(app`update api_keys set last_used_at = now() where key_id = 'AAAAAAAAAAAA'`)).toBe('ok');
+    expect(await codeOf(app`update api_keys set revoked_at = null where key_id = 'AAAAAAAAAAAA'`)).toBe('42501');
+    const [audit] = await app<{ n: number }[]>`select count(*)::int as n from access_audit where action in ('portal_key_created', 'portal_key_revoked')`;
+    expect(audit!.n).toBe(2);
+    // Nobody else may call them (not granted to PUBLIC).
+    const owner = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      const [pub] = await owner<{ ok: boolean }[]>`select has_function_privilege('public', 'portal_create_key(text, text, bytea, text, text, text, timestamptz, text[])', 'execute') as ok`;
+      expect(pub!.ok).toBe(false);
+    } finally {
+      await owner.end();
+    }
+  });
 });
 
 /** What the audit rows point at (a submission, its draft, a webhook delivery), written by the owner. */

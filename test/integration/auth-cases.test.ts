@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS, type Permission } from '../../lib/identity/permissions';
+import { createSession } from '../../lib/console/sessions';
+import { LOCAL_ISSUER } from '../../lib/identity';
+import { NOT_FOR_PARTNER_KEYS, PERMISSIONS, type Permission } from '../../lib/identity/permissions';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call } from '../helpers/intake';
 import { PROTECTED_ROUTES, type ProtectedRoute } from '../helpers/protected-routes';
@@ -18,6 +20,16 @@ async function rightCredential(route: ProtectedRoute): Promise<TestCredential> {
   if (route.operator) return bearerActor(stack, { permissions, operator: true });
   if (route.credentials?.length === 1 && route.credentials[0] === 'bearer') return bearerActor(stack, { permissions });
   return apiKeyActor(stack, { permissions });
+}
+
+/**
+ * The headers a credential is sent with on this route: as itself, or, on a portal route, as the
+ * portal session of the same person (a session row, as sign-in would make it, and its CSRF token).
+ */
+async function presented(route: ProtectedRoute, cred: TestCredential): Promise<Record<string, string>> {
+  if (!route.portal) return cred.headers;
+  const s = await createSession(stack.sql, { kind: 'bearer', subject: cred.subject!, issuer: LOCAL_ISSUER }, new Date(Date.now() + 3600_000), 'portal');
+  return { cookie: `portal_session=${s.token}`, 'x-portal-csrf': s.csrf };
 }
 
 type CaseName = 'no credential' | 'bad credential' | 'unmapped' | 'lacks the permission' | 'right credential' | 'API key on an operator route';
@@ -50,27 +62,29 @@ describe('the shared auth cases, on every credentialed route', () => {
         expect((await send({ authorization: 'Bearer not.a.token' })).status).toBe(401);
         return;
       case 'unmapped': {
-        const r = await send((await apiKeyActor(stack, { mapped: false })).headers);
+        const r = await send(await presented(route, route.portal ? await bearerActor(stack, { mapped: false }) : await apiKeyActor(stack, { mapped: false })));
         expect([r.status, r.body.code]).toEqual([403, 'actor_not_mapped']);
         return;
       }
       case 'lacks the permission': {
         const cred = route.operator
           ? await bearerActor(stack, { permissions: [], operator: true })
-          : await apiKeyActor(stack, { permissions: [otherPermission(route.permission!)] });
-        expect((await send(cred.headers)).status).toBe(403);
+          : route.portal
+            ? await bearerActor(stack, { permissions: [otherPermission(route.permission!)] })
+            : await apiKeyActor(stack, { permissions: [otherPermission(route.permission!)] });
+        expect((await send(await presented(route, cred))).status).toBe(403);
         return;
       }
       case 'right credential': {
         // past authentication and authorization, and answered: a client error for the empty body or
         // the unknown id, or a success; never a 5xx
-        const r = await send((await rightCredential(route)).headers);
+        const r = await send(await presented(route, await rightCredential(route)));
         expect([401, 403]).not.toContain(r.status);
         expect(r.status, JSON.stringify(r.body)).toBeLessThan(500);
         return;
       }
       case 'API key on an operator route': {
-        const grantable = PERMISSIONS.filter((p) => !['artists:write', 'bookings:manage', 'portfolios:publish', 'portfolio_intake:review'].includes(p));
+        const grantable = PERMISSIONS.filter((p) => !NOT_FOR_PARTNER_KEYS.includes(p) && p !== 'portfolio_intake:review');
         expect((await send((await apiKeyActor(stack, { permissions: grantable })).headers)).status).toBe(403);
         return;
       }

@@ -1,0 +1,211 @@
+// The partner portal's API (issue 24), in the route list like every endpoint: people of a partner
+// organization holding partner_api_keys:manage sign in (their bearer token, or a one-time link from
+// `npm run iam -- portal-link`) and list, create, rotate and revoke their organization's API keys.
+// Auth kind `portal`: the session cookie, plus X-Portal-CSRF on writes (api/portal/session.ts).
+import type { Response } from 'express';
+import { decodeJwt } from 'jose';
+import { z } from 'zod';
+import { createSession, redeemSigninCode, revokeSession } from '../../lib/console/sessions';
+import { findActiveActor } from '../../lib/identity/actors';
+import { SELF_SERVICE_PERMISSIONS, permissionSchema, type Permission } from '../../lib/identity/permissions';
+import { InvalidCredentialError, ProviderUnavailableError, type ProvenIdentity } from '../../lib/identity/types';
+import { createKey, listKeys, PortalKeyError, revokeKey, rotateKey, type PortalKey } from '../../lib/portal/keys';
+import { trimmedText } from '../../lib/validation/text';
+import type { Actor } from '../auth/middleware';
+import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
+import { defineRoute, type Route } from '../http/route';
+import { clearPortalCookie, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
+
+export const PORTAL_PERMISSION: Permission = 'partner_api_keys:manage';
+/** The overlaps a rotation offers: none, 1 h, 24 h, 7 d. */
+export const ROTATION_OVERLAPS = [0, 3600, 86_400, 604_800] as const;
+
+const portal = { doc: 'intake', tag: 'partner portal', auth: 'portal', permission: PORTAL_PERMISSION } as const;
+const signin = { doc: 'intake', tag: 'partner portal', auth: 'public' } as const;
+
+const KeyView = z
+  .object({
+    keyId: z.string(),
+    name: z.string(),
+    prefix: z.string().openapi({ description: 'the key\'s first characters (tpk_<keyId>), never the secret' }),
+    permissions: z.array(permissionSchema),
+    createdBy: z.string().nullable(),
+    createdAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+    expiresAt: z.string().nullable(),
+    revokedAt: z.string().nullable(),
+    replacedBy: z.string().nullable(),
+    status: z.enum(['active', 'expiring', 'expired', 'revoked']),
+  })
+  .openapi('PortalKey');
+const Me = z
+  .object({
+    success: z.literal(true),
+    data: z.object({ subject: z.string(), organizationId: z.string(), csrfToken: z.string(), permissions: z.array(permissionSchema), expiresAt: z.string() }),
+  })
+  .openapi('PortalMe');
+const KeyList = z.object({ success: z.literal(true), data: z.array(KeyView), selectablePermissions: z.array(permissionSchema) }).openapi('PortalKeyList');
+const KeyWithSecret = z
+  .object({ success: z.literal(true), data: KeyView.extend({ key: z.string().openapi({ description: 'the whole key: shown this once, never again' }) }) })
+  .openapi('PortalNewKey');
+const RotatedKey = z
+  .object({
+    success: z.literal(true),
+    data: KeyView.extend({ key: z.string(), previousKeyId: z.string(), previousExpiresAt: z.string().openapi({ description: 'when the old key stops working' }) }),
+  })
+  .openapi('PortalRotatedKey');
+const KeyEnvelope = z.object({ success: z.literal(true), data: KeyView }).openapi('PortalKeyEnvelope');
+
+const sessionBody = z.object({ token: z.string().min(20).max(8192) }).strict();
+const signinQuery = z.object({ code: z.string().min(20).max(200) }).strict();
+const keyIdParams = z.object({ keyId: z.string().regex(/^[A-Za-z0-9]{12,32}$/, 'a key id (the part after tpk_)') });
+const createBody = z
+  .object({
+    name: trimmedText(100),
+    permissions: z.array(permissionSchema).min(1).max(SELF_SERVICE_PERMISSIONS.length),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ description: 'optional: the key stops working then (at most two years ahead)' }),
+  })
+  .strict();
+const rotateBody = z
+  .object({
+    overlapSeconds: z.union(ROTATION_OVERLAPS.map((s) => z.literal(s)) as [z.ZodLiteral<0>, z.ZodLiteral<3600>, z.ZodLiteral<86400>, z.ZodLiteral<604800>]).openapi({
+      description: 'how long the old key keeps working: 0 (not at all), 3600 (1 h), 86400 (24 h) or 604800 (7 d)',
+    }),
+  })
+  .strict();
+
+/** The person behind a proven bearer identity, if they may use the portal. */
+async function personOf(deps: AppDeps, identity: ProvenIdentity): Promise<Actor> {
+  const actor = await findActiveActor(deps.sql, identity);
+  if (!actor) throw new AppError('actor_not_mapped', 'Your credential has no active actor mapping: ask us to map you with partner_api_keys:manage.');
+  if (!actor.permissions.includes(PORTAL_PERMISSION)) throw new AppError('permission_denied', `The partner portal needs ${PORTAL_PERMISSION}.`);
+  return actor;
+}
+
+function keyError(err: unknown): never {
+  if (err instanceof PortalKeyError && err.reason === 'not_found') throw new AppError('not_found', 'No such key in your organization (or it is revoked, expired or already rotated).');
+  if (err instanceof PortalKeyError) throw new AppError('permission_not_selectable', 'That key holds permissions the portal cannot give; ask us to rotate it.');
+  throw err;
+}
+
+const mePayload = (res: Response) => {
+  const p = portalOf(res);
+  return { subject: p.actor.credential.id, organizationId: p.actor.organizationId, csrfToken: p.csrf, permissions: [...p.actor.permissions], expiresAt: p.expiresAt.toISOString() };
+};
+
+export function portalRoutes(): Route[] {
+  return [
+    defineRoute({
+      ...signin, method: 'post', path: '/portal/api/session', operationId: 'portalSignIn',
+      summary: 'Sign in to the partner portal with your bearer token: sets the session cookie',
+      body: sessionBody,
+      ok: { 201: ['signed in: the cookie is set; send csrfToken as X-Portal-CSRF on writes', Me] },
+      async handler({ deps, req, res, body }) {
+        if (!sameOrigin(req)) throw new AppError('csrf_failed', 'Sign in from the portal page itself.');
+        let identity: ProvenIdentity;
+        try {
+          identity = await deps.identity.verifyBearer(body.token);
+        } catch (err) {
+          if (err instanceof InvalidCredentialError) throw new AppError('invalid_credential', 'The token is not valid.');
+          if (err instanceof ProviderUnavailableError) throw new AppError('identity_provider_unavailable', 'The identity provider cannot be reached; try again shortly.');
+          throw err;
+        }
+        const actor = await personOf(deps, identity);
+        const exp = decodeJwt(body.token).exp;
+        const expiresAt = new Date(Math.min(Date.now() + PORTAL_SESSION_MAX_SECONDS * 1000, exp ? exp * 1000 : Date.now() + 3600 * 1000));
+        const session = await createSession(deps.sql, identity, expiresAt, 'portal');
+        setPortalCookie(deps, res, session.token, expiresAt);
+        res.status(201).set('cache-control', 'no-store').json({
+          success: true,
+          data: { subject: identity.subject, organizationId: actor.organizationId, csrfToken: session.csrf, permissions: [...actor.permissions], expiresAt: expiresAt.toISOString() },
+        });
+      },
+    }),
+    defineRoute({
+      ...signin, method: 'get', path: '/portal/signin', operationId: 'portalSignInLink',
+      summary: 'A one-time sign-in link (npm run iam -- portal-link): sets the session cookie and opens the portal',
+      query: signinQuery,
+      ok: { 303: ['to /portal, signed in; or to /portal?signin=expired when the link is used or expired', null] },
+      async handler({ deps, res, query }) {
+        const redeemed = await redeemSigninCode(deps.sql, query.code, 'portal');
+        if (!redeemed) {
+          res.redirect(303, '/portal?signin=expired');
+          return;
+        }
+        await personOf(deps, redeemed.identity);
+        const { token } = await createSession(deps.sql, redeemed.identity, redeemed.sessionExpiresAt, 'portal');
+        setPortalCookie(deps, res, token, redeemed.sessionExpiresAt);
+        res.redirect(303, '/portal');
+      },
+    }),
+    defineRoute({
+      ...portal, method: 'get', path: '/portal/api/me', operationId: 'portalMe', summary: 'Who is signed in, and the CSRF token for writes',
+      ok: { 200: ['the signed-in person', Me] },
+      handler({ res }) {
+        res.json({ success: true, data: mePayload(res) });
+      },
+    }),
+    defineRoute({
+      ...portal, method: 'delete', path: '/portal/api/session', operationId: 'portalSignOut', summary: 'Sign out: the session ends and the cookie is cleared',
+      ok: { 204: ['signed out', null] },
+      async handler({ deps, res }) {
+        await revokeSession(deps.sql, portalOf(res).token);
+        clearPortalCookie(deps, res);
+        res.status(204).end();
+      },
+    }),
+    defineRoute({
+      ...portal, method: 'get', path: '/portal/api/keys', operationId: 'portalListKeys',
+      summary: "Your organization's API keys (name, prefix, permissions, created, last used, expiry), newest first",
+      ok: { 200: ['the keys, and the permissions a new key may hold', KeyList] },
+      async handler({ deps, res }) {
+        res.json({ success: true, data: await listKeys(deps.sql, portalOf(res).actor.organizationId), selectablePermissions: [...SELF_SERVICE_PERMISSIONS] });
+      },
+    }),
+    defineRoute({
+      ...portal, method: 'post', path: '/portal/api/keys', operationId: 'portalCreateKey',
+      summary: 'Create a key: the beta reads and, as an advanced choice, portfolio_intake:stage; the key is in this answer only',
+      body: createBody, problems: [422],
+      ok: { 201: ['created: `key` is shown this once', KeyWithSecret] },
+      async handler({ deps, res, body }) {
+        const refused = body.permissions.filter((p) => !(SELF_SERVICE_PERMISSIONS as readonly Permission[]).includes(p));
+        if (refused.length) throw new AppError('permission_not_selectable', `Not available to a key made in the portal: ${refused.join(', ')}.`);
+        let expiresAt: Date | undefined;
+        if (body.expiresAt) {
+          expiresAt = new Date(body.expiresAt);
+          if (expiresAt.getTime() <= Date.now() + 60_000 || expiresAt.getTime() > Date.now() + 2 * 366 * 86_400_000)
+            throw new AppError('validation_failed', 'expiresAt must be at least a minute and at most two years ahead.', { errors: [{ path: 'body.expiresAt', message: 'between one minute and two years ahead' }] });
+        }
+        const me = portalOf(res).actor;
+        const made = await createKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, name: body.name, permissions: [...new Set(body.permissions)], expiresAt }).catch(keyError);
+        res.status(201).set('cache-control', 'no-store').json({ success: true, data: { ...made.view, key: made.key } });
+      },
+    }),
+    defineRoute({
+      ...portal, method: 'post', path: '/portal/api/keys/{keyId}/rotate', operationId: 'portalRotateKey',
+      summary: 'Rotate a key: a new key with the same name and permissions; the old one works until the overlap ends, then answers 401',
+      params: keyIdParams, body: rotateBody, problems: [404, 422],
+      ok: { 200: ['the new key (shown this once) and when the old one stops', RotatedKey] },
+      async handler({ deps, res, params, body }) {
+        const me = portalOf(res).actor;
+        const r = await rotateKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId, overlapSeconds: body.overlapSeconds }).catch(keyError);
+        res.set('cache-control', 'no-store').json({ success: true, data: { ...r.view, key: r.key, previousKeyId: params.keyId, previousExpiresAt: r.previousExpiresAt } });
+      },
+    }),
+    defineRoute({
+      ...portal, method: 'post', path: '/portal/api/keys/{keyId}/revoke', operationId: 'portalRevokeKey',
+      summary: 'Revoke a key: its next request answers 401',
+      params: keyIdParams, problems: [404],
+      ok: { 200: ['revoked', KeyEnvelope] },
+      async handler({ deps, res, params }) {
+        const me = portalOf(res).actor;
+        const key: PortalKey = await revokeKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId }).catch(keyError);
+        res.json({ success: true, data: key });
+      },
+    }),
+  ];
+}
