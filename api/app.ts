@@ -10,6 +10,7 @@ import { mountRoutes } from './http/route';
 import { docsPageRouter } from './openapi/router';
 import { allRoutes } from './routes';
 import { consoleRouter } from './console/router';
+import { portalPageRouter } from './portal/page';
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps): Express {
   mountRoutes(app, routes, deps);
   app.use(docsPageRouter(deps));
   app.use(consoleRouter(deps));
+  app.use(portalPageRouter(deps));
   app.use(metricsRouter(deps.cfg, deps.metrics));
 
   app.use(methods.notAllowed);

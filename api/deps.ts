@@ -27,6 +27,8 @@ export interface AppDeps {
   /** Origin clients use to reach us, e.g. http://127.0.0.1:3000 (no trailing slash). */
   publicBaseUrl: string;
   uploadSigningSecret: string;
+  /** Seals the partner portal's docs handoffs (PORTAL_HANDOFF_KEY, or generated into DATA_DIR). */
+  portalHandoffKey: Uint8Array;
   /** Signs operators' decisions (DECISION_SIGNING_KEY); the worker verifies them with the public half. */
   decisionSigner: DecisionSigner;
   /** Seals webhook signing secrets before they are stored (WEBHOOK_SECRET_KEY). */

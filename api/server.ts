@@ -7,6 +7,7 @@ import { createSql } from '../lib/db';
 import { migrateUp } from '../lib/db/migrate';
 import type { Logger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
+import { handoffKeyOf } from '../lib/portal/handoff';
 import { loadOrCreateSecret } from '../lib/secrets';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
 import { resealSecrets } from '../lib/webhooks/secret-reseal';
@@ -70,6 +71,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   let running: { url: string; deps: AppDeps; app: Express; server: http.Server };
   try {
     const uploadSigningSecret = cfg.UPLOAD_SIGNING_SECRET ?? loadOrCreateSecret(cfg.DATA_DIR, 'upload-signing.key');
+    const portalHandoffKey = handoffKeyOf(cfg.PORTAL_HANDOFF_KEY ?? loadOrCreateSecret(cfg.DATA_DIR, 'portal-handoff.key', 32));
     const localSigningKey = cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined;
     const decisionSigner = await createDecisionSigner(cfg);
     const webhookSecrets = loadWebhookSecretBox(cfg);
@@ -91,6 +93,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         log,
         publicBaseUrl,
         uploadSigningSecret,
+        portalHandoffKey,
         decisionSigner,
         webhookSecrets,
         version: VERSION,

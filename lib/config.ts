@@ -197,6 +197,17 @@ export const apiConfigSchema = z
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
     /** A worker counts as alive while its last heartbeat to the Temporal server is at most this old (workers beat every WORKER_HEARTBEAT_SECONDS). */
     READY_WORKER_LIVENESS_SECONDS: z.coerce.number().int().min(2).max(600).default(10),
+    /**
+     * The partner portal's docs handoff (lib/portal/handoff.ts): the 32-byte key (base64) that seals
+     * it, generated into DATA_DIR/secrets outside production; and how long a handoff lasts.
+     */
+    PORTAL_HANDOFF_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64').length === 32, 'must be 32 bytes, base64 (openssl rand -base64 32)')
+      .optional(),
+    PORTAL_HANDOFF_TTL_SECONDS: z.coerce.number().int().min(10).max(86400).default(86400),
+    /** With IDP_DRIVER=external: where partners manage their keys (the local portal is not served then). */
+    PARTNER_PORTAL_URL: z.url().optional(),
     /** The docs page offers the embedded stack's demo partner key (never in production). */
     DOCS_PREFILL_DEMO_KEY: bool.default(true),
     /** Apply the migrations when the API starts (off when the stack launcher applied them as the owner). */
@@ -230,7 +241,12 @@ export const apiConfigSchema = z
   .superRefine(requireInProduction(['PUBLIC_BASE_URL', 'UPLOAD_SIGNING_SECRET', 'DECISION_SIGNING_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']))
   .superRefine(noLoopbackWebhooksInProduction)
-  .superRefine(webhookSecretKeyInProduction);
+  .superRefine(webhookSecretKeyInProduction)
+  .superRefine((cfg, ctx) => {
+    // The portal is the local identity provider's: in production it needs its own handoff key.
+    if (cfg.NODE_ENV === 'production' && cfg.IDP_DRIVER === 'local' && cfg.PORTAL_HANDOFF_KEY === undefined)
+      ctx.addIssue({ code: 'custom', path: ['PORTAL_HANDOFF_KEY'], message: 'required when NODE_ENV=production with IDP_DRIVER=local (the partner portal\'s docs handoff)' });
+  });
 
 export const workerConfigSchema = z
   .object({

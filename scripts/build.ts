@@ -4,7 +4,9 @@
 //      left in node_modules): dist/api/main.js, dist/worker/main.js, dist/scripts/{migrate,iam}.js;
 //   3. bundle the workflows once (bundleWorkflowCode) into dist/workflow-bundle.js, the code the
 //      production worker loads instead of bundling at start;
-//   4. dist/build-info.json: the build id (a hash of everything built, so an unchanged build keeps
+//   4. the partner portal's page (api/portal/web, Preact + TSX, type-checked with its own
+//      tsconfig for the browser) into dist/portal/app.js;
+//   5. dist/build-info.json: the build id (a hash of everything built, so an unchanged build keeps
 //      its id), the worker's version when worker versioning is on (worker/versioning.ts).
 // Files read by path at run time (migrations/, api/docs, api/console/static, the HEIC decode
 // worker) stay where they are: PROJECT_ROOT (lib/config.ts) finds them from dist/ too.
@@ -20,6 +22,7 @@ import { parseCli } from '../lib/cli';
 import { PROJECT_ROOT } from '../lib/config';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { BUILD_INFO_FILE, type BuildInfo } from '../worker/versioning';
+import { portalBundleOptions } from '../api/portal/page';
 
 export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
 
@@ -29,10 +32,10 @@ const { values } = parseCli('Type-check, bundle the entry points into dist/ and 
 const DIST = path.join(PROJECT_ROOT, 'dist');
 const say = (line: string) => process.stdout.write(`[build] ${line}\n`);
 
-function typecheck(): void {
+function typecheck(project = 'tsconfig.json'): void {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', path.join(PROJECT_ROOT, 'tsconfig.json')], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('type check failed');
+  const r = spawnSync(process.execPath, [tsc, '--noEmit', '-p', path.join(PROJECT_ROOT, project)], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`type check failed (${project})`);
 }
 
 /** sha256 over every built file (path and bytes, in path order), shortened: the same code, the same id. */
@@ -46,8 +49,9 @@ function buildIdOf(dir: string): string {
 async function main(): Promise<void> {
   const started = Date.now();
   if (!values['skip-typecheck']) {
-    say('type check (tsc --noEmit)');
+    say('type check (tsc --noEmit; the portal page with its browser tsconfig)');
     typecheck();
+    typecheck('api/portal/web/tsconfig.json');
   }
   const staging = fs.mkdtempSync(path.join(PROJECT_ROOT, '.dist-'));
   try {
@@ -73,6 +77,9 @@ async function main(): Promise<void> {
       logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => say(`workflow bundle: ${m}`), error: (m) => say(`workflow bundle: ${m}`) },
     });
     fs.writeFileSync(path.join(staging, 'workflow-bundle.js'), code);
+    say('bundling the partner portal page');
+    const page = await build({ ...portalBundleOptions, outfile: path.join(staging, 'portal', 'app.js') });
+    if (page.errors.length || page.warnings.length) throw new Error(`esbuild (portal page): ${page.errors.length} errors, ${page.warnings.length} warnings`);
     const info: BuildInfo = { buildId: buildIdOf(staging), builtAt: new Date().toISOString() };
     fs.writeFileSync(path.join(staging, BUILD_INFO_FILE), JSON.stringify(info, null, 2) + '\n');
     say(`build id ${info.buildId}`);

@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   webhook_target_refused: 422,
   permission_not_selectable: 422,
+  handoff_refused: 422,
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,

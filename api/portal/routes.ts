@@ -5,17 +5,22 @@
 import type { Response } from 'express';
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { createSession, redeemSigninCode, revokeSession } from '../../lib/console/sessions';
+import { createSession, findSession, redeemSigninCode, revokeSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { SELF_SERVICE_PERMISSIONS, permissionSchema, type Permission } from '../../lib/identity/permissions';
 import { InvalidCredentialError, ProviderUnavailableError, type ProvenIdentity } from '../../lib/identity/types';
-import { createKey, listKeys, PortalKeyError, revokeKey, rotateKey, type PortalKey } from '../../lib/portal/keys';
+import { openHandoff, sealHandoff } from '../../lib/portal/handoff';
+import { createKey, findKey, listKeys, PortalKeyError, revokeKey, rotateKey, type PortalKey } from '../../lib/portal/keys';
 import { trimmedText } from '../../lib/validation/text';
 import type { Actor } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { defineRoute, type Route } from '../http/route';
-import { clearPortalCookie, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { clearPortalCookie, PORTAL_COOKIE, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
+
+/** The docs handoff the browser handed back, for /portal/api/docs-prefill only. */
+export const HANDOFF_COOKIE = 'docs_handoff';
 
 export const PORTAL_PERMISSION: Permission = 'partner_api_keys:manage';
 /** The overlaps a rotation offers: none, 1 h, 24 h, 7 d. */
@@ -46,15 +51,38 @@ const Me = z
   })
   .openapi('PortalMe');
 const KeyList = z.object({ success: z.literal(true), data: z.array(KeyView), selectablePermissions: z.array(permissionSchema) }).openapi('PortalKeyList');
+const DocsHandoff = z
+  .object({
+    token: z.string().openapi({ description: 'an encrypted handoff (JWE) holding the key, for "Try it in the docs": POST it to /portal/api/docs-handoff' }),
+    expiresAt: z.string(),
+  })
+  .openapi('PortalDocsHandoff');
 const KeyWithSecret = z
-  .object({ success: z.literal(true), data: KeyView.extend({ key: z.string().openapi({ description: 'the whole key: shown this once, never again' }) }) })
+  .object({ success: z.literal(true), data: KeyView.extend({ key: z.string().openapi({ description: 'the whole key: shown this once, never again' }), docsHandoff: DocsHandoff }) })
   .openapi('PortalNewKey');
 const RotatedKey = z
   .object({
     success: z.literal(true),
-    data: KeyView.extend({ key: z.string(), previousKeyId: z.string(), previousExpiresAt: z.string().openapi({ description: 'when the old key stops working' }) }),
+    data: KeyView.extend({
+      key: z.string(),
+      docsHandoff: DocsHandoff,
+      previousKeyId: z.string(),
+      previousExpiresAt: z.string().openapi({ description: 'when the old key stops working' }),
+    }),
   })
   .openapi('PortalRotatedKey');
+const handoffBody = z.object({ handoff: z.string().min(20).max(4096) }).strict();
+const Prefill = z
+  .object({
+    success: z.literal(true),
+    data: z.object({ apiKey: z.string(), keyId: z.string(), prefix: z.string(), handoffExpiresAt: z.string() }).nullable(),
+    reason: z
+      .enum(['signed_out', 'not_permitted', 'no_handoff', 'invalid', 'expired', 'another_person', 'key_unusable'])
+      .optional()
+      .openapi({ description: 'why nothing is prefilled (data null): paste the key by hand' }),
+  })
+  .openapi('PortalDocsPrefill');
+type PrefillReason = 'signed_out' | 'not_permitted' | 'no_handoff' | 'invalid' | 'expired' | 'another_person' | 'key_unusable';
 const KeyEnvelope = z.object({ success: z.literal(true), data: KeyView }).openapi('PortalKeyEnvelope');
 
 const sessionBody = z.object({ token: z.string().min(20).max(8192) }).strict();
@@ -86,6 +114,27 @@ async function personOf(deps: AppDeps, identity: ProvenIdentity): Promise<Actor>
   return actor;
 }
 
+/** A handoff for a key just made, for this person and organization (the answer carries it once). */
+async function handoffFor(deps: AppDeps, me: Actor, key: PortalKey, secret: string) {
+  const h = await sealHandoff(deps.portalHandoffKey, { key: secret, keyId: key.keyId, actorId: me.actorId, organizationId: me.organizationId }, deps.cfg.PORTAL_HANDOFF_TTL_SECONDS);
+  return { token: h.token, expiresAt: h.expiresAt.toISOString() };
+}
+
+/**
+ * The four conditions of the contract's section 5 rule 5 (the session and the permission are the
+ * route's own checks): the handoff opens, it is this person's and organization's, it has not
+ * expired, and its key is still usable.
+ */
+async function checkHandoff(deps: AppDeps, me: Actor, token: string): Promise<{ ok: true; key: PortalKey; apiKey: string; exp: number } | { ok: false; reason: PrefillReason }> {
+  const opened = await openHandoff(deps.portalHandoffKey, token);
+  if (!opened.ok) return opened;
+  const c = opened.claims;
+  if (c.actorId !== me.actorId || c.organizationId !== me.organizationId) return { ok: false, reason: 'another_person' };
+  const key = await findKey(deps.sql, me.organizationId, c.keyId);
+  if (!key || key.status === 'revoked' || key.status === 'expired') return { ok: false, reason: 'key_unusable' };
+  return { ok: true, key, apiKey: c.key, exp: c.exp };
+}
+
 function keyError(err: unknown): never {
   if (err instanceof PortalKeyError && err.reason === 'not_found') throw new AppError('not_found', 'No such key in your organization (or it is revoked, expired or already rotated).');
   if (err instanceof PortalKeyError) throw new AppError('permission_not_selectable', 'That key holds permissions the portal cannot give; ask us to rotate it.');
@@ -94,7 +143,7 @@ function keyError(err: unknown): never {
 
 const mePayload = (res: Response) => {
   const p = portalOf(res);
-  return { subject: p.actor.credential.id, organizationId: p.actor.organizationId, csrfToken: p.csrf, permissions: [...p.actor.permissions], expiresAt: p.expiresAt.toISOString() };
+  return { subject: p.subject, organizationId: p.actor.organizationId, csrfToken: p.csrf, permissions: [...p.actor.permissions], expiresAt: p.expiresAt.toISOString() };
 };
 
 export function portalRoutes(): Route[] {
@@ -182,7 +231,7 @@ export function portalRoutes(): Route[] {
         }
         const me = portalOf(res).actor;
         const made = await createKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, name: body.name, permissions: [...new Set(body.permissions)], expiresAt }).catch(keyError);
-        res.status(201).set('cache-control', 'no-store').json({ success: true, data: { ...made.view, key: made.key } });
+        res.status(201).set('cache-control', 'no-store').json({ success: true, data: { ...made.view, key: made.key, docsHandoff: await handoffFor(deps, me, made.view, made.key) } });
       },
     }),
     defineRoute({
@@ -193,7 +242,10 @@ export function portalRoutes(): Route[] {
       async handler({ deps, res, params, body }) {
         const me = portalOf(res).actor;
         const r = await rotateKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId, overlapSeconds: body.overlapSeconds }).catch(keyError);
-        res.set('cache-control', 'no-store').json({ success: true, data: { ...r.view, key: r.key, previousKeyId: params.keyId, previousExpiresAt: r.previousExpiresAt } });
+        res.set('cache-control', 'no-store').json({
+          success: true,
+          data: { ...r.view, key: r.key, docsHandoff: await handoffFor(deps, me, r.view, r.key), previousKeyId: params.keyId, previousExpiresAt: r.previousExpiresAt },
+        });
       },
     }),
     defineRoute({
@@ -205,6 +257,44 @@ export function portalRoutes(): Route[] {
         const me = portalOf(res).actor;
         const key: PortalKey = await revokeKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId }).catch(keyError);
         res.json({ success: true, data: key });
+      },
+    }),
+    defineRoute({
+      ...portal, method: 'post', path: '/portal/api/docs-handoff', operationId: 'portalDocsHandoff',
+      summary: '"Try it in the docs": hand a key\'s handoff to /docs (checked now, and again at every prefill)',
+      body: handoffBody, problems: [422],
+      ok: { 204: ['handed over: /docs prefills X-API-Key while the handoff holds', null] },
+      async handler({ deps, res, body }) {
+        const me = portalOf(res).actor;
+        const checked = await checkHandoff(deps, me, body.handoff);
+        if (!checked.ok) throw new AppError('handoff_refused', `This handoff cannot be used (${checked.reason}); paste the key in the docs by hand.`);
+        const maxAge = Math.max(1, checked.exp - Math.floor(Date.now() / 1000));
+        res.append('Set-Cookie', serializeCookie(HANDOFF_COOKIE, body.handoff, { httpOnly: true, sameSite: 'strict', path: '/portal/api', maxAge, secure: deps.cfg.NODE_ENV === 'production' }));
+        res.status(204).end();
+      },
+    }),
+    // Public, so that /docs asks it for everyone without an error in the console: it checks the
+    // portal session and the person's permission itself, and answers null with the reason.
+    defineRoute({
+      ...signin, method: 'get', path: '/portal/api/docs-prefill', operationId: 'portalDocsPrefill',
+      summary: 'What /docs may prefill as X-API-Key: the handed-over key while every condition holds (portal session, same person, permission, handoff and key alive), else null and why',
+      ok: { 200: ['the key to prefill, or null with the reason', Prefill] },
+      async handler({ deps, req, res }) {
+        res.set('cache-control', 'private, no-store');
+        const cookies = parseCookies(req.headers.cookie ?? '');
+        const session = cookies[PORTAL_COOKIE] ? await findSession(deps.sql, cookies[PORTAL_COOKIE], 'portal') : undefined;
+        const me = session ? await findActiveActor(deps.sql, session.identity) : undefined;
+        if (!session || !me) return void res.json({ success: true, data: null, reason: 'signed_out' });
+        if (!me.permissions.includes(PORTAL_PERMISSION)) return void res.json({ success: true, data: null, reason: 'not_permitted' });
+        const token = cookies[HANDOFF_COOKIE];
+        const checked: Awaited<ReturnType<typeof checkHandoff>> = token ? await checkHandoff(deps, me, token) : { ok: false, reason: 'no_handoff' };
+        if (!checked.ok) {
+          res.json({ success: true, data: null, reason: checked.reason });
+          return;
+        }
+        await deps.sql`insert into access_audit (action, subject, detail)
+          values ('docs_prefill', ${me.actorId}, ${deps.sql.json({ keyId: checked.key.keyId, organizationId: me.organizationId })})`;
+        res.json({ success: true, data: { apiKey: checked.apiKey, keyId: checked.key.keyId, prefix: checked.key.prefix, handoffExpiresAt: new Date(checked.exp * 1000).toISOString() } });
       },
     }),
   ];

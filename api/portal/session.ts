@@ -18,6 +18,8 @@ export const PORTAL_SESSION_MAX_SECONDS = 12 * 3600;
 
 export interface PortalLocals {
   actor: Actor;
+  /** The person's token subject (as they signed in). */
+  subject: string;
   csrf: string;
   expiresAt: Date;
   token: string;
@@ -55,7 +57,7 @@ export async function authenticatePortal(deps: AppDeps, req: Request, res: Respo
   if (!actor) throw new AppError('actor_not_mapped', 'Your sign-in has no active actor mapping any more.');
   if (req.method !== 'GET' && req.method !== 'HEAD' && (!sameOrigin(req) || req.get(PORTAL_CSRF_HEADER) !== session.csrf))
     throw new AppError('csrf_failed', 'This portal request lacks its X-Portal-CSRF token or comes from another origin.');
-  res.locals.portal = { actor, csrf: session.csrf, expiresAt: session.expiresAt, token } satisfies PortalLocals;
+  res.locals.portal = { actor, subject: session.identity.subject, csrf: session.csrf, expiresAt: session.expiresAt, token } satisfies PortalLocals;
   res.set('cache-control', 'private, no-store');
   return actor;
 }

@@ -5,22 +5,9 @@
 import { KEY_PREFIX, generateApiKey, hashSecret } from '../identity/api-keys';
 import type { Permission } from '../identity/permissions';
 import type { Sql } from '../db';
+import type { PortalKey } from './types';
 
-export interface PortalKey {
-  keyId: string;
-  name: string;
-  /** The key's first characters (`tpk_<keyId>`): enough to recognise it, never the secret. */
-  prefix: string;
-  permissions: Permission[];
-  createdBy: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  /** The key that replaced this one in a rotation. */
-  replacedBy: string | null;
-  status: 'active' | 'expiring' | 'expired' | 'revoked';
-}
+export type { PortalKey } from './types';
 
 export class PortalKeyError extends Error {
   constructor(readonly reason: 'not_found' | 'permission_not_selectable') {

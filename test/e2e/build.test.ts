@@ -78,6 +78,7 @@ describe('the build, run with plain node', () => {
       DECISION_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       DECISION_VERIFY_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
+      PORTAL_HANDOFF_KEY: crypto.randomBytes(32).toString('base64'),
     };
   }, 300_000);
   afterAll(async () => {

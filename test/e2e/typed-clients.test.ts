@@ -93,6 +93,7 @@ function contractValue(schema: z.ZodType, doc: JsonSchema, where: string): Json 
     '2026-01-01T00:00:00Z', // RFC 3339 filters (createdAfter, createdBefore)
     encodeCursor({ createdAt: '2026-01-01 00:00:00+00', submissionId: 'sub_sample' }), // a list cursor as the API gives them out
     encodeSeq('42'), // an events-feed or delivery-log cursor
+    'AbCdEf0123456789', // an API key's id (the partner portal's keyId)
   ];
   for (const s of wire) {
     const r = schema.safeParse(s);

@@ -45,6 +45,7 @@ describe('the documents', () => {
     expect(res.body.components.securitySchemes).toEqual({
       ApiKeyAuth: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
       BearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
+      PortalSession: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'portal_session' }),
     });
   });
 
@@ -92,6 +93,11 @@ describe('documents and routes stay in step', () => {
       const bare = await call(stack, op.method.toUpperCase(), urlOf(op), op.body ? { body: {} } : {});
       expect(bare.status, `${op.method} ${op.path}`).toBe(401);
       const schemes = securityOf(op).map((s) => Object.keys(s)[0]);
+      if (schemes.includes('PortalSession')) {
+        // The portal's routes take their session cookie only: a header credential is no session (401).
+        for (const cred of [reader, operator]) expect((await call(stack, op.method.toUpperCase(), urlOf(op), { headers: cred.headers, ...(op.body ? { body: {} } : {}) })).status).toBe(401);
+        continue;
+      }
       if (!schemes.includes('ApiKeyAuth')) {
         const r = await call(stack, op.method.toUpperCase(), urlOf(op), { headers: reader.headers, ...(op.body ? { body: {} } : {}) });
         expect(r.status, `${op.method} ${op.path} with an API key`).toBe(403);

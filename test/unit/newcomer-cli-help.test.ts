@@ -64,7 +64,7 @@ const CASES: Case[] = [
   // --help and mistakes answer before anything is installed.
   helpCase('setup --help', 'scripts/setup-tools.ts', ['--help'], declaredOptions(read('scripts/setup-tools.ts'))),
   mistake('setup --bogus', 'scripts/setup-tools.ts', ['--bogus'], /unknown option '--bogus'/i),
-  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, tantivy \(not: nothing\)/),
+  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, haproxy, tantivy \(not: nothing\)/),
 ];
 
 describe('operator CLIs: --help and usage mistakes', () => {
@@ -78,7 +78,7 @@ describe('operator CLIs: --help and usage mistakes', () => {
   }, 120_000);
 
   it('finds the commands and options in the source (the checks below are not empty)', () => {
-    expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'console-link', 'list', 'rotate-webhook-key']);
+    expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'console-link', 'portal-link', 'list', 'rotate-webhook-key']);
     expect(IAM.get('create-key')).toEqual(expect.arrayContaining(['org', 'permissions', 'artist-scope', 'studio-scope', 'label']));
     expect(IAM.get('token')).toEqual(['subject', 'ttl']);
     expect(declaredOptions(read('scripts/seed.ts'))).toEqual(['studios', 'seed', 'reset', 'if-empty', 'help']);

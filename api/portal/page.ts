@@ -1,0 +1,70 @@
+// The partner portal's page (/portal) and its assets, served by the API while the identity
+// provider is the local one (with IDP_DRIVER=external partners use PARTNER_PORTAL_URL). The script
+// is api/portal/web/main.tsx bundled by esbuild: `npm run build` writes dist/portal/app.js (what
+// production serves); outside production, without that file, it is bundled in memory on first use.
+// Strict CSP: scripts and styles only from this origin, no inline anything.
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Request, type Response, type Router } from 'express';
+import { PROJECT_ROOT } from '../../lib/config';
+import type { AppDeps } from '../deps';
+
+export const PORTAL_WEB_ENTRY = path.join(PROJECT_ROOT, 'api', 'portal', 'web', 'main.tsx');
+export const PORTAL_BUNDLE = path.join(PROJECT_ROOT, 'dist', 'portal', 'app.js');
+const CSS = path.join(PROJECT_ROOT, 'api', 'portal', 'web', 'portal.css');
+
+const CSP = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"].join('; ');
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Partner portal</title>
+    <link rel="stylesheet" href="/portal/assets/portal.css" />
+    <link rel="icon" href="/docs/assets/favicon-32x32.png" />
+  </head>
+  <body>
+    <div id="app"></div>
+    <script type="module" src="/portal/assets/app.js"></script>
+  </body>
+</html>
+`;
+
+/** esbuild options of the page's bundle (the build and the in-memory bundle use the same). */
+export const portalBundleOptions = {
+  entryPoints: [PORTAL_WEB_ENTRY],
+  bundle: true,
+  format: 'esm' as const,
+  target: 'es2022',
+  platform: 'browser' as const,
+  jsx: 'automatic' as const,
+  jsxImportSource: 'preact',
+  minify: true,
+  legalComments: 'none' as const,
+  logLevel: 'silent' as const,
+};
+
+let inMemory: Promise<string> | undefined;
+async function bundle(production: boolean): Promise<string> {
+  if (fs.existsSync(PORTAL_BUNDLE)) return fs.readFileSync(PORTAL_BUNDLE, 'utf8');
+  if (production) throw new Error('dist/portal/app.js is missing: run npm run build');
+  inMemory ??= import('esbuild').then(async ({ build }) => {
+    const r = await build({ ...portalBundleOptions, write: false });
+    return r.outputFiles[0]!.text;
+  });
+  return inMemory;
+}
+
+export function portalPageRouter(deps: AppDeps): Router {
+  const r = express.Router();
+  if (deps.cfg.IDP_DRIVER !== 'local') return r;
+  const page = (_req: Request, res: Response) => void res.set('content-security-policy', CSP).set('cache-control', 'no-store').type('html').send(PAGE);
+  r.get('/portal', page);
+  r.get('/portal/', page);
+  r.get('/portal/assets/portal.css', (_req, res) => void res.set('cache-control', 'no-cache').type('css').sendFile(CSS));
+  r.get('/portal/assets/app.js', (_req, res, next) => {
+    bundle(deps.cfg.NODE_ENV === 'production').then((js) => void res.set('cache-control', 'no-cache').type('js').send(js), next);
+  });
+  return r;
+}
