@@ -1,7 +1,7 @@
 // The partner portal's page (/portal) and its assets, served by the API while the identity
 // provider is the local one (with IDP_DRIVER=external partners use PARTNER_PORTAL_URL). The script
 // is api/portal/web/main.tsx bundled by esbuild: `npm run build` writes dist/portal/app.js (what
-// production serves); outside production, without that file, it is bundled in memory on first use.
+// production serves); outside production the sources are bundled in memory on first use.
 // Strict CSP: scripts and styles only from this origin, no inline anything.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,8 +47,11 @@ export const portalBundleOptions = {
 
 let inMemory: Promise<string> | undefined;
 async function bundle(production: boolean): Promise<string> {
-  if (fs.existsSync(PORTAL_BUNDLE)) return fs.readFileSync(PORTAL_BUNDLE, 'utf8');
-  if (production) throw new Error('dist/portal/app.js is missing: run npm run build');
+  // Production serves what the build made; elsewhere the sources are bundled (never a stale dist/).
+  if (production) {
+    if (!fs.existsSync(PORTAL_BUNDLE)) throw new Error('dist/portal/app.js is missing: run npm run build');
+    return fs.readFileSync(PORTAL_BUNDLE, 'utf8');
+  }
   inMemory ??= import('esbuild').then(async ({ build }) => {
     const r = await build({ ...portalBundleOptions, write: false });
     return r.outputFiles[0]!.text;

@@ -16,6 +16,7 @@ import type { Actor } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { defineRoute, type Route } from '../http/route';
+import { PORTAL_WEBHOOK_SURFACE, webhookEndpointRoutes } from '../routes/intake/webhooks';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { clearPortalCookie, PORTAL_COOKIE, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
 
@@ -297,5 +298,8 @@ export function portalRoutes(): Route[] {
         res.json({ success: true, data: { apiKey: checked.apiKey, keyId: checked.key.keyId, prefix: checked.key.prefix, handoffExpiresAt: new Date(checked.exp * 1000).toISOString() } });
       },
     }),
+    // The organization's webhook endpoints and their deliveries: the partner API's own operations,
+    // for the signed-in person (api/routes/intake/webhooks.ts).
+    ...webhookEndpointRoutes(PORTAL_WEBHOOK_SURFACE),
   ];
 }

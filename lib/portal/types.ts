@@ -31,3 +31,27 @@ export interface PortalMe {
   permissions: string[];
   expiresAt: string;
 }
+
+/** A webhook endpoint as the partner API and the portal answer it (never its secret). */
+export interface PortalEndpoint {
+  endpointId: string;
+  url: string;
+  description: string;
+  eventTypes: string[];
+  allEventTypes: boolean;
+  createdAt: string;
+}
+
+export interface PortalDelivery {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  submissionId: string;
+  status: 'pending' | 'delivering' | 'succeeded' | 'failed' | 'cancelled';
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}

@@ -122,6 +122,31 @@ describe.skipIf(!haveChromium)('the partner portal in headless Chromium', () => 
     expect(await works(rotated)).toBe(401);
     await page.screenshot({ path: path.join(SHOTS, 'portal-keys.png'), fullPage: true });
 
+    // Webhooks: register an endpoint (its secret shown once), rotate its secret, open its deliveries, delete it.
+    await page.getByLabel('Receiver URL').fill('http://127.0.0.1:9/hooks');
+    await page.getByLabel('Description (optional)').fill('Booking system');
+    await page.getByRole('button', { name: 'Register endpoint' }).click();
+    const secret = (await page.locator('code.secret').textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    const endpoint = page.locator('li.endpoint', { hasText: 'http://127.0.0.1:9/hooks' });
+    await endpoint.waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
+    await endpoint.getByLabel('Old secret keeps signing for').selectOption('3600');
+    await endpoint.getByRole('button', { name: 'Rotate now' }).click();
+    const rotatedSecret = (await page.locator('code.secret').textContent())!;
+    expect(rotatedSecret).toMatch(/^whsec_/);
+    expect(rotatedSecret).not.toBe(secret);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await endpoint.getByRole('button', { name: 'Deliveries' }).click();
+    await endpoint.getByText('Nothing sent yet.').waitFor();
+    await page.screenshot({ path: path.join(SHOTS, 'portal-webhooks.png'), fullPage: true });
+    await endpoint.getByRole('button', { name: 'Delete', exact: true }).click();
+    await endpoint.getByRole('button', { name: 'Delete now' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+    const [gone] = await stack.sql<{ n: number }[]>`select count(*)::int as n from webhook_endpoints where organization_id = ${pat.organizationId!} and deleted_at is null`;
+    expect(gone!.n).toBe(0);
+
     // A fresh key, then "Try it in the docs" from its row: /docs prefills it.
     const third = await createKey(page, 'Docs trial');
     await page.getByRole('button', { name: 'I have stored it' }).click();

@@ -192,6 +192,33 @@ describe('the partner portal API', () => {
     expect((await call(stack, 'GET', '/console/api/me', { headers: { cookie: consoleCookie } })).status).toBe(401);
   });
 
+  it("the organization's webhook endpoints through the portal: the partner API's own operations, same answers, same organization only", async () => {
+    const org = uid('org-');
+    const { headers } = await signIn(await person(org));
+    const partnerKey = await apiKeyActor(stack, { organizationId: org, permissions: ['portfolio_intake:stage'] });
+    const made = await call(stack, 'POST', '/portal/api/webhook-endpoints', { headers, body: { url: 'http://127.0.0.1:9/hooks', description: 'Booking system' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.data.secret).toMatch(/^whsec_/);
+    const id = made.body.data.endpointId as string;
+    // The partner API lists the very same endpoint, without its secret, and so does the portal.
+    const viaApi = await call(stack, 'GET', '/api/private/portfolio-intake/v1/webhook-endpoints', { headers: partnerKey.headers });
+    const viaPortal = await call(stack, 'GET', '/portal/api/webhook-endpoints', { headers });
+    expect(viaPortal.body.data).toEqual(viaApi.body.data);
+    expect(viaPortal.body.data.map((e: any) => e.endpointId)).toEqual([id]);
+    expect(JSON.stringify(viaPortal.body)).not.toContain(made.body.data.secret);
+    // Rotate, read the (empty) delivery log, redeliver nothing, delete.
+    const rotated = await call(stack, 'POST', `/portal/api/webhook-endpoints/${id}/rotate-secret`, { headers, body: { overlapSeconds: 3600 } });
+    expect([rotated.status, rotated.body.data.secret === made.body.data.secret]).toEqual([200, false]);
+    expect((await call(stack, 'GET', `/portal/api/webhook-endpoints/${id}/deliveries`, { headers })).body).toMatchObject({ data: [], next_cursor: null });
+    expect((await call(stack, 'POST', `/portal/api/webhook-endpoints/${id}/deliveries/dlv_none/redeliver`, { headers })).status).toBe(404);
+    // Another organization's person sees none of it.
+    const other = await signIn(await person());
+    expect((await call(stack, 'GET', '/portal/api/webhook-endpoints', { headers: other.headers })).body.data).toEqual([]);
+    expect((await call(stack, 'DELETE', `/portal/api/webhook-endpoints/${id}`, { headers: other.headers })).status).toBe(404);
+    expect((await call(stack, 'DELETE', `/portal/api/webhook-endpoints/${id}`, { headers })).status).toBe(204);
+    expect((await call(stack, 'GET', '/api/private/portfolio-intake/v1/webhook-endpoints', { headers: partnerKey.headers })).body.data).toEqual([]);
+  });
+
   it('the mapping rules: partner_api_keys:manage is never on an API key', async () => {
     await expect(apiKeyActor(stack, { permissions: ['partner_api_keys:manage'] })).rejects.toThrow(/not available on v1 partner keys/);
   });

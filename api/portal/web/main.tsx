@@ -4,7 +4,7 @@
 // /portal/api (the route list), sending X-Portal-CSRF on every write.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { NewPortalKey, PortalKey, PortalMe } from '../../../lib/portal/types';
+import type { NewPortalKey, PortalDelivery, PortalEndpoint, PortalKey, PortalMe } from '../../../lib/portal/types';
 
 interface Reply<T> {
   status: number;
@@ -312,6 +312,219 @@ function Keys() {
   );
 }
 
+const SECRET_OVERLAPS = OVERLAPS.map((o) => ({ ...o, label: o.seconds === 0 ? 'none: the old secret stops now' : o.label }));
+const WEBHOOKS = '/portal/api/webhook-endpoints';
+
+/** A secret shown once (a new endpoint's, or a rotated one), with Copy. */
+function OnceSecret({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <section class="card new-key" aria-label="Signing secret">
+      <h2>{title}</h2>
+      <p>The signing secret is shown this once. Your receiver verifies every delivery with it (Standard Webhooks).</p>
+      <code class="secret">{secret}</code>
+      <div class="actions">
+        <button
+          type="button"
+          onClick={async () => {
+            await navigator.clipboard.writeText(secret).catch(() => undefined);
+            setCopied(true);
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" class="secondary" onClick={onDone}>
+          I have stored it
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function Deliveries({ endpoint }: { endpoint: PortalEndpoint }) {
+  const [rows, setRows] = useState<PortalDelivery[] | undefined>();
+  const [error, setError] = useState('');
+  const load = async () => {
+    const r = await api<PortalDelivery[]>('GET', `${WEBHOOKS}/${endpoint.endpointId}/deliveries?limit=20`);
+    if (r.status === 200) setRows(r.body.data);
+    else setError(problemText(r));
+  };
+  useEffect(() => void load(), []);
+  const again = async (d: PortalDelivery) => {
+    const r = await api('POST', `${WEBHOOKS}/${endpoint.endpointId}/deliveries/${d.deliveryId}/redeliver`);
+    if (r.status !== 202) setError(problemText(r));
+    await load();
+  };
+  return (
+    <div class="deliveries">
+      {error && <p class="error">{error}</p>}
+      {rows && rows.length === 0 && <p>Nothing sent yet.</p>}
+      {rows && rows.length > 0 && (
+        <table class="keys">
+          <thead>
+            <tr>
+              <th>Event</th>
+              <th>Submission</th>
+              <th>Status</th>
+              <th>Attempts</th>
+              <th>Last answer</th>
+              <th>Sent</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((d) => (
+              <tr key={d.deliveryId} data-delivery-id={d.deliveryId}>
+                <td>{d.eventType}</td>
+                <td>
+                  <code>{d.submissionId}</code>
+                </td>
+                <td class="status">{d.status}</td>
+                <td>{d.attempts}</td>
+                <td>{d.lastStatusCode ?? d.lastError ?? '–'}</td>
+                <td>{when(d.createdAt)}</td>
+                <td>
+                  {d.status !== 'delivering' && (
+                    <button type="button" class="secondary" onClick={() => again(d)}>
+                      Redeliver
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function EndpointRow({ e, onChanged, onSecret }: { e: PortalEndpoint; onChanged: () => void; onSecret: (title: string, secret: string) => void }) {
+  const [mode, setMode] = useState<'' | 'rotate' | 'delete' | 'deliveries'>('');
+  const [overlap, setOverlap] = useState(86_400);
+  const [error, setError] = useState('');
+  const rotate = async () => {
+    const r = await api<{ secret: string }>('POST', `${WEBHOOKS}/${e.endpointId}/rotate-secret`, { overlapSeconds: overlap });
+    if (r.status !== 200) return setError(problemText(r));
+    setMode('');
+    onSecret(`New signing secret for ${e.url}`, r.body.data.secret);
+  };
+  const remove = async () => {
+    const r = await api('DELETE', `${WEBHOOKS}/${e.endpointId}`);
+    if (r.status !== 204) return setError(problemText(r));
+    onChanged();
+  };
+  return (
+    <li class="endpoint" data-endpoint-id={e.endpointId}>
+      <div>
+        <strong>{e.url}</strong> {e.description && <span>· {e.description}</span>}
+        <br />
+        <small>
+          {e.allEventTypes ? 'every event type' : e.eventTypes.join(', ')} · since {when(e.createdAt)}
+        </small>
+      </div>
+      <div class="row-actions">
+        <button type="button" class="secondary" onClick={() => setMode(mode === 'deliveries' ? '' : 'deliveries')}>
+          {mode === 'deliveries' ? 'Hide deliveries' : 'Deliveries'}
+        </button>
+        <button type="button" onClick={() => setMode('rotate')}>
+          Rotate secret
+        </button>
+        <button type="button" class="danger" onClick={() => setMode('delete')}>
+          Delete
+        </button>
+      </div>
+      {mode === 'rotate' && (
+        <div class="confirm">
+          <label for={`secret-overlap-${e.endpointId}`}>Old secret keeps signing for</label>
+          <select id={`secret-overlap-${e.endpointId}`} value={overlap} onChange={(ev) => setOverlap(Number((ev.target as HTMLSelectElement).value))}>
+            {SECRET_OVERLAPS.map((o) => (
+              <option value={o.seconds} key={o.seconds}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <button type="button" onClick={rotate}>
+            Rotate now
+          </button>
+          <button type="button" class="secondary" onClick={() => setMode('')}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {mode === 'delete' && (
+        <div class="confirm">
+          <span>Delete this endpoint? Nothing more is sent to it, and its open deliveries are cancelled.</span>
+          <button type="button" class="danger" onClick={remove}>
+            Delete now
+          </button>
+          <button type="button" class="secondary" onClick={() => setMode('')}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {mode === 'deliveries' && <Deliveries endpoint={e} />}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function Webhooks() {
+  const [endpoints, setEndpoints] = useState<PortalEndpoint[] | undefined>();
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [secret, setSecret] = useState<{ title: string; secret: string } | undefined>();
+  const [error, setError] = useState('');
+  const load = async () => {
+    const r = await api<PortalEndpoint[]>('GET', WEBHOOKS);
+    if (r.status === 200) setEndpoints(r.body.data);
+    else setError(problemText(r));
+  };
+  useEffect(() => void load(), []);
+  const register = async (ev: Event) => {
+    ev.preventDefault();
+    const r = await api<PortalEndpoint & { secret: string }>('POST', WEBHOOKS, { url: url.trim(), ...(description.trim() ? { description: description.trim() } : {}) });
+    if (r.status !== 201) return setError(problemText(r));
+    setError('');
+    setUrl('');
+    setDescription('');
+    setSecret({ title: `Endpoint registered: ${r.body.data.url}`, secret: r.body.data.secret });
+    await load();
+  };
+  return (
+    <section class="card" aria-label="Webhooks">
+      <h2>Webhooks</h2>
+      {secret && <OnceSecret title={secret.title} secret={secret.secret} onDone={() => setSecret(undefined)} />}
+      <form onSubmit={register} aria-label="Register a webhook endpoint">
+        <label for="webhook-url">Receiver URL</label>
+        <input id="webhook-url" value={url} placeholder="https://example.com/hooks/tattoo" onInput={(e) => setUrl((e.target as HTMLInputElement).value)} required />
+        <label for="webhook-description">Description (optional)</label>
+        <input id="webhook-description" value={description} maxLength={500} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />
+        <button type="submit" disabled={!url.trim()}>
+          Register endpoint
+        </button>
+      </form>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+      {endpoints && endpoints.length === 0 && <p>No endpoints yet.</p>}
+      {endpoints && endpoints.length > 0 && (
+        <ul class="endpoints">
+          {endpoints.map((e) => (
+            <EndpointRow e={e} key={e.endpointId} onChanged={load} onSecret={(title, s) => setSecret({ title, secret: s })} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 function App() {
   const [me, setMe] = useState<PortalMe | null | undefined>(undefined);
   useEffect(() => {
@@ -351,6 +564,7 @@ function App() {
         {me === undefined && <p>Loading…</p>}
         {me === null && <SignIn onSignedIn={signedIn} />}
         {me && <Keys />}
+        {me && <Webhooks />}
       </main>
     </>
   );

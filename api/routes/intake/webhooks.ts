@@ -17,6 +17,7 @@ import {
   rotateSecret,
   type Endpoint,
 } from '../../../lib/webhooks/store';
+import type { Permission } from '../../../lib/identity/permissions';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
 import { defineRoute, type Route } from '../../http/route';
@@ -53,12 +54,44 @@ async function ownEndpoint(deps: AppDeps, organizationId: string, endpointId: st
   return e;
 }
 
+/** Who may use a set of the endpoint operations, where, and under which operation ids. */
+interface EndpointSurface {
+  base: string;
+  common: { doc: 'intake'; tag: string; auth: 'any' | 'portal'; permission: Permission };
+  /** operationId as the partner API names it -> as this surface names it. */
+  id: (operationId: string) => string;
+}
+
+/** The partner API's: its key (or a member's token) with portfolio_intake:stage. */
+const API_SURFACE: EndpointSurface = {
+  base: `${INTAKE_BASE}/webhook-endpoints`,
+  common: { doc: 'intake', tag: 'webhooks', auth: 'any', permission: 'portfolio_intake:stage' },
+  id: (x) => x,
+};
+
+/** The partner portal's (issue 24): the same operations for a person signed in with partner_api_keys:manage. */
+export const PORTAL_WEBHOOK_SURFACE: EndpointSurface = {
+  base: '/portal/api/webhook-endpoints',
+  common: { doc: 'intake', tag: 'partner portal', auth: 'portal', permission: 'partner_api_keys:manage' },
+  id: (x) => `portal${x[0]!.toUpperCase()}${x.slice(1)}`,
+};
+
 export function webhookRoutes(): Route[] {
-  const stage = { doc: 'intake', tag: 'webhooks', auth: 'any', permission: 'portfolio_intake:stage' } as const;
-  const base = `${INTAKE_BASE}/webhook-endpoints`;
+  return [...webhookEndpointRoutes(API_SURFACE), eventsRoute()];
+}
+
+/**
+ * The endpoint operations (register, list, read, delete, rotate the secret, the delivery log,
+ * redeliver) of one surface: the partner API's, or the portal's. One set of handlers for both;
+ * each scoped to the caller's organization.
+ */
+export function webhookEndpointRoutes(surface: EndpointSurface): Route[] {
+  const stage = surface.common;
+  const base = surface.base;
+  const id = surface.id;
   return [
     defineRoute({
-      ...stage, method: 'post', path: base, operationId: 'createWebhookEndpoint',
+      ...stage, method: 'post', path: base, operationId: id('createWebhookEndpoint'),
       summary: "Register a webhook endpoint for your organization (the signing secret is shown once)", body: createEndpointSchema,
       ok: { 201: ['registered; keep the secret', WebhookEndpointCreated] }, problems: [422],
       async handler({ deps, body, actor, res }) {
@@ -79,7 +112,7 @@ export function webhookRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...stage, method: 'get', path: base, operationId: 'listWebhookEndpoints',
+      ...stage, method: 'get', path: base, operationId: id('listWebhookEndpoints'),
       summary: "Your organization's webhook endpoints (never their secrets)",
       ok: { 200: ['the endpoints, oldest first', WebhookEndpointList] },
       async handler({ deps, actor, res }) {
@@ -87,7 +120,7 @@ export function webhookRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...stage, method: 'get', path: `${base}/{endpointId}`, operationId: 'getWebhookEndpoint',
+      ...stage, method: 'get', path: `${base}/{endpointId}`, operationId: id('getWebhookEndpoint'),
       summary: 'One webhook endpoint', params: endpointIdParams,
       ok: { 200: ['the endpoint', WebhookEndpointEnvelope] }, problems: [404],
       async handler({ deps, params, actor, res }) {
@@ -95,7 +128,7 @@ export function webhookRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...stage, method: 'delete', path: `${base}/{endpointId}`, operationId: 'deleteWebhookEndpoint',
+      ...stage, method: 'delete', path: `${base}/{endpointId}`, operationId: id('deleteWebhookEndpoint'),
       summary: 'Delete a webhook endpoint: nothing more is sent to it; its open deliveries are cancelled', params: endpointIdParams,
       ok: { 204: ['deleted', null] }, problems: [404],
       async handler({ deps, params, actor, res }) {
@@ -104,7 +137,7 @@ export function webhookRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...stage, method: 'post', path: `${base}/{endpointId}/rotate-secret`, operationId: 'rotateWebhookSecret',
+      ...stage, method: 'post', path: `${base}/{endpointId}/rotate-secret`, operationId: id('rotateWebhookSecret'),
       summary: 'A new signing secret; the previous one keeps signing during the overlap window', params: endpointIdParams, body: rotateSecretSchema,
       ok: { 200: ['the new secret, shown once', SecretRotated] }, problems: [404],
       async handler({ deps, params, body, actor, res }) {
@@ -114,7 +147,7 @@ export function webhookRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...stage, method: 'get', path: `${base}/{endpointId}/deliveries`, operationId: 'listWebhookDeliveries',
+      ...stage, method: 'get', path: `${base}/{endpointId}/deliveries`, operationId: id('listWebhookDeliveries'),
       summary: 'What was sent to the endpoint: each event with its attempts, answers and next retry (newest first)', params: endpointIdParams, query: deliveriesQuery,
       ok: { 200: ['a page of deliveries', DeliveryList] }, problems: [404],
       async handler({ deps, params, query, actor, res }) {
@@ -135,7 +168,7 @@ export function webhookRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...stage, method: 'post', path: `${base}/{endpointId}/deliveries/{deliveryId}/redeliver`, operationId: 'redeliverWebhook',
+      ...stage, method: 'post', path: `${base}/{endpointId}/deliveries/{deliveryId}/redeliver`, operationId: id('redeliverWebhook'),
       summary: 'Send a delivery again (same webhook-id), whatever its state', params: deliveryParams,
       ok: { 202: ['queued; the delivery log shows the new attempts', Redelivery] }, problems: [404, 409],
       async handler({ deps, params, actor, res }) {
@@ -147,16 +180,20 @@ export function webhookRoutes(): Route[] {
         res.status(202).json({ success: true, data: { deliveryId: params.deliveryId, status: 'pending' } });
       },
     }),
-    defineRoute({
-      ...stage, method: 'get', path: `${INTAKE_BASE}/events`, operationId: 'listEvents',
-      summary: "Your organization's events, oldest first, with the same ids as the webhooks (poll with next_cursor)", query: eventsQuery,
-      ok: { 200: ['events after the cursor', EventFeed] },
-      async handler({ deps, query, actor, res }) {
-        const after = query.cursor ?? query.after ?? '0';
-        const { events, more } = await eventsAfter(deps.sql, { organizationId: actor().organizationId, afterSeq: after, limit: query.limit, publicBaseUrl: deps.publicBaseUrl });
-        const last = events.at(-1);
-        res.json({ success: true, data: events.map(({ seq: _seq, ...e }) => e), next_cursor: encodeSeq(last ? last.seq : after), has_more: more });
-      },
-    }),
   ];
+}
+
+/** The events feed, for partners that cannot receive webhooks (the partner API only). */
+function eventsRoute(): Route {
+  return defineRoute({
+    ...API_SURFACE.common, method: 'get', path: `${INTAKE_BASE}/events`, operationId: 'listEvents',
+    summary: "Your organization's events, oldest first, with the same ids as the webhooks (poll with next_cursor)", query: eventsQuery,
+    ok: { 200: ['events after the cursor', EventFeed] },
+    async handler({ deps, query, actor, res }) {
+      const after = query.cursor ?? query.after ?? '0';
+      const { events, more } = await eventsAfter(deps.sql, { organizationId: actor().organizationId, afterSeq: after, limit: query.limit, publicBaseUrl: deps.publicBaseUrl });
+      const last = events.at(-1);
+      res.json({ success: true, data: events.map(({ seq: _seq, ...e }) => e), next_cursor: encodeSeq(last ? last.seq : after), has_more: more });
+    },
+  });
 }
