@@ -122,15 +122,24 @@ const INFO: Record<DocumentId, { title: string; version: string; description: st
   },
 };
 
+/** The tag of operations that are no longer served (410); listed last. */
+export const RETIRED_TAG = 'Retired';
+
 export function buildDocument(doc: DocumentId, routes: readonly Route[], o: { serverUrl?: string } = {}) {
   const registry = new OpenAPIRegistry();
   registry.register('Problem', Problem);
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, scheme);
-  for (const op of operations(routes).filter((x) => x.doc === doc)) registry.registerPath(routeConfig(op));
+  // What people came for first; retired operations last, under their own tag (Swagger UI orders
+  // tags as the document lists them).
+  const ops = operations(routes).filter((x) => x.doc === doc);
+  const ordered = [...ops.filter((x) => x.tag !== RETIRED_TAG), ...ops.filter((x) => x.tag === RETIRED_TAG)];
+  for (const op of ordered) registry.registerPath(routeConfig(op));
   if (doc === 'intake') registerWebhooks(registry);
+  const tags = [...new Set(ordered.map((x) => x.tag))].map((name) => (name === RETIRED_TAG ? { name, description: 'Operations that moved elsewhere: they answer 410 and say where.' } : { name }));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: INFO[doc],
+    tags,
     ...(o.serverUrl ? { servers: [{ url: o.serverUrl }] } : {}),
   });
 }

@@ -18,7 +18,7 @@ import { AppError } from '../http/errors';
 import { defineRoute, type Route } from '../http/route';
 import { PORTAL_WEBHOOK_SURFACE, webhookEndpointRoutes } from '../routes/intake/webhooks';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
-import { clearPortalCookie, PORTAL_COOKIE, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
+import { clearPortalCookie, requireLocalPortal, PORTAL_COOKIE, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
 
 /** The docs handoff the browser handed back, for /portal/api/docs-prefill only. */
 export const HANDOFF_COOKIE = 'docs_handoff';
@@ -155,6 +155,7 @@ export function portalRoutes(): Route[] {
       body: sessionBody,
       ok: { 201: ['signed in: the cookie is set; send csrfToken as X-Portal-CSRF on writes', Me] },
       async handler({ deps, req, res, body }) {
+        requireLocalPortal(deps);
         if (!sameOrigin(req)) throw new AppError('csrf_failed', 'Sign in from the portal page itself.');
         let identity: ProvenIdentity;
         try {
@@ -181,6 +182,7 @@ export function portalRoutes(): Route[] {
       query: signinQuery,
       ok: { 303: ['to /portal, signed in; or to /portal?signin=expired when the link is used or expired', null] },
       async handler({ deps, res, query }) {
+        requireLocalPortal(deps);
         const redeemed = await redeemSigninCode(deps.sql, query.code, 'portal');
         if (!redeemed) {
           res.redirect(303, '/portal?signin=expired');
@@ -282,6 +284,7 @@ export function portalRoutes(): Route[] {
       ok: { 200: ['the key to prefill, or null with the reason', Prefill] },
       async handler({ deps, req, res }) {
         res.set('cache-control', 'private, no-store');
+        if (deps.cfg.IDP_DRIVER !== 'local') return void res.json({ success: true, data: null, reason: 'signed_out' });
         const cookies = parseCookies(req.headers.cookie ?? '');
         const session = cookies[PORTAL_COOKIE] ? await findSession(deps.sql, cookies[PORTAL_COOKIE], 'portal') : undefined;
         const me = session ? await findActiveActor(deps.sql, session.identity) : undefined;

@@ -49,7 +49,14 @@ export function clearPortalCookie(deps: AppDeps, res: Response): void {
  * The `portal` auth kind of the route list: the session's person, still mapped (the route's rule
  * then asks for partner_api_keys:manage); writes need the CSRF token. Kept in res.locals.portal.
  */
+/** The portal is the local identity provider's: with IDP_DRIVER=external it is not served. */
+export function requireLocalPortal(deps: AppDeps): void {
+  if (deps.cfg.IDP_DRIVER !== 'local')
+    throw new AppError('not_found', `The partner portal is your identity provider's${deps.cfg.PARTNER_PORTAL_URL ? `: ${deps.cfg.PARTNER_PORTAL_URL}` : ''}.`);
+}
+
 export async function authenticatePortal(deps: AppDeps, req: Request, res: Response): Promise<Actor> {
+  requireLocalPortal(deps);
   const token = parseCookies(req.headers.cookie ?? '')[PORTAL_COOKIE];
   const session = token ? await findSession(deps.sql, token, 'portal') : undefined;
   if (!token || !session) throw new AppError('unauthenticated', 'Sign in to the partner portal first (POST /portal/api/session, or a one-time link).');

@@ -4,6 +4,13 @@ import { defineRoute, type Method, type Route } from '../http/route';
 import { AppError } from '../http/errors';
 import * as C from '../openapi/components';
 import { PUBLIC_BASE } from './bases';
+import { RETIRED_TAG } from '../openapi/documents';
+import type { AppDeps } from '../deps';
+
+/** Where partners manage keys: this API's /portal with the local identity provider, else PARTNER_PORTAL_URL. */
+export function portalUrlOf(deps: Pick<AppDeps, 'cfg' | 'publicBaseUrl'>): string | undefined {
+  return deps.cfg.IDP_DRIVER === 'local' ? `${deps.publicBaseUrl}/portal` : deps.cfg.PARTNER_PORTAL_URL;
+}
 
 /** Local API-key management moved to the identity provider's partner portal: these answer 410. */
 export const RETIRED_KEY_ROUTES = [`${PUBLIC_BASE}/api-keys`, `${PUBLIC_BASE}/api-keys/{keyId}`, `${PUBLIC_BASE}/auth/api-keys`, `${PUBLIC_BASE}/auth/api-keys/{keyId}`] as const;
@@ -25,12 +32,17 @@ export function identityRoutes(): Route[] {
     ...RETIRED_KEY_ROUTES.flatMap((path) =>
       RETIRED_METHODS.map((method) =>
         defineRoute({
-          doc: 'public', method, path, operationId: `retired_${method}_${path.replace(/[^a-z]+/gi, '_')}`, tag: 'retired', auth: 'public', deprecated: true,
-          summary: 'Retired: keys are managed in the partner portal',
+          doc: 'public', method, path, operationId: `retired_${method}_${path.replace(/[^a-z]+/gi, '_')}`, tag: RETIRED_TAG, auth: 'public', deprecated: true,
+          summary: 'Retired: keys are managed in the partner portal (/portal, or PARTNER_PORTAL_URL with an external identity provider)',
           ...(path.includes('{keyId}') ? { params: keyIdParams } : {}),
           ok: {}, problems: [410],
-          handler() {
-            throw new AppError('route_retired', 'Local API-key management is retired; keys are created, rotated and revoked in the partner portal.');
+          handler({ deps }) {
+            const portal = portalUrlOf(deps);
+            throw new AppError(
+              'route_retired',
+              `Local API-key management is retired; keys are created, rotated and revoked in the partner portal${portal ? ` at ${portal}` : ''}.`,
+              portal ? { headers: { Link: `<${portal}>; rel="help"` } } : {},
+            );
           },
         }),
       ),

@@ -17,7 +17,7 @@ import { call, INTAKE, jpegBytes, putUpload, submissionBody } from '../helpers/i
 import { createTestDatabase, eventually, uid } from '../helpers/stack';
 
 const DIST = path.join(PROJECT_ROOT, 'dist');
-const ENTRIES = ['api/main.js', 'worker/main.js', 'scripts/migrate.js', 'scripts/iam.js', 'workflow-bundle.js', 'build-info.json'];
+const ENTRIES = ['api/main.js', 'worker/main.js', 'scripts/migrate.js', 'scripts/iam.js', 'workflow-bundle.js', 'build-info.json', 'portal/app.js'];
 
 interface Child {
   process: ChildProcess;
@@ -106,6 +106,10 @@ describe('the build, run with plain node', () => {
     expect(asset.status).toBe(200);
     expect(await asset.text()).toBe(fs.readFileSync(path.join(PROJECT_ROOT, 'api/console/static/app.js'), 'utf8'));
     expect(worker.output()).not.toContain('bundling the workflows at start');
+    // The partner portal's page is the build's bundle.
+    const portal = await fetch(`${url}/portal/assets/app.js`);
+    expect(portal.status).toBe(200);
+    expect(await portal.text()).toBe(fs.readFileSync(path.join(DIST, 'portal', 'app.js'), 'utf8'));
 
     const stack = { sql, url };
     const partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });

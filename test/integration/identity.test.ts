@@ -138,8 +138,19 @@ describe('external identity provider: bearer tokens through a real JWKS over HTT
   });
 
   it('answers 403 over HTTP for a key the provider validated but no actor mapping covers, and 503 while the provider is down', async () => {
-    const ext = await startTestStack({ worker: false, env: { IDP_DRIVER: 'external', ...Object.fromEntries(Object.entries(externalSettings(idp.url)).map(([k, v]) => [k, String(v)])) } });
+    const ext = await startTestStack({
+      worker: false,
+      env: { IDP_DRIVER: 'external', PARTNER_PORTAL_URL: 'https://portal.idp.example/keys', ...Object.fromEntries(Object.entries(externalSettings(idp.url)).map(([k, v]) => [k, String(v)])) },
+    });
     try {
+      // The partner portal is the identity provider's then: not served here, and the retired routes say where it is.
+      expect((await fetch(`${ext.url}/portal`)).status).toBe(404);
+      const signIn = await call(ext, 'POST', '/portal/api/session', { body: { token: await idp.sign() } });
+      expect([signIn.status, signIn.body.code]).toEqual([404, 'not_found']);
+      expect(signIn.body.detail).toContain('https://portal.idp.example/keys');
+      const retired = await call(ext, 'GET', '/api/v1/api-keys');
+      expect([retired.status, retired.headers.get('link')]).toEqual([410, '<https://portal.idp.example/keys>; rel="help"']);
+      expect((await call(ext, 'GET', '/portal/api/docs-prefill')).body).toMatchObject({ data: null, reason: 'signed_out' });
       idp.validKeys.set('partner-key-1', { keyId: 'ext-key-1', organizationId: 'org-ext', permissions: ['portfolio_intake:stage'] });
       const unmapped = await call(ext, 'GET', `${INTAKE}/submissions/sub_x`, { headers: { 'x-api-key': 'partner-key-1' } });
       expect(unmapped.status).toBe(403);
@@ -238,6 +249,9 @@ describe('local identity provider and actor mappings', () => {
       const r = await call(stack, m, p, m === 'POST' ? { body: {} } : {});
       expect(r.status).toBe(410);
       expect(r.body.code).toBe('route_retired');
+      // Where keys are managed now: this API's partner portal.
+      expect(r.body.detail).toContain(`${stack.url}/portal`);
+      expect(r.headers.get('link')).toBe(`<${stack.url}/portal>; rel="help"`);
     }
   });
 });

@@ -47,6 +47,11 @@ describe('the documents', () => {
       BearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
       PortalSession: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'portal_session' }),
     });
+    // The docs open on what people came for: the retired operations come last, under their own tag.
+    const tags = (res.body.tags as { name: string }[]).map((t) => t.name);
+    if (tags.includes('Retired')) expect(tags.at(-1)).toBe('Retired');
+    const firstPath = Object.keys(res.body.paths)[0]!;
+    expect(Object.values(res.body.paths[firstPath] as Record<string, { deprecated?: boolean }>).some((op) => op.deprecated)).toBe(false);
   });
 
   it('every error answer is problem+json and every operation has one security requirement per accepted credential', async () => {
