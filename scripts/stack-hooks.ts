@@ -59,6 +59,24 @@ export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; 
       isHumanOperator: true,
       selfService: false,
     });
+    // The demo partner organization's admin: manages its keys and webhooks in the partner portal.
+    await upsertMapping(sql, {
+      actorId: 'demo-partner-admin',
+      credentialKind: 'bearer',
+      credentialSubject: 'demo-partner-admin',
+      credentialIssuer: LOCAL_ISSUER,
+      role: 'partner_admin',
+      permissions: ['partner_api_keys:manage'],
+      organizationId: DEMO_ORG,
+      selfService: false,
+    });
+    const portalCode = await createSigninCode(sql, {
+      subject: 'demo-partner-admin',
+      issuer: LOCAL_ISSUER,
+      ttlSeconds: 600,
+      sessionExpiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3600 * 1000),
+      surface: 'portal',
+    });
     const token = await issueLocalToken(await loadOrCreateSigningKey(o.cfg.DATA_DIR), { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 12 * 3600 });
     // The review console: a one-time link (10 minutes to use it; the session it opens lasts as long as the token).
     const code = await createSigninCode(sql, { subject: 'demo-operator', issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + CONSOLE_SESSION_HOURS * 3600 * 1000) });
@@ -69,6 +87,8 @@ export async function afterStackReady(o: { databaseUrl: string; apiUrl: string; 
       `  (also: npm run iam -- token --subject demo-operator)`,
       `Review console (one-time sign-in link, 10 min): ${o.apiUrl}/console/signin?code=${code}`,
       `  (a new link, no restart: npm run iam -- console-link --subject demo-operator)`,
+      `Partner portal, ${DEMO_ORG}'s keys and webhooks (one-time sign-in link, 10 min): ${o.apiUrl}/portal/signin?code=${portalCode}`,
+      `  (a new link: npm run iam -- portal-link --subject demo-partner-admin)`,
     ];
   } finally {
     await sql.end({ timeout: 2 });
