@@ -16,7 +16,7 @@
       ? `X-API-Key is prefilled with your key ${portalKey.prefix} from the partner portal (until ${new Date(portalKey.handoffExpiresAt).toLocaleString()}).`
       : config.demoApiKey
         ? 'X-API-Key is prefilled with the embedded stack\u2019s demo partner key.'
-        : 'Paste your API key with Authorize (keys are made in the partner portal, /portal).';
+        : `Paste your API key with Authorize (keys are made in the partner portal${config.portalUrl ? `: ${config.portalUrl}` : ''}).`;
     note.dataset.prefill = portalKey ? 'portal' : config.demoApiKey ? 'demo' : 'none';
   }
   const ui = window.SwaggerUIBundle({

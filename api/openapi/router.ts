@@ -1,5 +1,6 @@
 // Serves the two OpenAPI documents and the docs page (/docs: Swagger UI from the swagger-ui-dist
 // npm package, served from this origin; no CDN).
+import { portalUrlOf } from '../routes/identity';
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
@@ -94,6 +95,8 @@ export function docsPageRouter(deps: AppDeps): Router {
         { name: 'Directory (public and beta)', url: `${PUBLIC_BASE}/openapi.json` },
       ],
       ...(key ? { demoApiKey: key } : {}),
+      // Where keys are made, for the page's "paste your key" note.
+      ...(portalUrlOf(deps) ? { portalUrl: portalUrlOf(deps) } : {}),
     });
   });
   r.use('/docs/assets', express.static(SWAGGER_UI_DIR, { index: false }));
