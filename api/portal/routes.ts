@@ -152,7 +152,7 @@ export function portalRoutes(): Route[] {
     defineRoute({
       ...signin, method: 'post', path: '/portal/api/session', operationId: 'portalSignIn',
       summary: 'Sign in to the partner portal with your bearer token: sets the session cookie',
-      body: sessionBody,
+      body: sessionBody, problems: [401, 403, 404, 503],
       ok: { 201: ['signed in: the cookie is set; send csrfToken as X-Portal-CSRF on writes', Me] },
       async handler({ deps, req, res, body }) {
         requireLocalPortal(deps);
@@ -179,7 +179,7 @@ export function portalRoutes(): Route[] {
     defineRoute({
       ...signin, method: 'get', path: '/portal/signin', operationId: 'portalSignInLink',
       summary: 'A one-time sign-in link (npm run iam -- portal-link): sets the session cookie and opens the portal',
-      query: signinQuery,
+      query: signinQuery, problems: [403, 404],
       ok: { 303: ['to /portal, signed in; or to /portal?signin=expired when the link is used or expired', null] },
       async handler({ deps, res, query }) {
         requireLocalPortal(deps);

@@ -20,6 +20,7 @@ describe('configuration is checked once at start', () => {
     expect(r.stderr).toContain('UPLOAD_SIGNING_SECRET');
     expect(r.stderr).toContain('DECISION_SIGNING_KEY');
     expect(r.stderr).toContain('WEBHOOK_SECRET_KEY: required when NODE_ENV=production');
+    expect(r.stderr).toContain('PORTAL_HANDOFF_KEY: required when NODE_ENV=production with IDP_DRIVER=local');
     expect(r.stderr).not.toContain('TEMPORAL_ADDRESS:');
   });
 

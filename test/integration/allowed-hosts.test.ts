@@ -17,6 +17,7 @@ beforeAll(async () => {
       DECISION_SIGNING_KEY: decisionKey.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       DECISION_VERIFY_KEY: decisionKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
+      PORTAL_HANDOFF_KEY: crypto.randomBytes(32).toString('base64'),
     },
   });
 });
