@@ -99,30 +99,27 @@ function setupTantivy(): Outcome {
   return { state: 'installed', detail };
 }
 
-/** Debian's Chromium, for the docs page's browser test: installed with apt when missing and root. */
-function setupChromium(): Outcome {
-  if (fs.existsSync(CHROMIUM_PATH)) return { state: 'present', detail: CHROMIUM_PATH };
+/**
+ * A Debian package the tests need, installed with apt when missing and root: `found` is where it
+ * is already (undefined: missing), `path` where the package puts it, `why` who needs it.
+ */
+function aptPackage(pkg: string, o: { found: string | undefined; path: string; why: string }): Outcome {
+  if (o.found) return { state: 'present', detail: o.found };
   if (process.platform !== 'linux' || process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) {
-    return { state: 'not installed', detail: `${CHROMIUM_PATH} missing and no root apt-get here; install Debian's chromium package (the docs browser test needs it)` };
+    return { state: 'not installed', detail: `${o.path} missing and no root apt-get here; install Debian's ${pkg} package (${o.why})` };
   }
   const env = childEnv({ DEBIAN_FRONTEND: 'noninteractive' });
   runLogged('apt-get', ['update'], { env, what: 'apt-get update' });
-  runLogged('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { env, what: 'apt-get install chromium' });
-  return { state: 'installed', detail: `${CHROMIUM_PATH} (Debian package, apt-get)` };
+  runLogged('apt-get', ['install', '-y', '--no-install-recommends', pkg], { env, what: `apt-get install ${pkg}` });
+  return { state: 'installed', detail: `${o.path} (Debian package, apt-get)` };
 }
 
+/** Debian's Chromium, for the browser tests (docs page, console, portal). */
+const setupChromium = (): Outcome =>
+  aptPackage('chromium', { found: fs.existsSync(CHROMIUM_PATH) ? CHROMIUM_PATH : undefined, path: CHROMIUM_PATH, why: 'the browser tests need it' });
+
 /** Debian's HAProxy, in front of the API replicas (`npm start -- --replicas N`, the replica e2e test). */
-function setupHaproxy(): Outcome {
-  const found = findHaproxy();
-  if (found) return { state: 'present', detail: found };
-  if (process.platform !== 'linux' || process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) {
-    return { state: 'not installed', detail: `${HAPROXY_PATH} missing and no root apt-get here; install Debian's haproxy package (replicas and their test need it)` };
-  }
-  const env = childEnv({ DEBIAN_FRONTEND: 'noninteractive' });
-  runLogged('apt-get', ['update'], { env, what: 'apt-get update' });
-  runLogged('apt-get', ['install', '-y', '--no-install-recommends', 'haproxy'], { env, what: 'apt-get install haproxy' });
-  return { state: 'installed', detail: `${HAPROXY_PATH} (Debian package, apt-get)` };
-}
+const setupHaproxy = (): Outcome => aptPackage('haproxy', { found: findHaproxy(), path: HAPROXY_PATH, why: 'replicas and their test need it' });
 
 const TOOLS: Record<string, Tool> = {
   temporal: { label: 'temporal CLI', required: true, setup: setupTemporalCli },

@@ -23,6 +23,7 @@ import type { Actor } from '../auth/middleware';
 import { isOperatorWith } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
+import { sameOrigin } from '../http/same-origin';
 import { parseInput } from '../http/validate';
 import { previewBytes } from '../routes/intake/previews';
 import { decide, signalAnswer, type DecisionInput } from '../routes/intake/signals';
@@ -96,17 +97,6 @@ function setSessionCookie(deps: AppDeps, res: Response, token: string, expiresAt
     'Set-Cookie',
     serializeCookie(CONSOLE_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/console', maxAge, secure: deps.cfg.NODE_ENV === 'production' }),
   );
-}
-
-/** Same-origin only: a browser's Origin (sent on every cross-site POST) must be this API's. */
-function sameOrigin(req: Request): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
 }
 
 export function consoleRouter(deps: AppDeps): Router {

@@ -10,6 +10,9 @@ import { findActiveActor } from '../../lib/identity/actors';
 import type { Actor } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
+import { sameOrigin } from '../http/same-origin';
+
+export { sameOrigin };
 
 export const PORTAL_COOKIE = 'portal_session';
 export const PORTAL_CSRF_HEADER = 'x-portal-csrf';
@@ -23,17 +26,6 @@ export interface PortalLocals {
   csrf: string;
   expiresAt: Date;
   token: string;
-}
-
-/** Same-origin only: a browser's Origin (sent on every cross-site POST) must be this API's. */
-export function sameOrigin(req: Request): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
 }
 
 export function setPortalCookie(deps: AppDeps, res: Response, token: string, expiresAt: Date): void {

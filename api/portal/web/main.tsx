@@ -172,6 +172,51 @@ function CreateKey({ selectable, onMade }: { selectable: string[]; onMade: (k: N
   );
 }
 
+/** Rotate a key or a secret: how long the old one keeps working, then confirm. */
+function RotateConfirm(p: {
+  id: string;
+  label: string;
+  options: { seconds: number; label: string }[];
+  value: number;
+  onChange: (seconds: number) => void;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div class="confirm">
+      <label for={p.id}>{p.label}</label>
+      <select id={p.id} value={p.value} onChange={(e) => p.onChange(Number((e.target as HTMLSelectElement).value))}>
+        {p.options.map((o) => (
+          <option value={o.seconds} key={o.seconds}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <button type="button" onClick={p.onConfirm}>
+        Rotate now
+      </button>
+      <button type="button" class="secondary" onClick={p.onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** A destructive action, said in words and confirmed. */
+function DangerConfirm(p: { text: string; action: string; onConfirm: () => void; onCancel: () => void }) {
+  return (
+    <div class="confirm">
+      <span>{p.text}</span>
+      <button type="button" class="danger" onClick={p.onConfirm}>
+        {p.action}
+      </button>
+      <button type="button" class="secondary" onClick={p.onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
 function KeyRow({ k, onChanged, onMade }: { k: PortalKey; onChanged: () => void; onMade: (k: NewPortalKey) => void }) {
   const [mode, setMode] = useState<'' | 'rotate' | 'revoke'>('');
   const [overlap, setOverlap] = useState(3600);
@@ -224,34 +269,9 @@ function KeyRow({ k, onChanged, onMade }: { k: PortalKey; onChanged: () => void;
           </>
         )}
         {mode === 'rotate' && (
-          <div class="confirm">
-            <label for={`overlap-${k.keyId}`}>Old key keeps working for</label>
-            <select id={`overlap-${k.keyId}`} value={overlap} onChange={(e) => setOverlap(Number((e.target as HTMLSelectElement).value))}>
-              {OVERLAPS.map((o) => (
-                <option value={o.seconds} key={o.seconds}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-            <button type="button" onClick={rotate}>
-              Rotate now
-            </button>
-            <button type="button" class="secondary" onClick={() => setMode('')}>
-              Cancel
-            </button>
-          </div>
+          <RotateConfirm id={`overlap-${k.keyId}`} label="Old key keeps working for" options={OVERLAPS} value={overlap} onChange={setOverlap} onConfirm={rotate} onCancel={() => setMode('')} />
         )}
-        {mode === 'revoke' && (
-          <div class="confirm">
-            <span>Revoke "{k.name}"? Every request with it gets 401 from now on.</span>
-            <button type="button" class="danger" onClick={revoke}>
-              Revoke now
-            </button>
-            <button type="button" class="secondary" onClick={() => setMode('')}>
-              Cancel
-            </button>
-          </div>
-        )}
+        {mode === 'revoke' && <DangerConfirm text={`Revoke "${k.name}"? Every request with it gets 401 from now on.`} action="Revoke now" onConfirm={revoke} onCancel={() => setMode('')} />}
         {error && (
           <p class="error" role="alert">
             {error}
@@ -435,33 +455,18 @@ function EndpointRow({ e, onChanged, onSecret }: { e: PortalEndpoint; onChanged:
         </button>
       </div>
       {mode === 'rotate' && (
-        <div class="confirm">
-          <label for={`secret-overlap-${e.endpointId}`}>Old secret keeps signing for</label>
-          <select id={`secret-overlap-${e.endpointId}`} value={overlap} onChange={(ev) => setOverlap(Number((ev.target as HTMLSelectElement).value))}>
-            {SECRET_OVERLAPS.map((o) => (
-              <option value={o.seconds} key={o.seconds}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-          <button type="button" onClick={rotate}>
-            Rotate now
-          </button>
-          <button type="button" class="secondary" onClick={() => setMode('')}>
-            Cancel
-          </button>
-        </div>
+        <RotateConfirm
+          id={`secret-overlap-${e.endpointId}`}
+          label="Old secret keeps signing for"
+          options={SECRET_OVERLAPS}
+          value={overlap}
+          onChange={setOverlap}
+          onConfirm={rotate}
+          onCancel={() => setMode('')}
+        />
       )}
       {mode === 'delete' && (
-        <div class="confirm">
-          <span>Delete this endpoint? Nothing more is sent to it, and its open deliveries are cancelled.</span>
-          <button type="button" class="danger" onClick={remove}>
-            Delete now
-          </button>
-          <button type="button" class="secondary" onClick={() => setMode('')}>
-            Cancel
-          </button>
-        </div>
+        <DangerConfirm text="Delete this endpoint? Nothing more is sent to it, and its open deliveries are cancelled." action="Delete now" onConfirm={remove} onCancel={() => setMode('')} />
       )}
       {mode === 'deliveries' && <Deliveries endpoint={e} />}
       {error && (
