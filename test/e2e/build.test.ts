@@ -100,7 +100,8 @@ describe('the build, run with plain node', () => {
     await eventually(async () => (await fetch(`${url}/api/v1/health/live`)).status === 200, 60_000, 200);
     // 200 only when PostgreSQL and Temporal answer and a worker polls the intake queue.
     await eventually(async () => (await fetch(`${url}/api/v1/health/ready`)).status === 200, 60_000, 250);
-    expect(worker.output()).toContain('worker polling');
+    // Its pollers can reach the server (and readiness turn ready) a moment before it logs that it polls.
+    await eventually(async () => worker!.output().includes('worker polling'), 10_000, 100);
     // Files read by path at run time are found from dist/ (PROJECT_ROOT): the console's assets.
     const asset = await fetch(`${url}/console/assets/app.js`);
     expect(asset.status).toBe(200);
