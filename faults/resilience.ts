@@ -62,6 +62,16 @@ function watchReadiness(s: { apiUrl: string }) {
     samples,
     /** Did readiness answer `status` to a request sent in [from, to]? */
     saw: (status: number, from: number, to = Date.now()) => samples.some((x) => x.status === status && x.sent >= from && x.sent <= to),
+    /**
+     * Did readiness answer `status` after `at` to a request sent once it had said ready before `at`?
+     * A probe in flight when a piece is killed can be the one that meets the outage (its query fails on
+     * the dying connection and it answers after the kill); sent after the last ready answer, it cannot
+     * be left over from an earlier outage.
+     */
+    sawAcross: (status: number, at: number) => {
+      const lastReady = samples.filter((x) => x.status === 200 && x.at <= at).at(-1)?.at;
+      return lastReady !== undefined && samples.some((x) => x.status === status && x.at >= at && x.sent >= lastReady);
+    },
     /** When readiness first answered `status` to a request sent at or after `from`. */
     firstAfter: (status: number, from: number) => samples.find((x) => x.status === status && x.sent >= from)?.at,
     stop: async () => {
@@ -270,7 +280,7 @@ function killedUnderLoad(piece: 'postgres' | 'temporal'): Scenario['run'] {
           // The supervisor brings it back; readiness must say blocked meanwhile, and ready after.
           const back = await waitUntil(() => (ready.firstAfter(200, at + 500) && (piece === 'postgres' ? s.postgresPid() : s.temporalPid()) !== pid ? true : undefined), 90_000);
           if (back) backMs.push((ready.firstAfter(200, at + 500) ?? Date.now()) - at);
-          if (ready.saw(503, at)) saw503++;
+          if (ready.saw(503, at) || ready.sawAcross(503, at)) saw503++;
           // Not seen blocked: keep what readiness answered around this kill, to tell a probe that missed a
           // short outage from a readiness that lied.
           else unseen.push(ready.samples.filter((x) => x.at >= at - 2000).map((x) => `${x.status}@${x.sent - at}..${x.at - at}`).join(' '));

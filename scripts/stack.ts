@@ -215,7 +215,7 @@ async function waitReady(url: string, timeoutMs: number, failed: () => string | 
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`stack not ready after ${timeoutMs} ms (blocked: ${last})`);
+  throw new Error(`stack not ready after ${timeoutMs} ms at ${url} (blocked: ${last})`);
 }
 
 /**
@@ -499,19 +499,23 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     if (procSpec && apiUrl) {
       for (let n = 1; n <= replicas; n++) spawnPiece('worker', n, {});
       for (let n = 1; n <= replicas; n++) spawnPiece('api', n, {});
-      if (replicas > 1) await startHaproxy();
       const gone = () => {
         if (o.signal?.aborted) return 'stack launch aborted';
         for (const key of Object.keys(procs) as ProcKey[]) {
           const c = procs[key]?.child;
           if (c && !running(c)) return `${key} exited (code ${c.exitCode}, signal ${c.signalCode})`;
         }
-        if (replicas > 1 && !running(haproxy)) return 'haproxy exited';
+        if (replicas > 1 && startedAt.haproxy && !running(haproxy)) return 'haproxy exited';
         return undefined;
       };
-      // Every replica ready, then the load balancer (which marks a server up once its check passes).
+      // Every replica ready, then the load balancer. HAProxy counts a server up from its start until
+      // its checks fail, so started now it has every replica in the rotation from its first request;
+      // started before, a replica still starting would be marked down and left out until its next check.
       for (const url of apiReplicaUrls) await waitReady(url, procSpec.readyTimeoutMs ?? 120_000, gone);
-      if (replicas > 1) await waitReady(apiUrl, procSpec.readyTimeoutMs ?? 120_000, gone);
+      if (replicas > 1) {
+        await startHaproxy();
+        await waitReady(apiUrl, procSpec.readyTimeoutMs ?? 120_000, gone);
+      }
     }
 
     return {

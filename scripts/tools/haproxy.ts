@@ -18,7 +18,9 @@ export function findHaproxy(): string | undefined {
 /**
  * Round robin over the replicas on loopback. Each is health-checked on /api/v1/health/ready every
  * second (down after 2 failures, up after 1 pass), so a dead or blocked replica leaves the rotation
- * within about two seconds. A request whose connection was refused (the replica died before it got
+ * within about two seconds. A check waits up to 4 s for its answer: readiness answers within its own
+ * 3 s probe deadline, and under load it can take over a second (a 1 s check timeout took a live,
+ * ready replica out of the rotation). A request whose connection was refused (the replica died before it got
  * the request) is sent to another replica: nothing reached the dead one, so nothing runs twice. A
  * GET or HEAD that got no answer (the replica died with it, or on a kept-alive connection) is sent
  * again too; any other request already sent is never re-sent: its client gets 502 and retries it
@@ -39,6 +41,7 @@ export function haproxyConfig(o: { port: number; servers: number[]; bind?: strin
     '  timeout client 120s',
     '  timeout server 120s',
     '  timeout http-request 30s',
+    '  timeout check 4s',
     '',
     'frontend api',
     `  bind ${o.bind ?? '127.0.0.1'}:${o.port}`,

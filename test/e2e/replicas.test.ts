@@ -184,18 +184,20 @@ describe('two API and two worker replicas behind HAProxy', () => {
     // What replica 2 answered so far (its counters die with it).
     const createdOn2 = (await served(r2, 'POST', `${INTAKE}/submissions`, 201)) - createsBefore[1]!;
     const approvedOn2 = await served(r2, 'POST', `${INTAKE}/submissions/{submissionId}/approve`, 200);
+    const killedAfter = ids.length;
     const killedApi = s.replicaPid('api', 2);
     const killedWorker = s.replicaPid('worker', 1);
     await Promise.all([s.killReplica('api', 2), s.killReplica('worker', 1)]);
     expect(s.replicaPid('api', 2)).toBeUndefined();
     expect(killedApi).toBeGreaterThan(0);
     expect(killedWorker).toBeGreaterThan(0);
+    expect(killedAfter).toBeLessThan(INTAKES); // mid-run: more intakes were created after the kill
     await creating;
     const final = await Promise.all(flows);
     await waitFinal(s, ids);
 
     const tally = Object.entries(answers.reduce<Record<number, number>>((a, x) => ({ ...a, [x]: (a[x] ?? 0) + 1 }), {})).map(([k, v]) => `${k}x${v}`).join(',');
-    console.log(`replicas: killed api 2 (pid ${killedApi}) and worker 1 (pid ${killedWorker}) after ${ids.length} intakes; answers ${tally}`);
+    console.log(`replicas: killed api 2 (pid ${killedApi}) and worker 1 (pid ${killedWorker}) when ${killedAfter} of ${INTAKES} intakes had been created; answers ${tally}`);
 
     // Every intake completed, exactly once.
     expect(answers).not.toContain(500);
