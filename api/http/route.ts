@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Permission } from '../../lib/identity/permissions';
 import type { CredentialKind } from '../../lib/identity/types';
 import { authenticate, enforce, type Actor, type AuthRule } from '../auth/middleware';
+import { authenticateConsole } from '../console/session';
 import { authenticatePortal } from '../portal/session';
 import type { AppDeps } from '../deps';
 import type { ProblemStatus } from '../openapi/components';
@@ -19,9 +20,10 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * public: no credential; any: X-API-Key or bearer; api_key: X-API-Key only; operator: bearer of a
  * mapped human operator; portal: the partner portal's session cookie (a person signed in with their
- * bearer token; writes also carry X-Portal-CSRF).
+ * bearer token; writes also carry X-Portal-CSRF); console: the review console's session cookie (a
+ * mapped human operator signed in with their bearer token; writes also carry X-Console-CSRF).
  */
-export type Auth = 'public' | 'any' | 'api_key' | 'operator' | 'portal';
+export type Auth = 'public' | 'any' | 'api_key' | 'operator' | 'portal' | 'console';
 
 export interface RouteContext<P, Q, B> {
   req: Request;
@@ -127,6 +129,8 @@ export function authRuleOf(op: Pick<Operation, 'auth' | 'permission' | 'operator
       return { ...permission, credentials: ['bearer'] satisfies CredentialKind[], operator: true };
     case 'portal':
       return { ...permission, credentials: ['bearer'] satisfies CredentialKind[] };
+    case 'console':
+      return { ...permission, credentials: ['bearer'] satisfies CredentialKind[], operator: true };
   }
 }
 
@@ -167,6 +171,7 @@ export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDep
     chain.push(async (req, res) => {
       let actor: Actor | undefined;
       if (r.auth === 'portal') actor = await authenticatePortal(deps, req, res);
+      else if (r.auth === 'console') actor = await authenticateConsole(deps, req, res);
       else if (r.auth !== 'public') actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
       // Counted per credential once it is proven (per client address on public routes), before
       // anything is read or written: a refused request changes nothing.

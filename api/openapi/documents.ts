@@ -49,6 +49,12 @@ export const SECURITY_SCHEMES = {
     name: 'portal_session',
     description: 'the partner portal session (POST /portal/api/session with your bearer token); writes also send X-Portal-CSRF',
   },
+  ConsoleSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'console_session',
+    description: 'the review console session of a mapped human operator (POST /console/api/session with your bearer token, or a one-time link); writes also send X-Console-CSRF',
+  },
 } as const;
 
 export function securityOf(op: Operation): Record<string, string[]>[] {
@@ -63,6 +69,8 @@ export function securityOf(op: Operation): Record<string, string[]>[] {
       return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
     case 'portal':
       return [{ PortalSession: [] }];
+    case 'console':
+      return [{ ConsoleSession: [] }];
   }
 }
 
@@ -90,7 +98,9 @@ function routeConfig(op: Operation): RouteConfig {
           ? 'X-API-Key or bearer token'
           : op.auth === 'portal'
             ? 'partner portal session cookie (+ X-Portal-CSRF on writes)'
-            : 'no credential';
+            : op.auth === 'console'
+              ? 'review console session cookie of a mapped human operator (+ X-Console-CSRF on writes)'
+              : 'no credential';
   return {
     method: op.method,
     path: op.path,

@@ -3,12 +3,11 @@
 // `npm run iam -- portal-link`) and list, create, rotate and revoke their organization's API keys.
 // Auth kind `portal`: the session cookie, plus X-Portal-CSRF on writes (api/portal/session.ts).
 import type { Response } from 'express';
-import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { createSession, findSession, redeemSigninCode, revokeSession } from '../../lib/console/sessions';
+import { findSession, revokeSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { SELF_SERVICE_PERMISSIONS, permissionSchema, type Permission } from '../../lib/identity/permissions';
-import { InvalidCredentialError, ProviderUnavailableError, type ProvenIdentity } from '../../lib/identity/types';
+import type { ProvenIdentity } from '../../lib/identity/types';
 import { openHandoff, sealHandoff } from '../../lib/portal/handoff';
 import { createKey, findKey, listKeys, PortalKeyError, revokeKey, rotateKey, type PortalKey } from '../../lib/portal/keys';
 import { trimmedText } from '../../lib/validation/text';
@@ -16,6 +15,7 @@ import type { Actor } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { defineRoute, type Route } from '../http/route';
+import { sessionFromBearer, sessionFromLink } from '../http/session-signin';
 import { PORTAL_WEBHOOK_SURFACE, webhookEndpointRoutes } from '../routes/intake/webhooks';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { clearPortalCookie, requireLocalPortal, PORTAL_COOKIE, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
@@ -157,22 +157,11 @@ export function portalRoutes(): Route[] {
       async handler({ deps, req, res, body }) {
         requireLocalPortal(deps);
         if (!sameOrigin(req)) throw new AppError('csrf_failed', 'Sign in from the portal page itself.');
-        let identity: ProvenIdentity;
-        try {
-          identity = await deps.identity.verifyBearer(body.token);
-        } catch (err) {
-          if (err instanceof InvalidCredentialError) throw new AppError('invalid_credential', 'The token is not valid.');
-          if (err instanceof ProviderUnavailableError) throw new AppError('identity_provider_unavailable', 'The identity provider cannot be reached; try again shortly.');
-          throw err;
-        }
-        const actor = await personOf(deps, identity);
-        const exp = decodeJwt(body.token).exp;
-        const expiresAt = new Date(Math.min(Date.now() + PORTAL_SESSION_MAX_SECONDS * 1000, exp ? exp * 1000 : Date.now() + 3600 * 1000));
-        const session = await createSession(deps.sql, identity, expiresAt, 'portal');
-        setPortalCookie(deps, res, session.token, expiresAt);
+        const { identity, actor, token, csrf, expiresAt } = await sessionFromBearer(deps, body.token, 'portal', PORTAL_SESSION_MAX_SECONDS, personOf);
+        setPortalCookie(deps, res, token, expiresAt);
         res.status(201).set('cache-control', 'no-store').json({
           success: true,
-          data: { subject: identity.subject, organizationId: actor.organizationId, csrfToken: session.csrf, permissions: [...actor.permissions], expiresAt: expiresAt.toISOString() },
+          data: { subject: identity.subject, organizationId: actor.organizationId, csrfToken: csrf, permissions: [...actor.permissions], expiresAt: expiresAt.toISOString() },
         });
       },
     }),
@@ -183,14 +172,12 @@ export function portalRoutes(): Route[] {
       ok: { 303: ['to /portal, signed in; or to /portal?signin=expired when the link is used or expired', null] },
       async handler({ deps, res, query }) {
         requireLocalPortal(deps);
-        const redeemed = await redeemSigninCode(deps.sql, query.code, 'portal');
-        if (!redeemed) {
+        const session = await sessionFromLink(deps, query.code, 'portal', personOf);
+        if (!session) {
           res.redirect(303, '/portal?signin=expired');
           return;
         }
-        await personOf(deps, redeemed.identity);
-        const { token } = await createSession(deps.sql, redeemed.identity, redeemed.sessionExpiresAt, 'portal');
-        setPortalCookie(deps, res, token, redeemed.sessionExpiresAt);
+        setPortalCookie(deps, res, session.token, session.expiresAt);
         res.redirect(303, '/portal');
       },
     }),

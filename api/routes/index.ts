@@ -16,6 +16,7 @@ import { submissionRoutes } from './intake/submissions';
 import { uploadRoutes } from './intake/uploads';
 import { webhookRoutes } from './intake/webhooks';
 import { portalRoutes } from '../portal/routes';
+import { consoleRoutes } from '../console/routes';
 
 export interface RouteOptions {
   /** The largest sizeBytes a create accepts (MAX_MEDIA_BYTES); part of the create schema. */
@@ -39,6 +40,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...publishingRoutes(),
     ...webhookRoutes(),
     ...portalRoutes(),
+    ...consoleRoutes(),
     ...openApiRoutes(),
   ];
 }

@@ -1,5 +1,6 @@
-// What the review console shows: the queue (oldest first, with what an operator needs to decide),
-// one submission's detail with its full event history, and recent decisions. SQL only.
+// The review queue (oldest first, with what an operator needs to decide: the one query of the API's
+// GET /review-queue and the console's), one submission's detail with its full event history, recent
+// decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
 
 export interface QueueFilters {
@@ -52,7 +53,7 @@ const evidenceOf = (sql: Tx) => sql`
     else 'no_evidence'
   end`;
 
-export async function consoleQueue(sql: Tx, f: QueueFilters): Promise<{ items: QueueItem[]; total: number }> {
+export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: QueueItem[]; total: number }> {
   const none = sql``;
   const where = sql`
     s.intake_status = 'awaiting_review'

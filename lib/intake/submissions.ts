@@ -226,30 +226,6 @@ export async function findByStagingKey(sql: Tx, stagingKey: string): Promise<Pic
   return row;
 }
 
-export interface ReviewQueueItem {
-  submissionId: string;
-  tenantId: string;
-  artistCanonicalId: string;
-  mimeType: string;
-  sizeBytes: number;
-  rightsPosture: string;
-  consentPosture: string;
-  awaitingSince: Date;
-  ageSeconds: number;
-}
-
-/** Submissions whose row says awaiting_review, oldest first. */
-export async function reviewQueue(sql: Sql, q: { page: number; limit: number }): Promise<{ items: ReviewQueueItem[]; total: number }> {
-  const items = await sql<ReviewQueueItem[]>`
-    select submission_id, tenant_id, artist_canonical_id, mime_type, size_bytes::float8 as size_bytes, rights_posture, consent_posture,
-      awaiting_since, floor(extract(epoch from now() - awaiting_since))::int as age_seconds
-    from submissions where intake_status = 'awaiting_review'
-    order by awaiting_since asc, submission_id asc
-    limit ${q.limit} offset ${(q.page - 1) * q.limit}`;
-  const [count] = await sql<{ n: number }[]>`select count(*)::int as n from submissions where intake_status = 'awaiting_review'`;
-  return { items, total: count?.n ?? 0 };
-}
-
 /**
  * Submissions in a final state for longer than the retention whose staged bytes are still kept,
  * locked for this transaction only (replicas sweeping at once take different rows).

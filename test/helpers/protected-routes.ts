@@ -14,8 +14,8 @@ export interface ProtectedRoute {
   credentials?: readonly CredentialKind[];
   /** Only a mapped human operator (bearer). */
   operator?: boolean;
-  /** The partner portal's session cookie (a person's bearer identity), not a header credential. */
-  portal?: boolean;
+  /** A session cookie, not a header credential: the partner portal's or the review console's (a person's bearer identity). */
+  session?: 'portal' | 'console';
   body?: unknown;
 }
 
@@ -33,7 +33,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = allRoutes({ maxMediaBytes: 50 
       ...(rule.permission ? { permission: rule.permission } : {}),
       ...(rule.credentials ? { credentials: rule.credentials } : {}),
       ...(rule.operator ? { operator: true } : {}),
-      ...(op.auth === 'portal' ? { portal: true } : {}),
+      ...(op.auth === 'portal' || op.auth === 'console' ? { session: op.auth } : {}),
       ...(op.body ? { body: {} } : {}),
     };
   });

@@ -15,24 +15,39 @@ afterAll(async () => stack?.stop());
 
 const otherPermission = (p: Permission): Permission => (p === 'search:read' ? 'studios:read' : 'search:read');
 
+/** Every permission a key may hold. */
+const KEY_GRANTABLE = PERMISSIONS.filter((p) => !NOT_FOR_PARTNER_KEYS.includes(p) && p !== 'portfolio_intake:review');
+
+/** The console lets in operators who review; a route of it may ask for more (portfolios:publish). */
+const CONSOLE_ENTRY: Permission = 'portfolio_intake:review';
+
 async function rightCredential(route: ProtectedRoute): Promise<TestCredential> {
-  const permissions = route.permission ? [route.permission] : [];
+  const permissions = [...new Set([...(route.permission ? [route.permission] : []), ...(route.session === 'console' ? [CONSOLE_ENTRY] : [])])];
   if (route.operator) return bearerActor(stack, { permissions, operator: true });
   if (route.credentials?.length === 1 && route.credentials[0] === 'bearer') return bearerActor(stack, { permissions });
   return apiKeyActor(stack, { permissions });
 }
 
 /**
- * The headers a credential is sent with on this route: as itself, or, on a portal route, as the
- * portal session of the same person (a session row, as sign-in would make it, and its CSRF token).
+ * The headers a credential is sent with on this route: as itself, or, on a portal or console route,
+ * as that surface's session of the same person (a session row, as sign-in would make it, and its
+ * CSRF token).
  */
 async function presented(route: ProtectedRoute, cred: TestCredential): Promise<Record<string, string>> {
-  if (!route.portal) return cred.headers;
-  const s = await createSession(stack.sql, { kind: 'bearer', subject: cred.subject!, issuer: LOCAL_ISSUER }, new Date(Date.now() + 3600_000), 'portal');
-  return { cookie: `portal_session=${s.token}`, 'x-portal-csrf': s.csrf };
+  if (!route.session) return cred.headers;
+  const s = await createSession(stack.sql, { kind: 'bearer', subject: cred.subject!, issuer: LOCAL_ISSUER }, new Date(Date.now() + 3600_000), route.session);
+  return { cookie: `${route.session}_session=${s.token}`, [`x-${route.session}-csrf`]: s.csrf };
 }
 
-type CaseName = 'no credential' | 'bad credential' | 'unmapped' | 'lacks the permission' | 'right credential' | 'API key on an operator route';
+type CaseName =
+  | 'no credential'
+  | 'bad credential'
+  | 'unmapped'
+  | 'lacks the permission'
+  | 'right credential'
+  | 'API key on an operator route'
+  | 'header credential instead of the session'
+  | 'session without its CSRF token';
 /** The cases each route's rule makes meaningful: built by filtering, so no case is ever skipped. */
 function casesOf(route: ProtectedRoute): CaseName[] {
   return [
@@ -41,7 +56,9 @@ function casesOf(route: ProtectedRoute): CaseName[] {
     'unmapped',
     ...(route.permission ? (['lacks the permission'] as const) : []),
     'right credential',
-    ...(route.operator ? (['API key on an operator route'] as const) : []),
+    ...(route.operator && !route.session ? (['API key on an operator route'] as const) : []),
+    ...(route.session ? (['header credential instead of the session'] as const) : []),
+    ...(route.session && route.method !== 'GET' ? (['session without its CSRF token'] as const) : []),
   ];
 }
 const CASES = PROTECTED_ROUTES.flatMap((route) => casesOf(route).map((name) => [`${route.method} ${route.path}: ${name}`, route, name] as const));
@@ -62,14 +79,14 @@ describe('the shared auth cases, on every credentialed route', () => {
         expect((await send({ authorization: 'Bearer not.a.token' })).status).toBe(401);
         return;
       case 'unmapped': {
-        const r = await send(await presented(route, route.portal ? await bearerActor(stack, { mapped: false }) : await apiKeyActor(stack, { mapped: false })));
+        const r = await send(await presented(route, route.session ? await bearerActor(stack, { mapped: false }) : await apiKeyActor(stack, { mapped: false })));
         expect([r.status, r.body.code]).toEqual([403, 'actor_not_mapped']);
         return;
       }
       case 'lacks the permission': {
         const cred = route.operator
-          ? await bearerActor(stack, { permissions: [], operator: true })
-          : route.portal
+          ? await bearerActor(stack, { permissions: route.session === 'console' && route.permission !== CONSOLE_ENTRY ? [CONSOLE_ENTRY] : [], operator: true })
+          : route.session
             ? await bearerActor(stack, { permissions: [otherPermission(route.permission!)] })
             : await apiKeyActor(stack, { permissions: [otherPermission(route.permission!)] });
         expect((await send(await presented(route, cred))).status).toBe(403);
@@ -83,9 +100,21 @@ describe('the shared auth cases, on every credentialed route', () => {
         expect(r.status, JSON.stringify(r.body)).toBeLessThan(500);
         return;
       }
+      case 'header credential instead of the session': {
+        // A session surface takes its cookie only: the same person's bearer token, or a key, is no session.
+        const right = await rightCredential(route);
+        const key = await apiKeyActor(stack, { permissions: KEY_GRANTABLE });
+        for (const headers of [right.headers, key.headers]) expect((await send(headers)).status).toBe(401);
+        return;
+      }
+      case 'session without its CSRF token': {
+        const { cookie } = await presented(route, await rightCredential(route));
+        const r = await send({ cookie: cookie! });
+        expect([r.status, r.body.code]).toEqual([403, 'csrf_failed']);
+        return;
+      }
       case 'API key on an operator route': {
-        const grantable = PERMISSIONS.filter((p) => !NOT_FOR_PARTNER_KEYS.includes(p) && p !== 'portfolio_intake:review');
-        expect((await send((await apiKeyActor(stack, { permissions: grantable })).headers)).status).toBe(403);
+        expect((await send((await apiKeyActor(stack, { permissions: KEY_GRANTABLE })).headers)).status).toBe(403);
         return;
       }
     }

@@ -46,6 +46,7 @@ describe('the documents', () => {
       ApiKeyAuth: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
       BearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
       PortalSession: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'portal_session' }),
+      ConsoleSession: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'console_session' }),
     });
     // The docs open on what people came for: the retired operations come last, under their own tag.
     const tags = (res.body.tags as { name: string }[]).map((t) => t.name);
@@ -98,8 +99,8 @@ describe('documents and routes stay in step', () => {
       const bare = await call(stack, op.method.toUpperCase(), urlOf(op), op.body ? { body: {} } : {});
       expect(bare.status, `${op.method} ${op.path}`).toBe(401);
       const schemes = securityOf(op).map((s) => Object.keys(s)[0]);
-      if (schemes.includes('PortalSession')) {
-        // The portal's routes take their session cookie only: a header credential is no session (401).
+      if (schemes.includes('PortalSession') || schemes.includes('ConsoleSession')) {
+        // The portal's and the console's routes take their session cookie only: a header credential is no session (401).
         for (const cred of [reader, operator]) expect((await call(stack, op.method.toUpperCase(), urlOf(op), { headers: cred.headers, ...(op.body ? { body: {} } : {}) })).status).toBe(401);
         continue;
       }

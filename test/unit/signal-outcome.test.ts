@@ -4,7 +4,7 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import type { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../api/http/errors';
-import { deliveryUnknown } from '../../api/routes/intake/signals';
+import { deliveryUnknown } from '../../api/operations/decisions';
 import { withTemporal } from '../../api/routes/intake/workflow-calls';
 
 /** The route's mapping of a failed call, as it reaches the signal route (a connection that runs the call at once). */

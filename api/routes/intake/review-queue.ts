@@ -1,6 +1,7 @@
 // GET /review-queue: what operators decide on, oldest first. The row holds every state the
-// workflow passes through, so an item leaves the queue as soon as its promotion starts.
-import { reviewQueue } from '../../../lib/intake/submissions';
+// workflow passes through, so an item leaves the queue as soon as its promotion starts. The same
+// query as the console's queue (lib/console/review.ts), answered with the contract's fields.
+import { reviewQueue } from '../../../lib/console/review';
 import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../bases';
@@ -14,7 +15,11 @@ export function reviewQueueRoutes(): Route[] {
       ok: { 200: ['one page of the queue', C.ReviewQueue] },
       async handler({ deps, query: q, res }) {
         const { items, total } = await reviewQueue(deps.sql, q);
-        res.json({ success: true, data: items, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } });
+        const data = items.map((i) => ({
+          submissionId: i.submissionId, tenantId: i.tenantId, artistCanonicalId: i.artistCanonicalId, mimeType: i.mimeType, sizeBytes: i.sizeBytes,
+          rightsPosture: i.rightsPosture, consentPosture: i.consentPosture, awaitingSince: i.awaitingSince, ageSeconds: i.ageSeconds,
+        }));
+        res.json({ success: true, data, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } });
       },
     }),
   ];
