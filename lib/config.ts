@@ -8,7 +8,7 @@ import { readRunFile, RUN_FILE } from './stack-run';
 
 /**
  * The folder holding package.json: files read at run time by path (migrations/, api/docs,
- * api/console/static, lib/media/heic-decode-worker.mjs) are found from here, whether this module runs
+ * api/console/web/console.css, lib/media/heic-decode-worker.mjs) are found from here, whether this module runs
  * from source (lib/config.ts under tsx) or bundled into dist/<entry>.js by `npm run build`.
  */
 export const PROJECT_ROOT = projectRoot(import.meta.dirname);

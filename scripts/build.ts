@@ -5,10 +5,11 @@
 //   3. bundle the workflows once (bundleWorkflowCode) into dist/workflow-bundle.js, the code the
 //      production worker loads instead of bundling at start;
 //   4. the partner portal's page (api/portal/web, Preact + TSX, type-checked with its own
-//      tsconfig for the browser) into dist/portal/app.js;
+//      tsconfig for the browser) into dist/portal/app.js, and the review console's (api/console/web,
+//      the same way) into the hashed dist/console/app-<hash>.js named by dist/console/manifest.json;
 //   5. dist/build-info.json: the build id (a hash of everything built, so an unchanged build keeps
 //      its id), the worker's version when worker versioning is on (worker/versioning.ts).
-// Files read by path at run time (migrations/, api/docs, api/console/static, the HEIC decode
+// Files read by path at run time (migrations/, api/docs, the pages' stylesheets, the HEIC decode
 // worker) stay where they are: PROJECT_ROOT (lib/config.ts) finds them from dist/ too.
 // Any error fails the build (exit 1) and leaves no half-written dist/.
 import { spawnSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import { PROJECT_ROOT } from '../lib/config';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { BUILD_INFO_FILE, type BuildInfo } from '../worker/versioning';
 import { portalBundleOptions } from '../api/portal/page';
+import { bundleFileName, consoleBundleOptions, CONSOLE_MANIFEST } from '../api/console/router';
 
 export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
 
@@ -52,6 +54,7 @@ async function main(): Promise<void> {
     say('type check (tsc --noEmit; the portal page with its browser tsconfig)');
     typecheck();
     typecheck('api/portal/web/tsconfig.json');
+    typecheck('api/console/web/tsconfig.json');
   }
   const staging = fs.mkdtempSync(path.join(PROJECT_ROOT, '.dist-'));
   try {
@@ -80,6 +83,14 @@ async function main(): Promise<void> {
     say('bundling the partner portal page');
     const page = await build({ ...portalBundleOptions, outfile: path.join(staging, 'portal', 'app.js') });
     if (page.errors.length || page.warnings.length) throw new Error(`esbuild (portal page): ${page.errors.length} errors, ${page.warnings.length} warnings`);
+    say('bundling the review console (a hashed asset)');
+    const consolePage = await build({ ...consoleBundleOptions, write: false });
+    if (consolePage.errors.length || consolePage.warnings.length) throw new Error(`esbuild (console): ${consolePage.errors.length} errors, ${consolePage.warnings.length} warnings`);
+    const consoleJs = consolePage.outputFiles[0]!.text;
+    const consoleFile = bundleFileName(consoleJs);
+    fs.mkdirSync(path.join(staging, 'console'), { recursive: true });
+    fs.writeFileSync(path.join(staging, 'console', consoleFile), consoleJs);
+    fs.writeFileSync(path.join(staging, 'console', CONSOLE_MANIFEST), JSON.stringify({ file: consoleFile }) + '\n');
     const info: BuildInfo = { buildId: buildIdOf(staging), builtAt: new Date().toISOString() };
     fs.writeFileSync(path.join(staging, BUILD_INFO_FILE), JSON.stringify(info, null, 2) + '\n');
     say(`build id ${info.buildId}`);

@@ -5,7 +5,8 @@
 // is the approve / reject route's decision, signed and claim-checked the same way.
 import { z } from 'zod';
 import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
-import { consoleDrafts, recentDecisions, reviewQueue, submissionDetail } from '../../lib/console/review';
+import { artistProfiles, consoleDrafts, decisionsSince, queueFigures, recentDecisions, reviewQueue, submissionDetail } from '../../lib/console/review';
+import { listArtists } from '../../lib/directory/artists';
 import { claim, releaseClaim, revokeSession } from '../../lib/console/sessions';
 import { flaggedMatchesOf } from '../../lib/intake/similar';
 import { findSubmission } from '../../lib/intake/submissions';
@@ -49,6 +50,10 @@ const consoleApproveSchema = approveSchema.extend({
 });
 const sessionBody = z.object({ token: z.string().min(20).max(8192) }).strict();
 const signinQuery = z.object({ code: z.string().min(20).max(200) }).strict();
+const statusQuery = z
+  .object({ since: z.string().datetime({ offset: true }).optional().describe('count decisions from this instant (the operator\'s local midnight); default: 24 hours ago') })
+  .strict();
+const artistLookupQuery = z.object({ q: z.string().trim().min(2).max(200).describe('part of the artist\'s name (2..200 characters)') }).strict();
 const draftsQuery = z.object({ publication: z.enum(['draft', 'published', 'unpublished']).optional() }).strict();
 
 const Me = z
@@ -64,7 +69,8 @@ const queueItem = z.object({
   tenantId: z.string(),
   artistCanonicalId: z.string(),
   artistEvidence: z.enum(['verified_by_operator', 'evidence_on_file', 'no_evidence']),
-  artistHasProfile: z.boolean(),
+  artistHasProfile: z.boolean().describe('the artist has a runtime profile: its profile link, or the canonical id is a listed artist'),
+  artistProfileId: z.string().nullable().describe('the runtime artist profile (GET /api/v1/artists/{id}) it is published under'),
   artistOrganizations: z.array(z.string()),
   rightsPosture: z.string(),
   consentPosture: z.string(),
@@ -72,6 +78,7 @@ const queueItem = z.object({
   sizeBytes: z.number(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  imageOrientation: z.number().int().nullable().describe('the EXIF orientation: 5 to 8 turn the image a quarter (width and height are as stored)'),
   awaitingSince: z.string().nullable(),
   ageSeconds: z.number().int(),
   claimedBy: z.string().nullable(),
@@ -93,7 +100,6 @@ const Detail = z
       verifiedSha256: z.string().nullable(),
       imageFormat: z.string().nullable(),
       imageFrames: z.number().int().nullable(),
-      imageOrientation: z.number().int().nullable(),
       description: z.string().nullable(),
       tags: z.array(z.string()),
       styleIds: z.array(z.string()),
@@ -115,6 +121,23 @@ const Similar = z
 const Claimed = z
   .object({ success: z.literal(true), data: z.object({ mine: z.boolean(), claimedBy: z.string(), claimedUntil: z.string() }) })
   .openapi('ConsoleClaim');
+const Status = z
+  .object({
+    success: z.literal(true),
+    data: z.object({
+      waiting: z.number().int().describe('submissions awaiting review'),
+      oldestWaitSeconds: z.number().int().describe('how long the oldest has waited (0 when none)'),
+      byStatus: z.record(z.string(), z.number().int()).describe('submissions by intake status'),
+      decisions: z.object({ since: z.string(), approved: z.number().int(), rejected: z.number().int() }),
+    }),
+  })
+  .openapi('ConsoleStatus');
+const ArtistMatches = z
+  .object({
+    success: z.literal(true),
+    data: z.array(z.object({ id: z.string(), name: z.string(), studioName: z.string().nullable(), city: z.string().nullable(), country: z.string().nullable() })),
+  })
+  .openapi('ConsoleArtistProfiles');
 const Drafts = z
   .object({
     success: z.literal(true),
@@ -182,6 +205,17 @@ export function consoleRoutes(): Route[] {
         await revokeSession(deps.sql, consoleOf(res).token);
         clearConsoleCookie(deps, res);
         res.status(204).end();
+      },
+    }),
+
+    defineRoute({
+      ...review, method: 'get', path: `${BASE}/status`, operationId: 'consoleStatus', query: statusQuery,
+      summary: 'Where things stand: how many wait, the oldest wait, decisions since a time (the queue figures are the metrics\' own query)',
+      ok: { 200: ['the figures', Status] },
+      async handler({ deps, query, res }) {
+        const since = query.since ? new Date(query.since) : new Date(Date.now() - 24 * 3600 * 1000);
+        const [f, d] = await Promise.all([queueFigures(deps.sql), decisionsSince(deps.sql, since)]);
+        res.json({ success: true, data: { waiting: f.queueDepth, oldestWaitSeconds: f.oldestAgeSeconds, byStatus: f.byStatus, decisions: { since: since.toISOString(), ...d } } });
       },
     }),
 
@@ -308,6 +342,17 @@ export function consoleRoutes(): Route[] {
       ok: { 200: ['what would come down, or what came down', TakedownAnswer] },
       async handler({ deps, params, body, res, actor }) {
         res.json({ success: true, data: await unpublishOp(deps, actor(), params.assetId, body) });
+      },
+    }),
+
+    defineRoute({
+      ...publishing, method: 'get', path: `${BASE}/artist-profiles`, operationId: 'consoleArtistProfiles', query: artistLookupQuery,
+      summary: 'Runtime artist profiles by name (word prefixes, as GET /api/v1/artists?search= matches), with their studio and city, to publish a draft under',
+      ok: { 200: ['the best 10 matches', ArtistMatches] },
+      async handler({ deps, query, res }) {
+        // GET /api/v1/artists?search=: every word of the query starts a word of the name, bio or specialties.
+        const found = await listArtists(deps.sql, { search: query.q, page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc', isActive: true });
+        res.json({ success: true, data: await artistProfiles(deps.sql, found.rows.map((r) => r.id)) });
       },
     }),
 

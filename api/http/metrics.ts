@@ -3,6 +3,7 @@
 // rate-limit refusals, Temporal call failures, and the process's own figures. Not public in
 // production: METRICS_TOKEN (bearer) is required there, and without it /metrics is not served.
 import { Router, type Request, type Response } from 'express';
+import { queueFigures } from '../../lib/console/review';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../../lib/db';
 import type { ApiConfig } from '../../lib/config';
@@ -60,7 +61,7 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
   const byStatus = new Gauge({ name: 'intake_submissions', help: 'Submissions by intake status', labelNames: ['status'], registers: [registry] });
   const refresh = async () => {
     try {
-      const f = await readFigures(sql);
+      const f = await queueFigures(sql);
       queueDepth.set(f.queueDepth);
       queueAge.set(f.oldestAgeSeconds);
       byStatus.reset();
@@ -85,22 +86,6 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     shadowMismatch: (route) => shadowMismatches.inc({ route }),
     shadowCompared: (route, result) => shadowReads.inc({ route, result }),
   };
-}
-
-interface DbFigures {
-  queueDepth: number;
-  oldestAgeSeconds: number;
-  byStatus: Record<string, number>;
-}
-
-async function readFigures(sql: Sql): Promise<DbFigures> {
-  const [[q], rows] = await Promise.all([
-    sql<{ n: number; age: number }[]>`
-      select count(*)::int as n, coalesce(floor(extract(epoch from now() - min(awaiting_since))), 0)::int as age
-      from submissions where intake_status = 'awaiting_review'`,
-    sql<{ status: string; n: number }[]>`select intake_status as status, count(*)::int as n from submissions group by 1`,
-  ]);
-  return { queueDepth: q?.n ?? 0, oldestAgeSeconds: q?.age ?? 0, byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])) };
 }
 
 /**

@@ -24,14 +24,18 @@ export interface QueueItem {
   /** verified_by_operator | evidence_on_file | no_evidence */
   artistEvidence: string;
   artistHasProfile: boolean;
+  /** The runtime artist profile the artist is published under, when there is one. */
+  artistProfileId: string | null;
   /** The organizations the artist belongs to, shown beside the partner's own. */
   artistOrganizations: string[];
   rightsPosture: string;
   consentPosture: string;
   mimeType: string;
   sizeBytes: number;
+  /** As stored: before the EXIF orientation turns the image (5 to 8 swap them). */
   width: number | null;
   height: number | null;
+  imageOrientation: number | null;
   awaitingSince: Date;
   ageSeconds: number;
   claimedBy: string | null;
@@ -46,12 +50,24 @@ const artistOrganizationsOf = (sql: Tx) => sql`
     select m.organization_id from actor_mappings m where m.active and s.artist_canonical_id = any(m.artist_scope)
     order by 1 limit 5)`;
 
+/**
+ * The artist has a runtime profile (what GET /api/v1/artists/{id} answers): the one its profile link
+ * names (artist_runtime_profiles, written by the first real publish under it), or the canonical id
+ * itself when that is a listed artist.
+ */
+const runtimeProfileOf = (sql: Tx) => sql`
+  coalesce(
+    (select p.artist_id from artist_runtime_profiles p where p.artist_canonical_id = s.artist_canonical_id),
+    (select a.id from artists a where a.id = s.artist_canonical_id))`;
+
 const evidenceOf = (sql: Tx) => sql`
   case
     when exists (select 1 from artist_identity_evidence ev where ev.artist_canonical_id = s.artist_canonical_id and ev.verified_by_operator) then 'verified_by_operator'
     when exists (select 1 from artist_identity_evidence ev where ev.artist_canonical_id = s.artist_canonical_id) then 'evidence_on_file'
     else 'no_evidence'
   end`;
+
+const withProfileFlag = <T extends { artistProfileId: string | null }>(row: T) => ({ ...row, artistHasProfile: row.artistProfileId !== null });
 
 export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: QueueItem[]; total: number }> {
   const none = sql``;
@@ -60,12 +76,12 @@ export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: Qu
     ${f.tenantId ? sql`and s.tenant_id = ${f.tenantId}` : none}
     ${f.partner ? sql`and (s.partner_actor_id = ${f.partner} or s.partner_organization_id = ${f.partner})` : none}
     ${f.minAgeMinutes ? sql`and s.awaiting_since <= now() - make_interval(mins => ${f.minAgeMinutes})` : none}`;
-  const items = await sql<QueueItem[]>`
+  const items = await sql<Omit<QueueItem, 'artistHasProfile'>[]>`
     select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
       ${evidenceOf(sql)} as artist_evidence,
-      exists (select 1 from artists a where a.id = s.artist_canonical_id) as artist_has_profile,
+      ${runtimeProfileOf(sql)} as artist_profile_id,
       ${artistOrganizationsOf(sql)} as artist_organizations,
-      s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height,
+      s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height, s.image_orientation,
       s.awaiting_since, floor(extract(epoch from now() - s.awaiting_since))::int as age_seconds,
       c.actor_id as claimed_by, c.claimed_until
     from submissions s
@@ -74,7 +90,7 @@ export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: Qu
     order by s.awaiting_since asc, s.submission_id asc
     limit ${f.limit} offset ${(f.page - 1) * f.limit}`;
   const [count] = await sql<{ n: number }[]>`select count(*)::int as n from submissions s where ${where}`;
-  return { items, total: count!.n };
+  return { items: items.map(withProfileFlag), total: count!.n };
 }
 
 export interface SubmissionDetail extends QueueItem {
@@ -83,7 +99,6 @@ export interface SubmissionDetail extends QueueItem {
   verifiedSha256: string | null;
   imageFormat: string | null;
   imageFrames: number | null;
-  imageOrientation: number | null;
   description: string | null;
   tags: string[];
   styleIds: string[];
@@ -93,15 +108,15 @@ export interface SubmissionDetail extends QueueItem {
 }
 
 export async function submissionDetail(sql: Tx, submissionId: string): Promise<SubmissionDetail | undefined> {
-  const [d] = await sql<Omit<SubmissionDetail, 'events'>[]>`
+  const [d] = await sql<Omit<SubmissionDetail, 'events' | 'artistHasProfile'>[]>`
     select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
       ${evidenceOf(sql)} as artist_evidence,
-      exists (select 1 from artists a where a.id = s.artist_canonical_id) as artist_has_profile,
+      ${runtimeProfileOf(sql)} as artist_profile_id,
       ${artistOrganizationsOf(sql)} as artist_organizations,
-      s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height,
+      s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height, s.image_orientation,
       s.awaiting_since, coalesce(floor(extract(epoch from now() - s.awaiting_since))::int, 0) as age_seconds,
       c.actor_id as claimed_by, c.claimed_until,
-      s.intake_status, s.review_status, s.verified_sha256, s.image_format, s.image_frames, s.image_orientation,
+      s.intake_status, s.review_status, s.verified_sha256, s.image_format, s.image_frames,
       s.description, s.tags, s.style_ids, s.placement, s.created_at
     from submissions s
     left join review_claims c on c.submission_id = s.submission_id and c.claimed_until > now()
@@ -109,7 +124,7 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
   if (!d) return undefined;
   const events = await sql<SubmissionDetail['events']>`
     select at, from_status, to_status, trigger, actor_id, note from intake_events where submission_id = ${submissionId} order by at, id`;
-  return { ...d, events };
+  return { ...withProfileFlag(d), events };
 }
 
 export interface RecentDecision {
@@ -158,4 +173,43 @@ export async function consoleDrafts(sql: Tx, o: { publication?: string | undefin
     left join portfolio_assets p on p.source_document_id = d.document_id
     ${o.publication ? sql`where ${publication} = ${o.publication}` : sql``}
     order by d.created_at desc limit ${o.limit}`;
+}
+
+export interface QueueFigures {
+  /** Submissions awaiting review. */
+  queueDepth: number;
+  /** Age of the oldest one (0 when none). */
+  oldestAgeSeconds: number;
+  /** Submissions by intake status. */
+  byStatus: Record<string, number>;
+}
+
+/** The review queue's figures: the metrics' gauges and the console's status page read this one query. */
+export async function queueFigures(sql: Tx): Promise<QueueFigures> {
+  const [[q], rows] = await Promise.all([
+    sql<{ n: number; age: number }[]>`
+      select count(*)::int as n, coalesce(floor(extract(epoch from now() - min(awaiting_since))), 0)::int as age
+      from submissions where intake_status = 'awaiting_review'`,
+    sql<{ status: string; n: number }[]>`select intake_status as status, count(*)::int as n from submissions group by 1`,
+  ]);
+  return { queueDepth: q?.n ?? 0, oldestAgeSeconds: q?.age ?? 0, byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])) };
+}
+
+/** Decisions (approvals and rejections) since `since`, by kind. */
+export async function decisionsSince(sql: Tx, since: Date): Promise<{ approved: number; rejected: number }> {
+  const [r] = await sql<{ approved: number; rejected: number }[]>`
+    select count(*) filter (where to_status = 'promoting')::int as approved, count(*) filter (where to_status = 'rejected')::int as rejected
+    from intake_events where to_status in ('promoting', 'rejected') and at >= ${since}`;
+  return { approved: r?.approved ?? 0, rejected: r?.rejected ?? 0 };
+}
+
+/** The runtime artist profiles whose name matches, with their studio and city: the publishing view's lookup. */
+export async function artistProfiles(sql: Tx, ids: string[]): Promise<{ id: string; name: string; studioName: string | null; city: string | null; country: string | null }[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<{ id: string; name: string; studioName: string | null; city: string | null; country: string | null }[]>`
+    select a.id, a.name, st.name as studio_name, st.city, st.country
+    from artists a left join studios st on st.id = a.studio_id
+    where a.id = any(${ids})`;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }

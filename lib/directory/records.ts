@@ -1,5 +1,6 @@
 // Provenance and trust blocks (contract 2.6) and the visibility rules every read shares.
 import type { Sql } from '../db';
+import { PUBLISHABLE_CONSENT, PUBLISHABLE_RIGHTS } from './postures-vocabulary';
 
 /** Columns every runtime table carries for the provenance and trust blocks. */
 export const PROVENANCE_COLUMNS = [
@@ -66,8 +67,7 @@ export function trustOf(r: ProvenanceRow) {
 }
 
 // Governance postures that allow a public surface (the same sets the projection checks).
-export const PUBLISHABLE_RIGHTS = ['owner_attested', 'artist_attested'] as const;
-export const PUBLISHABLE_CONSENT = ['client_consented', 'not_required'] as const;
+export { PUBLISHABLE_CONSENT, PUBLISHABLE_RIGHTS };
 
 /**
  * The public-read rule for portfolio assets and designs: published, flagged public, visible,

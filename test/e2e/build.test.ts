@@ -102,10 +102,17 @@ describe('the build, run with plain node', () => {
     await eventually(async () => (await fetch(`${url}/api/v1/health/ready`)).status === 200, 60_000, 250);
     // Its pollers can reach the server (and readiness turn ready) a moment before it logs that it polls.
     await eventually(async () => worker!.output().includes('worker polling'), 10_000, 100);
-    // Files read by path at run time are found from dist/ (PROJECT_ROOT): the console's assets.
-    const asset = await fetch(`${url}/console/assets/app.js`);
-    expect(asset.status).toBe(200);
-    expect(await asset.text()).toBe(fs.readFileSync(path.join(PROJECT_ROOT, 'api/console/static/app.js'), 'utf8'));
+    // Files read by path at run time are found from dist/ (PROJECT_ROOT): the console's stylesheet.
+    const css = await fetch(`${url}/console/assets/console.css`);
+    expect(css.status).toBe(200);
+    expect(await css.text()).toBe(fs.readFileSync(path.join(PROJECT_ROOT, 'api/console/web/console.css'), 'utf8'));
+    // The console's page names the build's hashed bundle, served for good (its name changes with it).
+    const { file } = JSON.parse(fs.readFileSync(path.join(DIST, 'console', 'manifest.json'), 'utf8')) as { file: string };
+    expect(file).toMatch(/^app-[0-9a-f]{12}\.js$/);
+    expect(await (await fetch(`${url}/console/submissions/sub_x`)).text()).toContain(`/console/assets/${file}`);
+    const script = await fetch(`${url}/console/assets/${file}`);
+    expect([script.status, script.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    expect(await script.text()).toBe(fs.readFileSync(path.join(DIST, 'console', file), 'utf8'));
     expect(worker.output()).not.toContain('bundling the workflows at start');
     // The partner portal's page is the build's bundle.
     const portal = await fetch(`${url}/portal/assets/app.js`);

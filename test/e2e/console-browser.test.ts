@@ -1,7 +1,10 @@
-// The review console in real Chromium (issue 14): sign in with the one-time link `npm start` prints,
-// see pending submissions with their thumbnails, open one (a claim another operator sees), approve
-// it and watch it leave the queue, reject another with a reason, read the recent decisions. Also:
-// who cannot get in (partner key, reader, no credential, deactivated operator), and the CSRF guard.
+// The review console in real Chromium (issues 14 and 27): sign in with the one-time link `npm start`
+// prints, see pending submissions with their thumbnails, open one (a claim another operator sees),
+// approve it and watch it leave the queue, reject another with a reason, read the recent decisions,
+// publish and take down with confirmations, settle a posture with a chosen value, find an artist
+// profile by name, deep links with Back and Forward, where things stand, and 200 rapid j/Enter
+// presses. Also: who cannot get in (partner key, reader, no credential, deactivated operator), and
+// the CSRF guard.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -26,6 +29,8 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
   let partner: TestCredential;
   let reader: TestCredential;
   const ids: string[] = [];
+  let copyId = '';
+  let copier: TestCredential;
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
@@ -134,7 +139,8 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     const rejected = await call(stack, 'GET', `${INTAKE}/submissions/${ids[1]}`, { headers: partner.headers });
     expect(rejected.body.data).toMatchObject({ intakeStatus: 'rejected', rejectReason: 'consent_missing' });
 
-    await alicePage.locator('header nav button', { hasText: 'Recent decisions' }).click();
+    await alicePage.locator('header nav a', { hasText: 'Recent decisions' }).click();
+    expect(new URL(alicePage.url()).pathname).toBe('/console/decisions');
     const decisions = alicePage.locator('[data-testid="decisions"]');
     await decisions.waitFor();
     const text = await decisions.textContent();
@@ -143,31 +149,56 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     expect(consoleErrors, consoleErrors.join("\n")).toEqual([]);
   });
 
-  it('publishes the approved draft (plan first), finds it in /api/v1/portfolios with a working image, and takes it down', async () => {
+  it('publishes the approved draft (plan first, then a confirmation), finds it in /api/v1/portfolios with a working image, and takes it down (confirmed)', async () => {
     await runtimeArtistProfile(stack, 'artist-ink-001', 'Ink Artist');
-    await alicePage.locator('header nav button', { hasText: 'Published assets' }).click();
+    await alicePage.locator('header nav a', { hasText: 'Published assets' }).click();
     const [doc] = await stack.sql<{ documentId: string }[]>`select document_id from media_documents where submission_id = ${ids[0]!}`;
-    const draft = alicePage.locator(`tr[data-document="${doc!.documentId}"]`);
-    await draft.waitFor();
-    expect(await draft.locator('[data-testid="publication"]').textContent()).toBe('draft');
-    await draft.locator('button', { hasText: 'Plan' }).click();
-    await draft.locator('[data-testid="plan"]').waitFor();
-    expect(await draft.locator('[data-testid="plan"]').textContent()).toContain('"verdict": "publishable"');
+    const card = () => alicePage.locator(`article[data-document="${doc!.documentId}"]`);
+    await card().waitFor();
+    expect(await card().locator('[data-testid="publication"]').textContent()).toBe('draft');
+    await card().locator('button[name="plan"]').click();
+    const plan = card().locator('[data-testid="plan"]');
+    await plan.waitFor();
+    // The plan in readable lines: no JSON anywhere.
+    const planText = await plan.innerText();
+    expect(planText).toContain('Ready to publish.');
+    expect(planText).toMatch(/Public title\s+Dragon sleeve/);
+    expect(planText).toMatch(/Renditions\s+.*\d+ × \d+, \d+ KiB/s);
+    expect(planText).not.toMatch(/[{}"]/);
     expect((await call(stack, 'GET', '/api/v1/portfolios?limit=100', { headers: reader.headers })).body.data.map((a: { id: string }) => a.id)).not.toContain(`pfa_${doc!.documentId}`);
 
-    await draft.locator('button[name="publish"]').click();
+    // Publish asks first, with what will change; Cancel changes nothing.
+    await card().locator('button[name="publish"]').click();
+    const dialog = alicePage.locator('[data-testid="confirm"]');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain(`becomes public as pfa_${doc!.documentId}`);
+    await dialog.locator('button[name="cancel"]').click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await card().locator('[data-testid="publication"]').textContent()).toBe('draft');
+    await card().locator('button[name="publish"]').click();
+    await dialog.locator('button[name="confirm"]').click();
     await alicePage.locator('[data-testid="published-message"]', { hasText: 'published' }).waitFor({ timeout: 30_000 });
-    expect(await draft.locator('[data-testid="publication"]').textContent()).toBe('published');
+    await card().locator('[data-testid="publication"]', { hasText: 'published' }).waitFor();
+    // The card shows the public renditions themselves, with their sizes.
+    await alicePage.waitForFunction((id) => {
+      const imgs = [...(globalThis as any).document.querySelectorAll(`article[data-document="${id}"] img[data-testid="rendition"]`)];
+      return imgs.length >= 2 && imgs.every((i: any) => i.complete && i.naturalWidth > 0);
+    }, doc!.documentId);
     const listed = (await call(stack, 'GET', '/api/v1/portfolios?limit=100', { headers: reader.headers })).body.data.find((a: { id: string }) => a.id === `pfa_${doc!.documentId}`);
     expect(listed).toMatchObject({ title: 'Dragon sleeve', artist_id: 'artist-ink-001' });
     const image = await fetch(listed.image_url);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/webp');
 
-    await draft.locator('input[name="reason"]').fill('Client asked to remove it.');
-    await draft.locator('button[name="unpublish"]').click();
+    await card().locator('textarea[name="reason"]').fill('Client asked to remove it.');
+    await card().locator('button[name="unpublish"]').click();
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Client asked to remove it.');
+    expect(await dialog.innerText()).toMatch(/\d+ renditions are deleted/);
+    expect((await fetch(listed.image_url)).status).toBe(200);
+    await dialog.locator('button[name="confirm"]').click();
     await alicePage.locator('[data-testid="published-message"]', { hasText: 'taken down' }).waitFor({ timeout: 30_000 });
-    expect(await draft.locator('[data-testid="publication"]').textContent()).toBe('unpublished');
+    await card().locator('[data-testid="publication"]', { hasText: 'unpublished' }).waitFor();
     expect((await fetch(listed.image_url)).status).toBe(410);
   });
 
@@ -180,10 +211,10 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
         body: { idempotencyKey: uid('res-'), tenantId: partner.organizationId, source: 'partner_api', instagramHandle: handle },
       });
     expect((await resolve()).body.data.status).toBe('review_required');
-    await alicePage.locator('header nav button', { hasText: 'Identity evidence' }).click();
-    const item = alicePage.locator('tr[data-resolution]', { hasText: handle });
+    await alicePage.locator('header nav a', { hasText: 'Identity evidence' }).click();
+    const item = alicePage.locator('article[data-resolution]', { hasText: handle });
     await item.waitFor();
-    await item.locator('input[name="note"]').fill('Confirmed in a video call with the artist.');
+    await item.locator('textarea[name="note"]').fill('Confirmed in a video call with the artist.');
     await item.locator('button[name="verify"]').click();
     await alicePage.locator('[data-testid="evidence-message"]', { hasText: 'verified_by_operator' }).waitFor();
     expect(await item.count()).toBe(0);
@@ -221,7 +252,7 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
   it('flags a row whose image matches another artist\'s pending work, shows the match in the detail, and approves over it only when acknowledged', async () => {
     const image = await original('line-art', 5);
     const own = await stageAndVerify(stack, partner, image);
-    const copier = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    copier = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const copy = await stageAndVerify(stack, copier, (await transform(image, 'jpeg60')).bytes, { artistCanonicalId: uid('artist-copy-') });
     expect(copy.done.body.data.intakeStatus).toBe('awaiting_review');
     // a fresh operator: alice was deactivated above
@@ -235,7 +266,7 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     await row(page, copy.id).click();
     const match = page.locator(`[data-testid="matches"] li[data-match="${own.id}"]`);
     await match.waitFor();
-    expect(await match.textContent()).toContain('awaiting_review');
+    expect(await match.textContent()).toContain('awaiting review');
     expect(await match.textContent()).toContain(TEST_ARTIST);
     await page.waitForFunction((id) => (globalThis as any).document.querySelector(`li[data-match="${id}"] img`)?.naturalWidth > 0, own.id);
     await page.locator('textarea[name="notes"]').fill('Licensed from the original artist, contract on file.');
@@ -255,16 +286,134 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     const draft = page.locator(`[data-testid="matches"] li[data-match="${documentId}"]`);
     await draft.waitFor();
     expect(await draft.textContent()).toContain('draft');
-    await draft.locator('button').click();
+    await draft.locator('a', { hasText: 'Open' }).click();
     await page.locator('[data-testid="status"]', { hasText: 'promoted_to_media_store' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/console/submissions/${copy.id}`);
+    copyId = copy.id;
     await page.context().close();
   });
 
-  it('serves the page under a strict Content-Security-Policy, assets from this origin', async () => {
+  it('serves the page under a strict Content-Security-Policy, its script a hashed asset from this origin', async () => {
     const r = await fetch(`${stack.url}/console`);
     expect(r.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(r.headers.get('content-security-policy')).not.toContain('unsafe');
-    expect((await fetch(`${stack.url}/console/assets/htm-preact.js`)).status).toBe(200);
+    const script = /\/console\/assets\/(app-[0-9a-f]{12}\.js)/.exec(await r.text())![1]!;
+    const js = await fetch(`${stack.url}/console/assets/${script}`);
+    expect([js.status, js.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
     expect((await fetch(`${stack.url}/console/assets/nope.js`)).status).toBe(404);
+    expect((await fetch(`${stack.url}/console/assets/app-000000000000.js`)).status).toBe(404);
+    // Every view's URL is the page (a deep link); the API's unknown paths are not.
+    for (const view of ['/console/published', '/console/status', `/console/submissions/${ids[0]}`]) expect((await fetch(`${stack.url}${view}`)).headers.get('content-type'), view).toContain('text/html');
+    expect((await fetch(`${stack.url}/console/api/nope`)).status).toBe(404);
   });
+  /** A signed-in page of a fresh operator with these permissions. */
+  async function operatorPage(permissions: string[]): Promise<{ page: Page; who: TestCredential }> {
+    const who = await bearerActor(stack, { operator: true, permissions: permissions as never });
+    const code = await createSigninCode(stack.sql, { subject: who.subject!, issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 3600_000) });
+    const page = await newPage();
+    await page.goto(`${stack.url}/console/signin?code=${code}`);
+    await page.locator('[data-testid="queue"]').waitFor({ timeout: 30_000 });
+    return { page, who };
+  }
+
+  it('publishing: posture settled with the value the operator chose, the artist profile found by name, and the profile flag follows the link', async () => {
+    const { page, who: dave } = await operatorPage(['portfolio_intake:review', 'portfolios:publish']);
+    // A draft whose consent is review_required.
+    const pending = await stageAndVerify(stack, partner, undefined, { consentPosture: 'review_required' });
+    const approved = await call(stack, 'POST', `${INTAKE}/submissions/${pending.id}/approve`, { headers: dave.headers, body: { reviewNotes: 'Fine, consent to be settled.' } });
+    expect(approved.body.data.intakeStatus).toBe('promoted_to_media_store');
+    const docOf = async (submissionId: string) => (await stack.sql<{ documentId: string }[]>`select document_id from media_documents where submission_id = ${submissionId}`)[0]!.documentId;
+    const pendingDoc = await docOf(pending.id);
+    await page.goto(`${stack.url}/console/published`); // a deep link, straight to the view
+    const settleCard = page.locator(`article[data-document="${pendingDoc}"]`);
+    await settleCard.waitFor();
+    // Nothing is settled until a value is chosen and a note written.
+    expect(await settleCard.locator('button[name="settle"]').isDisabled()).toBe(true);
+    await settleCard.locator('select[name="consentPosture"]').selectOption('not_required');
+    await settleCard.locator('textarea[name="note"]').fill('Healed-work photo: no client is identifiable.');
+    await settleCard.locator('button[name="settle"]').click();
+    await page.locator('[data-testid="published-message"]', { hasText: 'settled' }).waitFor();
+    const [settled] = await stack.sql<{ consentPosture: string }[]>`select consent_posture from media_documents where document_id = ${pendingDoc}`;
+    expect(settled!.consentPosture).toBe('not_required');
+
+    // The copy's artist has no runtime profile: the plan says so; the lookup finds one by name.
+    const copyDoc = await docOf(copyId);
+    const card = () => page.locator(`article[data-document="${copyDoc}"]`);
+    await card().locator('button[name="plan"]').click();
+    expect(await card().locator('[data-testid="reasons"]').innerText()).toMatch(/no runtime profile/);
+    await card().locator('input[name="artistLookup"]').fill('ink art');
+    await card().locator('button[name="find"]').click();
+    const found = card().locator('[data-testid="artist-matches"]');
+    await found.waitFor();
+    expect(await found.innerText()).toContain('Ink Artist');
+    await found.locator('button[data-artist="artist-ink-001"]').click();
+    await card().locator('button[name="publish"]').click();
+    const dialog = page.locator('[data-testid="confirm"]');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('Under the artist profile artist-ink-001, linked to');
+    await dialog.locator('button[name="confirm"]').click();
+    await card().locator('[data-testid="publication"]', { hasText: 'published' }).waitFor({ timeout: 30_000 });
+    const [{ artistCanonicalId }] = (await stack.sql<{ artistCanonicalId: string }[]>`select artist_canonical_id from media_documents where document_id = ${copyDoc}`) as unknown as [{ artistCanonicalId: string }];
+    const [link] = await stack.sql<{ artistId: string }[]>`select artist_id from artist_runtime_profiles where artist_canonical_id = ${artistCanonicalId}`;
+    expect(link!.artistId).toBe('artist-ink-001');
+
+    // A new submission of that artist: the queue reads the flag from the link, not the canonical id.
+    const next = await stageAndVerify(stack, copier, undefined, { artistCanonicalId });
+    await page.locator('header nav a', { hasText: 'Queue' }).click();
+    const flag = page.locator(`tr[data-submission="${next.id}"] [data-testid="profile-flag"]`);
+    await flag.waitFor();
+    expect(await flag.textContent()).toContain('artist-ink-001');
+    await page.context().close();
+  });
+
+  it('deep links: every view has a URL, Back and Forward move between them, and where things stand shows the queue figures', async () => {
+    const { page } = await operatorPage(['portfolio_intake:review']);
+    const [waiting] = await stack.sql<{ id: string }[]>`select submission_id as id from submissions where intake_status = 'awaiting_review' order by awaiting_since limit 1`;
+    await page.goto(`${stack.url}/console/submissions/${waiting!.id}`);
+    await page.locator('[data-testid="detail"]').waitFor();
+    expect(await page.locator('[data-testid="status"]').textContent()).toBe('awaiting_review');
+    await page.locator('header nav a', { hasText: 'Where things stand' }).click();
+    await page.locator('[data-testid="status-page"]').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/status');
+    const [{ n }] = (await stack.sql<{ n: number }[]>`select count(*)::int as n from submissions where intake_status = 'awaiting_review'`) as unknown as [{ n: number }];
+    expect(Number(await page.locator('[data-testid="waiting"]').textContent())).toBe(n);
+    expect(Number(await page.locator('[data-testid="decided-today"]').textContent())).toBeGreaterThanOrEqual(3);
+    await page.goBack();
+    await page.locator('[data-testid="detail"]').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/console/submissions/${waiting!.id}`);
+    await page.goForward();
+    await page.locator('[data-testid="status-page"]').waitFor();
+    await page.goto(`${stack.url}/console/no-such-view`);
+    expect(await page.locator('[role="alert"]').textContent()).toContain('No such page');
+    await page.context().close();
+  });
+
+  it('200 rapid j/k/Enter presses: Enter opens the row highlighted when it is pressed, every time', async () => {
+    for (let i = 0; i < 3; i++) await stageAndVerify(stack, partner);
+    const { page } = await operatorPage(['portfolio_intake:review']);
+    const rows = await page.locator('tr[data-submission]').evaluateAll((trs) => trs.map((t) => t.getAttribute('data-submission')!));
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    let seed = 27;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const wrong: string[] = [];
+    for (let round = 0; round < 200; round++) {
+      await page.locator(`tr[data-submission="${rows.at(-1)}"]`).waitFor();
+      // A few moves, then Enter in the same instant: no wait for the page to draw between them.
+      let at = 0;
+      const moves = 1 + (next() % 3);
+      for (let m = 0; m < moves; m++) {
+        const key = next() % 4 === 0 ? 'k' : 'j';
+        at = key === 'j' ? Math.min(at + 1, rows.length - 1) : Math.max(at - 1, 0);
+        await page.keyboard.press(key);
+      }
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/console\/submissions\//);
+      const opened = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1)!);
+      if (opened !== rows[at]) wrong.push(`round ${round}: opened ${opened}, highlighted ${rows[at]}`);
+      await page.goBack();
+      await page.waitForURL(/\/console$/);
+    }
+    expect(wrong).toEqual([]);
+    await page.context().close();
+  }, 300_000);
 });

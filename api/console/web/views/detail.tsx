@@ -1,0 +1,208 @@
+// One submission, as the reviewer decides it: the upright preview, what is known of it, the similar
+// images, its history, and the decision. Opening it claims it for CLAIM_SECONDS; leaving releases it.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { rejectReasonCodes, type RejectReasonCode } from '../../../../lib/intake/vocabulary';
+import { api, must, previewUrl, type Match, type Me, type Schemas, type Submission } from '../api';
+import { bytes, upright, when, words } from '../format';
+import { go } from '../router';
+import { ArtistOrgs, ProfileFlag } from './queue';
+import { Similar } from './similar';
+
+type Claim = Schemas['ConsoleClaim']['data'];
+type Settled = Schemas['SignalResult'];
+
+const NOTES_MIN = 3;
+const NOTES_MAX = 2000;
+
+export function Detail({ id, me }: { id: string; me: Me }) {
+  const [d, setD] = useState<Submission | null>(null);
+  const [matches, setMatches] = useState<Match[]>([]);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const [claim, setClaim] = useState<Claim | null>(null);
+  const [notes, setNotes] = useState('');
+  const [reason, setReason] = useState<RejectReasonCode>('rights_unclear');
+  const [result, setResult] = useState<Settled['data'] | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const notesRef = useRef<HTMLTextAreaElement>(null);
+  const path = { params: { path: { submissionId: id } } };
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const [c, detail, similar] = await Promise.all([
+          must(api.POST('/console/api/submissions/{submissionId}/claim', path)),
+          must(api.GET('/console/api/submissions/{submissionId}', path)),
+          must(api.GET('/console/api/submissions/{submissionId}/similar', path)),
+        ]);
+        if (!live) return;
+        setClaim(c.data);
+        setD(detail.data);
+        setMatches(similar.data.matches);
+      } catch (err) {
+        if (live) setError((err as Error).message);
+      }
+    })();
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (e.key === 'Escape' && t.tagName !== 'SELECT') go({ name: 'queue' });
+      if (e.key === 'a' && t.tagName !== 'TEXTAREA' && t.tagName !== 'INPUT') {
+        e.preventDefault();
+        notesRef.current?.focus();
+      }
+    };
+    addEventListener('keydown', onKey);
+    return () => {
+      live = false;
+      removeEventListener('keydown', onKey);
+      void api.DELETE('/console/api/submissions/{submissionId}/claim', path).catch(() => undefined);
+    };
+  }, [id]);
+  const decide = async (kind: 'approve' | 'reject') => {
+    setError('');
+    setBusy(true);
+    try {
+      const r =
+        kind === 'approve'
+          ? await must(
+              api.POST('/console/api/submissions/{submissionId}/approve', {
+                ...path,
+                body: { reviewNotes: notes, ...(matches.length ? { seenMatches: matches.map((m) => m.id), acknowledgeMatches: acknowledged } : {}) },
+              }),
+            )
+          : await must(api.POST('/console/api/submissions/{submissionId}/reject', { ...path, body: { reasonCode: reason, reviewNotes: notes } }));
+      setResult(r.data);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (error && !d)
+    return (
+      <section>
+        <p class="error" role="alert">
+          {error}
+        </p>
+        <button onClick={() => go({ name: 'queue' })}>Back to the queue</button>
+      </section>
+    );
+  if (!d) return <p class="muted">Loading…</p>;
+  const blocked = claim !== null && !claim.mine;
+  const open = d.intakeStatus === 'awaiting_review' && !result;
+  const notesLength = notes.trim().length;
+  return (
+    <section class="detail" data-testid="detail">
+      <div>
+        <p>
+          <button onClick={() => history.back()}>← Back (Esc: the queue)</button>
+        </p>
+        <img class="large" src={previewUrl(d.submissionId, 'large')} alt={`preview of ${d.fileName}`} />
+      </div>
+      <div>
+        <h2>{d.fileName}</h2>
+        {blocked && (
+          <p class="claim" data-testid="claimed">
+            In review by {claim.claimedBy} until {when(claim.claimedUntil)}
+          </p>
+        )}
+        <dl class="meta">
+          <dt>Status</dt>
+          <dd data-testid="status">{result ? result.intakeStatus : d.intakeStatus}</dd>
+          <dt>Submission</dt>
+          <dd>
+            <code>{d.submissionId}</code>
+          </dd>
+          <dt>Title</dt>
+          <dd>{d.title ?? ''}</dd>
+          <dt>Description</dt>
+          <dd>{d.description ?? ''}</dd>
+          <dt>Partner</dt>
+          <dd>
+            {d.partnerActorId} ({d.partnerOrganizationId ?? 'no organization'})
+          </dd>
+          <dt>Tenant</dt>
+          <dd>{d.tenantId}</dd>
+          <dt>Artist</dt>
+          <dd>
+            {d.artistCanonicalId}: {words(d.artistEvidence)}, <ProfileFlag s={d} />; <ArtistOrgs s={d} />
+          </dd>
+          <dt>Rights / consent</dt>
+          <dd>
+            {words(d.rightsPosture)} / {words(d.consentPosture)}
+          </dd>
+          <dt>Placement</dt>
+          <dd data-testid="placement">{d.placement ? words(d.placement) : 'not given'}</dd>
+          <dt>Image</dt>
+          <dd data-testid="dimensions">
+            {d.imageFormat ?? d.mimeType}, {upright(d)}, {bytes(d.sizeBytes)}
+            {(d.imageFrames ?? 1) > 1 ? `, ${d.imageFrames} frames` : ''}
+          </dd>
+          <dt>Tags</dt>
+          <dd>{d.tags.join(', ') || 'none'}</dd>
+          <dt>Created</dt>
+          <dd>{when(d.createdAt)}</dd>
+          <dt>sha256</dt>
+          <dd>
+            <code class="hash">{d.verifiedSha256 ?? ''}</code>
+          </dd>
+        </dl>
+        <h3>Similar images</h3>
+        <Similar matches={matches} />
+        <h3>History</h3>
+        <ol class="events">
+          {d.events.map((e, i) => (
+            <li key={i}>
+              {when(e.at)}: {e.fromStatus ?? 'new'} → <strong>{e.toStatus}</strong> by {e.actorId}
+              {e.note ? `: ${e.note}` : ''}
+            </li>
+          ))}
+        </ol>
+        {open && (
+          <form class="decide" onSubmit={(e) => e.preventDefault()}>
+            <label for="notes">
+              Notes ({NOTES_MIN} to {NOTES_MAX} characters; <kbd>a</kbd> to write)
+            </label>
+            <textarea id="notes" ref={notesRef} name="notes" rows={6} maxLength={NOTES_MAX} value={notes} onInput={(e) => setNotes((e.target as HTMLTextAreaElement).value)} />
+            <span class="muted">
+              {notesLength} of at least {NOTES_MIN} characters
+            </span>
+            {matches.some((m) => m.flagged) && (
+              <label>
+                <input type="checkbox" name="acknowledgeMatches" checked={acknowledged} onChange={(e) => setAcknowledged((e.target as HTMLInputElement).checked)} /> I looked at the
+                similar images of another artist's work; my notes say why approving is right
+              </label>
+            )}
+            <div class="actions">
+              <button class="primary" type="button" disabled={blocked || busy} onClick={() => void decide('approve')}>
+                Approve
+              </button>
+              <label for="reason">Reject because</label>
+              <select id="reason" name="reason" value={reason} onChange={(e) => setReason((e.target as HTMLSelectElement).value as RejectReasonCode)}>
+                {rejectReasonCodes.map((r) => (
+                  <option key={r} value={r}>
+                    {words(r)}
+                  </option>
+                ))}
+              </select>
+              <button class="danger" type="button" disabled={blocked || busy} onClick={() => void decide('reject')}>
+                Reject
+              </button>
+            </div>
+          </form>
+        )}
+        {result && (
+          <p data-testid="result">
+            Decided: <strong>{result.intakeStatus}</strong>. <button onClick={() => go({ name: 'queue' })}>Next in the queue</button>
+          </p>
+        )}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        <p class="muted">Signed in as {me.actorId}</p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,383 @@
+// Publishing: a card per promoted draft, with its image, the plan in readable lines (what becomes
+// public, the posture check, the reasons for a refusal), the rendition images and their sizes.
+// Publish and Unpublish each show what will change and wait for a confirmation; settling a posture
+// makes the operator choose the settled value and say how it was established; the runtime artist
+// profile is found by name (the directory's own search), with its studio and city.
+import { useEffect, useState } from 'preact/hooks';
+import { PUBLISHABLE_CONSENT, PUBLISHABLE_RIGHTS } from '../../../../lib/directory/postures-vocabulary';
+import { api, must, previewUrl, type Draft, type Plan, type Schemas } from '../api';
+import { bytes, when, words } from '../format';
+import { linkTo } from '../router';
+
+type Takedown = Schemas['Takedown']['data'];
+type Profile = Schemas['ConsoleArtistProfiles']['data'][number];
+
+const plan = (documentId: string, artistId: string | undefined) =>
+  must(api.POST('/console/api/drafts/{documentId}/publish', { params: { path: { documentId } }, body: { dryRun: true, ...(artistId ? { artistId } : {}) } })).then(
+    (r) => r.data as Plan,
+  );
+
+/** The plan as lines an operator reads. */
+export function PlanLines({ p }: { p: Plan }) {
+  return (
+    <div class="plan" data-testid="plan">
+      <p data-testid="verdict">
+        <strong>
+          {p.verdict === 'publishable' ? 'Ready to publish.' : p.verdict === 'already_published' ? 'Published.' : 'Cannot be published yet.'}
+        </strong>
+      </p>
+      {p.reasons.length > 0 && (
+        <ul class="reasons" data-testid="reasons">
+          {p.reasons.map((r) => (
+            <li key={r.code}>{r.message}</li>
+          ))}
+        </ul>
+      )}
+      <dl class="meta">
+        <dt>Postures</dt>
+        <dd>
+          rights {words(p.postureCheck.rightsPosture)}, consent {words(p.postureCheck.consentPosture)}: {p.postureCheck.verdict === 'pass' ? 'publishable' : 'not publishable'}
+        </dd>
+        <dt>Public title</dt>
+        <dd>{p.asset.title}</dd>
+        {p.asset.description && (
+          <>
+            <dt>Description</dt>
+            <dd>{p.asset.description}</dd>
+          </>
+        )}
+        <dt>Artist profile</dt>
+        <dd>
+          {p.asset.artist_id ?? 'none yet'}
+          {p.linksArtistProfile ? ' (publishing links it to this artist)' : ''}
+        </dd>
+        <dt>Studio</dt>
+        <dd>{p.asset.studio_id ?? 'none'}</dd>
+        <dt>Placement</dt>
+        <dd>{p.asset.placement ? words(p.asset.placement) : 'not given'}</dd>
+        <dt>Tags</dt>
+        <dd>{p.asset.tags.join(', ') || 'none'}</dd>
+        <dt>Styles</dt>
+        <dd>{p.asset.styles.join(', ') || 'none'}</dd>
+        <dt>Renditions</dt>
+        <dd data-testid="renditions">
+          {p.renditions.length === 0
+            ? 'none'
+            : p.renditions.map((r) => (
+                <span key={r.name} class="rendition">
+                  {p.state === 'published' && <img src={r.url} alt={`${r.name} rendition`} height={64} data-testid="rendition" />}
+                  {r.name} {r.width} × {r.height}, {bytes(r.sizeBytes)}
+                </span>
+              ))}
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+function Confirm({ title, lines, action, danger, onConfirm, onCancel }: { title: string; lines: string[]; action: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onCancel();
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <div class="overlay">
+      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-testid="confirm">
+        <h3 id="confirm-title">{title}</h3>
+        <ul>
+          {lines.map((l, i) => (
+            <li key={i}>{l}</li>
+          ))}
+        </ul>
+        <p>
+          <button class={danger ? 'danger' : 'primary'} name="confirm" onClick={onConfirm}>
+            {action}
+          </button>{' '}
+          <button name="cancel" onClick={onCancel}>
+            Cancel
+          </button>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function ArtistLookup({ onPick }: { onPick: (p: Profile) => void }) {
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<Profile[] | null>(null);
+  const [error, setError] = useState('');
+  const find = async () => {
+    setError('');
+    try {
+      setFound((await must(api.GET('/console/api/artist-profiles', { params: { query: { q } } }))).data);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <div class="lookup">
+      <label>
+        Find the artist's profile by name
+        <span class="row">
+          <input name="artistLookup" value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} onKeyDown={(e) => e.key === 'Enter' && void find()} />
+          <button type="button" name="find" onClick={() => void find()}>
+            Find
+          </button>
+        </span>
+      </label>
+      {error && <p class="error">{error}</p>}
+      {found && found.length === 0 && <p class="muted">No artist profile by that name.</p>}
+      {found && found.length > 0 && (
+        <ul class="found" data-testid="artist-matches">
+          {found.map((p) => (
+            <li key={p.id}>
+              <button type="button" name="pick" data-artist={p.id} onClick={() => onPick(p)}>
+                {p.name}
+              </button>{' '}
+              <span class="muted">
+                {p.studioName ?? 'no studio'}, {[p.city, p.country].filter(Boolean).join(', ') || 'no city'} · <code>{p.id}</code>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function DraftCard({ d, reload, say }: { d: Draft; reload: () => Promise<void>; say: (m: string, error?: boolean) => void }) {
+  const [p, setP] = useState<Plan | null>(null);
+  const [artist, setArtist] = useState<Profile | null>(null);
+  const [rights, setRights] = useState('');
+  const [consent, setConsent] = useState('');
+  const [note, setNote] = useState('');
+  const [reason, setReason] = useState('');
+  const [confirm, setConfirm] = useState<{ title: string; lines: string[]; action: string; danger?: boolean; run: () => Promise<void> } | null>(null);
+  // A published card shows its public renditions (a read of the rows: cheap); a draft's plan renders
+  // its renditions, so it is made when asked for.
+  useEffect(() => {
+    if (d.publication === 'published') void plan(d.documentId, undefined).then(setP, () => undefined);
+  }, [d.documentId, d.publication]);
+  const act = async (fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      say((err as Error).message, true);
+    }
+  };
+  const review = () => act(async () => setP(await plan(d.documentId, artist?.id)));
+  const publish = () =>
+    act(async () => {
+      const planned = await plan(d.documentId, artist?.id);
+      setP(planned);
+      if (planned.verdict !== 'publishable') {
+        say(`${d.fileName} cannot be published yet: ${planned.reasons.map((r) => r.message).join(' ')}`, true);
+        return;
+      }
+      setConfirm({
+        title: `Publish ${d.fileName}?`,
+        action: 'Publish',
+        lines: [
+          `"${planned.asset.title}" becomes public as ${planned.assetId}.`,
+          `Under the artist profile ${planned.asset.artist_id ?? '?'}${planned.linksArtistProfile ? `, linked to ${planned.artistCanonicalId} from now on` : ''}.`,
+          `${planned.renditions.length} renditions: ${planned.renditions.map((r) => `${r.name} ${r.width} × ${r.height} (${bytes(r.sizeBytes)})`).join(', ')}.`,
+          `Rights ${words(planned.postureCheck.rightsPosture)}, consent ${words(planned.postureCheck.consentPosture)}.`,
+        ],
+        run: async () => {
+          await must(api.POST('/console/api/drafts/{documentId}/publish', { params: { path: { documentId: d.documentId } }, body: { dryRun: false, ...(artist ? { artistId: artist.id } : {}) } }));
+          say(`${d.fileName} published.`);
+          await reload();
+        },
+      });
+    });
+  const unpublish = () =>
+    act(async () => {
+      if (!d.assetId) return;
+      const r = (await must(api.POST('/console/api/assets/{assetId}/unpublish', { params: { path: { assetId: d.assetId } }, body: { dryRun: true, reason } }))).data as Takedown;
+      setConfirm({
+        title: `Take ${d.fileName} down?`,
+        action: 'Unpublish',
+        danger: true,
+        lines: [
+          `"${r.title ?? d.title ?? d.fileName}" (${r.assetId}) leaves every public read; its image URLs answer 410.`,
+          `${r.renditions?.length ?? 0} renditions are deleted${r.renditions?.length ? `: ${r.renditions.map((x) => `${x.name} (${bytes(x.sizeBytes)})`).join(', ')}` : ''}.`,
+          `Reason kept with the asset: "${reason.trim()}".`,
+          'It is not published again.',
+        ],
+        run: async () => {
+          await must(api.POST('/console/api/assets/{assetId}/unpublish', { params: { path: { assetId: d.assetId! } }, body: { dryRun: false, reason } }));
+          say(`${d.fileName} taken down.`);
+          await reload();
+        },
+      });
+    });
+  const settle = () =>
+    act(async () => {
+      await must(
+        api.POST('/console/api/drafts/{documentId}/postures', {
+          params: { path: { documentId: d.documentId } },
+          body: { ...(rights ? { rightsPosture: rights as (typeof PUBLISHABLE_RIGHTS)[number] } : {}), ...(consent ? { consentPosture: consent as (typeof PUBLISHABLE_CONSENT)[number] } : {}), note },
+        }),
+      );
+      say(`Postures of ${d.fileName} settled.`);
+      await reload();
+    });
+  const needsRights = d.rightsPosture === 'review_required';
+  const needsConsent = d.consentPosture === 'review_required';
+  const settleReady = (!needsRights || rights) && (!needsConsent || consent) && note.trim().length >= 3;
+  const image = d.publication === 'published' && p?.renditions.length ? p.renditions.find((r) => r.name === 'thumb') ?? p.renditions[0]! : undefined;
+  return (
+    <article class="card" data-document={d.documentId}>
+      <div class="card-head">
+        {image ? (
+          <img src={image.url} alt={`public rendition of ${d.fileName}`} width={image.width} height={image.height} data-testid="rendition-image" />
+        ) : (
+          <img src={previewUrl(d.submissionId, 'thumb')} alt={`preview of ${d.fileName}`} width={120} height={120} />
+        )}
+        <div>
+          <h3>{d.fileName}</h3>
+          <p class="muted">
+            {d.title ?? 'untitled'} · <code>{d.documentId}</code>
+          </p>
+          <p>
+            <span class={`badge ${d.publication}`} data-testid="publication">
+              {d.publication}
+            </span>{' '}
+            approved by {d.approvedBy}, {when(d.createdAt)}
+          </p>
+          <p>
+            Artist {d.artistCanonicalId}; rights {words(d.rightsPosture)}, consent {words(d.consentPosture)}.{' '}
+            <a {...linkTo({ name: 'submission', id: d.submissionId })}>Submission</a>
+          </p>
+        </div>
+      </div>
+      {p && <PlanLines p={p} />}
+      {d.publication === 'draft' && (
+        <div class="actions-block">
+          {(needsRights || needsConsent) && (
+            <fieldset class="settle">
+              <legend>Settle the posture under review</legend>
+              {needsRights && (
+                <label>
+                  Rights, as established
+                  <select name="rightsPosture" value={rights} onChange={(e) => setRights((e.target as HTMLSelectElement).value)}>
+                    <option value="">choose…</option>
+                    {PUBLISHABLE_RIGHTS.map((v) => (
+                      <option key={v} value={v}>
+                        {words(v)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              {needsConsent && (
+                <label>
+                  Consent, as established
+                  <select name="consentPosture" value={consent} onChange={(e) => setConsent((e.target as HTMLSelectElement).value)}>
+                    <option value="">choose…</option>
+                    {PUBLISHABLE_CONSENT.map((v) => (
+                      <option key={v} value={v}>
+                        {words(v)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+              <label>
+                How it was established (3 to 2000 characters)
+                <textarea name="note" rows={3} value={note} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} />
+              </label>
+              <button name="settle" disabled={!settleReady} onClick={() => void settle()}>
+                Settle postures
+              </button>
+            </fieldset>
+          )}
+          <ArtistLookup onPick={setArtist} />
+          {artist && (
+            <p data-testid="picked-artist">
+              Publishing under <strong>{artist.name}</strong> ({artist.studioName ?? 'no studio'}, {artist.city ?? 'no city'}) <code>{artist.id}</code>{' '}
+              <button type="button" onClick={() => setArtist(null)}>
+                Clear
+              </button>
+            </p>
+          )}
+          <p>
+            <button name="plan" onClick={() => void review()}>
+              Review the plan
+            </button>{' '}
+            <button class="primary" name="publish" onClick={() => void publish()}>
+              Publish…
+            </button>
+          </p>
+        </div>
+      )}
+      {d.publication === 'published' && (
+        <div class="actions-block">
+          <label>
+            Reason for the takedown (3 to 2000 characters; kept with the asset)
+            <textarea name="reason" rows={2} value={reason} onInput={(e) => setReason((e.target as HTMLTextAreaElement).value)} />
+          </label>
+          <p>
+            <button class="danger" name="unpublish" disabled={reason.trim().length < 3} onClick={() => void unpublish()}>
+              Unpublish…
+            </button>
+          </p>
+        </div>
+      )}
+      {confirm && (
+        <Confirm
+          {...confirm}
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => {
+            const run = confirm.run;
+            setConfirm(null);
+            void act(run);
+          }}
+        />
+      )}
+    </article>
+  );
+}
+
+export function Published() {
+  const [rows, setRows] = useState<Draft[] | null>(null);
+  const [filter, setFilter] = useState<'' | Draft['publication']>('');
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const load = async () => {
+    try {
+      setRows((await must(api.GET('/console/api/drafts', { params: { query: filter ? { publication: filter } : {} } }))).data);
+    } catch (err) {
+      setMessage({ text: (err as Error).message, error: true });
+    }
+  };
+  useEffect(() => void load(), [filter]);
+  const say = (text: string, error = false) => setMessage({ text, error });
+  return (
+    <section data-testid="published">
+      <div class="filters">
+        <label>
+          Show
+          <select name="publication" value={filter} onChange={(e) => setFilter((e.target as HTMLSelectElement).value as typeof filter)}>
+            <option value="">every draft</option>
+            <option value="draft">not published yet</option>
+            <option value="published">published</option>
+            <option value="unpublished">taken down</option>
+          </select>
+        </label>
+      </div>
+      {message && (
+        <p role={message.error ? 'alert' : 'status'} class={message.error ? 'error' : ''} data-testid="published-message">
+          {message.text}
+        </p>
+      )}
+      {!rows && <p class="muted">Loading…</p>}
+      {rows && rows.length === 0 && <p class="muted">No promoted drafts.</p>}
+      <div class="cards">
+        {rows?.map((d) => (
+          <DraftCard key={`${d.documentId}:${d.publication}:${d.rightsPosture}:${d.consentPosture}`} d={d} reload={load} say={say} />
+        ))}
+      </div>
+    </section>
+  );
+}
