@@ -63,7 +63,10 @@ describe('the partner portal API', () => {
     const made = await call(stack, 'POST', '/portal/api/keys', { headers, body: { name: 'Booking site', permissions: ['artists:read', 'portfolio_intake:stage'] } });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const key = made.body.data.key as string;
-    expect(key).toMatch(/^tpk_/);
+    expect(key.startsWith(`tpk_${made.body.data.keyId}_`)).toBe(true);
+    // The secret is what follows the key id (it may itself hold '_': base64url).
+    const secret = key.slice(`tpk_${made.body.data.keyId}_`.length);
+    expect(secret.length).toBeGreaterThanOrEqual(40);
     expect(made.body.data).toMatchObject({ name: 'Booking site', permissions: ['artists:read', 'portfolio_intake:stage'], status: 'active', expiresAt: null, lastUsedAt: null });
     // It reads the beta directory with that key.
     const read = await call(stack, 'GET', '/api/v1/artists?limit=1', { headers: { 'x-api-key': key } });
@@ -73,11 +76,11 @@ describe('the partner portal API', () => {
     const row = listed.body.data.find((k: any) => k.keyId === made.body.data.keyId);
     expect(row).toMatchObject({ name: 'Booking site', prefix: `tpk_${made.body.data.keyId}`, createdBy: pat.actorId });
     expect(row.lastUsedAt).not.toBeNull();
-    expect(JSON.stringify(listed.body)).not.toContain(key.split('_')[2]);
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
     expect(listed.body.selectablePermissions).toEqual([...SELF_SERVICE_PERMISSIONS]);
     const audit = await stack.sql<{ action: string; detail: unknown }[]>`select action, detail from access_audit where subject = ${pat.actorId} and action like 'portal_%'`;
     expect(audit.map((a) => a.action)).toEqual(['portal_key_created']);
-    expect(JSON.stringify(audit)).not.toContain(key.split('_')[2]);
+    expect(JSON.stringify(audit)).not.toContain(secret);
   });
 
   it('every permission outside the self-service set is refused with 422, and nothing is written', async () => {
