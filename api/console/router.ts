@@ -12,6 +12,7 @@ import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { PROJECT_ROOT } from '../../lib/config';
 import type { AppDeps } from '../deps';
+import { pageBundleOptions } from '../portal/page';
 
 export { CONSOLE_COOKIE } from './session';
 export { CLAIM_SECONDS } from './routes';
@@ -34,18 +35,7 @@ const cspOf = (publicBaseUrl: string) => {
 };
 
 /** esbuild options of the console's bundle (the build and the in-memory bundle use the same). */
-export const consoleBundleOptions = {
-  entryPoints: [CONSOLE_WEB_ENTRY],
-  bundle: true,
-  format: 'esm' as const,
-  target: 'es2022',
-  platform: 'browser' as const,
-  jsx: 'automatic' as const,
-  jsxImportSource: 'preact',
-  minify: true,
-  legalComments: 'none' as const,
-  logLevel: 'silent' as const,
-};
+export const consoleBundleOptions = pageBundleOptions(CONSOLE_WEB_ENTRY);
 
 interface Bundle {
   /** app-<hash>.js */

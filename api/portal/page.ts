@@ -31,9 +31,9 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** esbuild options of the page's bundle (the build and the in-memory bundle use the same). */
-export const portalBundleOptions = {
-  entryPoints: [PORTAL_WEB_ENTRY],
+/** esbuild options of a browser page's bundle (Preact + TSX; the portal's and the console's). */
+export const pageBundleOptions = (entry: string) => ({
+  entryPoints: [entry],
   bundle: true,
   format: 'esm' as const,
   target: 'es2022',
@@ -43,7 +43,10 @@ export const portalBundleOptions = {
   minify: true,
   legalComments: 'none' as const,
   logLevel: 'silent' as const,
-};
+});
+
+/** esbuild options of the portal page's bundle (the build and the in-memory bundle use the same). */
+export const portalBundleOptions = pageBundleOptions(PORTAL_WEB_ENTRY);
 
 let inMemory: Promise<string> | undefined;
 async function bundle(production: boolean): Promise<string> {

@@ -50,7 +50,7 @@ export function Status() {
       </div>
       <p class="muted">Today: since {when(f.decisions.since)}. Refreshed every 15 s.</p>
       <h3>Submissions by status</h3>
-      <table class="queue">
+      <table class="queue narrow">
         <tbody>
           {Object.entries(f.byStatus)
             .sort((a, b) => b[1] - a[1])
