@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { schemathesisEntry, schemathesisInstalled, SCHEMATHESIS_DIR } from '../../scripts/tools/schemathesis';
+import { createSession } from '../../lib/console/sessions';
+import { LOCAL_ISSUER } from '../../lib/identity';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { OWNER, seedTestDirectory } from '../helpers/directory-seed';
 import { INTAKE } from '../helpers/intake';
@@ -20,6 +22,8 @@ let stack: TestStack;
 let service: TestCredential;
 let reader: TestCredential;
 let operator: TestCredential;
+/** The operator's review console session (the cookie's value): the console's routes are attacked signed in. */
+let consoleSession: string;
 beforeAll(async () => {
   if (!schemathesisInstalled()) throw new Error('schemathesis is missing: run `npm run setup`');
   // Errors the API logs show up in the test output next to schemathesis's report.
@@ -33,7 +37,9 @@ beforeAll(async () => {
     capabilities: ['portfolio_intake:stage_cross_tenant'],
   });
   reader = await apiKeyActor(stack, { permissions: [...READS], artistScope: [OWNER.artistId], studioScope: [OWNER.studioId] });
-  operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
+  operator = await bearerActor(stack, { permissions: ['portfolio_intake:review', 'portfolios:publish'], operator: true });
+  // Its writes lack X-Console-CSRF, so they answer 403 csrf_failed: the reads are what this covers.
+  consoleSession = (await createSession(stack.sql, { kind: 'bearer', subject: operator.subject!, issuer: LOCAL_ISSUER }, new Date(Date.now() + 3600_000), 'console')).token;
 });
 afterAll(async () => stack?.stop());
 
@@ -63,6 +69,9 @@ function configFile(): string {
       '[auth.openapi.BearerAuth]',
       'bearer = "${ST_BEARER}"',
       '',
+      '[auth.openapi.ConsoleSession]',
+      'api_key = "${ST_CONSOLE}"',
+      '',
     ].join('\n'));
   return file;
 }
@@ -87,7 +96,7 @@ function schemathesis(document: string, creds: { apiKey: string; bearer: string 
     '--output-truncate', 'true',
   ];
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, PYTHONPATH: SCHEMATHESIS_DIR, NO_COLOR: '1', ST_API_KEY: creds.apiKey, ST_BEARER: creds.bearer };
+    const env = { ...process.env, PYTHONPATH: SCHEMATHESIS_DIR, NO_COLOR: '1', ST_API_KEY: creds.apiKey, ST_BEARER: creds.bearer, ST_CONSOLE: consoleSession };
     const child = spawn('python3', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
@@ -128,5 +137,9 @@ describe('schemathesis against the running API', () => {
     report('intake', r);
     expect(r.generated).toBeGreaterThan(100);
     expect(r.code, 'schemathesis found failures (output above)').toBe(0);
+    // The console's reads were attacked signed in (its session cookie), not only refused with 401.
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const signedIn = metrics.split('\n').filter((l) => l.startsWith('http_request_duration_seconds_count{') && l.includes('route="/console/api/') && l.includes('status="200"'));
+    expect(signedIn.length, 'no console route answered 200 to schemathesis').toBeGreaterThanOrEqual(3);
   }, 180_000);
 });
