@@ -166,9 +166,9 @@ export function Queue() {
                     <br />
                     {words(s.consentPosture)}
                   </td>
-                  <td>{bytes(s.sizeBytes)}</td>
-                  <td>{upright(s)}</td>
-                  <td>{age(s.ageSeconds)}</td>
+                  <td class="nowrap">{bytes(s.sizeBytes)}</td>
+                  <td class="nowrap">{upright(s)}</td>
+                  <td class="nowrap">{age(s.ageSeconds)}</td>
                   <td>{s.claimedBy && <span class="claim">in review by {s.claimedBy}</span>}</td>
                 </tr>
               ))}
