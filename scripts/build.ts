@@ -24,7 +24,7 @@ import { PROJECT_ROOT } from '../lib/config';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { BUILD_INFO_FILE, type BuildInfo } from '../worker/versioning';
 import { portalBundleOptions } from '../api/portal/page';
-import { bundleFileName, consoleBundleOptions, CONSOLE_MANIFEST } from '../api/console/router';
+import { bundleFileName, consoleBundleOptions, CONSOLE_MANIFEST } from '../api/console/page';
 
 export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
 

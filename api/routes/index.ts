@@ -17,6 +17,7 @@ import { uploadRoutes } from './intake/uploads';
 import { webhookRoutes } from './intake/webhooks';
 import { portalRoutes } from '../portal/routes';
 import { consoleRoutes } from '../console/routes';
+import { consolePageRoutes } from '../console/page';
 
 export interface RouteOptions {
   /** The largest sizeBytes a create accepts (MAX_MEDIA_BYTES); part of the create schema. */
@@ -41,6 +42,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...webhookRoutes(),
     ...portalRoutes(),
     ...consoleRoutes(),
+    ...consolePageRoutes(),
     ...openApiRoutes(),
   ];
 }
