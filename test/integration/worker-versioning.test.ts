@@ -62,6 +62,29 @@ describe('worker versioning: a rollout from build A to build B while submissions
     const info = (await handleOf(id).describe()).raw.workflowExecutionInfo?.versioningInfo;
     return { behavior: info?.behavior, buildId: info?.deploymentVersion?.buildId };
   };
+  /**
+   * A signal route's answer, then the state it leads to. A 503 (not applied, Retry-After) is retried as
+   * a client would: right after a version starts or becomes current the API's worker check may not see
+   * its pollers yet (one such 503 failed a CI run). A 202 (still working after the route's wait, on a
+   * loaded machine) is followed by status reads. Any other answer fails here, with its body.
+   */
+  type Answer = Awaited<ReturnType<typeof call>>;
+  const settles = async (id: string, first: Answer, send: () => Promise<Answer>, target: string) => {
+    let r = first;
+    for (let i = 0; i < 30 && r.status === 503; i++) {
+      await new Promise((res) => setTimeout(res, 1000));
+      r = await send();
+    }
+    expect([200, 202], `${r.status} ${JSON.stringify(r.body)}`).toContain(r.status);
+    if (r.status === 200) expect(r.body.data.intakeStatus).toBe(target);
+    else await eventually(async () => (await call(stack, 'GET', `${INTAKE}/submissions/${id}`, { headers: partner.headers })).body?.data?.intakeStatus === target, 30_000);
+  };
+  /** Staged, uploaded, upload-complete: awaiting review. */
+  const verified = async () => {
+    const { id, done } = await stageAndVerify(stack, partner);
+    await settles(id, done, () => call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers }), 'awaiting_review');
+    return id;
+  };
   const approve = (id: string) => call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Approved across the rollout.' } });
 
   it('waiting submissions move to B at their next task (AUTO_UPGRADE), new ones start on B, and no task fails', async () => {
@@ -71,9 +94,7 @@ describe('worker versioning: a rollout from build A to build B while submissions
     // Three submissions verified and waiting for review, all on A.
     const waiting: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const { id, done } = await stageAndVerify(stack, partner);
-      expect(done.body.data.intakeStatus).toBe('awaiting_review');
-      waiting.push(id);
+      waiting.push(await verified());
     }
     for (const id of waiting) {
       const v = await versioningOf(id);
@@ -88,17 +109,12 @@ describe('worker versioning: a rollout from build A to build B while submissions
     await setCurrent('build-b');
 
     // New submissions start on B.
-    const fresh = await stageAndVerify(stack, partner);
-    expect(fresh.done.body.data.intakeStatus).toBe('awaiting_review');
+    const fresh = { id: await verified() };
     expect((await versioningOf(fresh.id)).buildId).toBe('build-b');
     expect((await tasksOf(fresh.id)).builds.every((b) => b === 'build-b')).toBe(true);
 
     // The waiting ones are decided now: their next tasks run on B, and they complete.
-    for (const id of [...waiting, fresh.id]) {
-      const r = await approve(id);
-      expect(r.status).toBe(200);
-      expect(r.body.data.intakeStatus).toBe('promoted_to_media_store');
-    }
+    for (const id of [...waiting, fresh.id]) await settles(id, await approve(id), () => approve(id), 'promoted_to_media_store');
     for (const id of waiting) {
       await eventually(async () => (await handleOf(id).describe()).status.name === 'COMPLETED', 30_000);
       const { builds, failed } = await tasksOf(id);
