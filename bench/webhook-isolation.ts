@@ -25,6 +25,7 @@ const { values } = parseCli('W2: upload-complete -> awaiting_review p50 with a s
     seconds: { type: 'string', default: '300', description: 'time bound of the run' },
     /** Quiet time before each batch: a batch's tail (search attributes, events, previews) must not fall on the next one. */
     'settle-ms': { type: 'string', default: '3000', description: 'quiet time before each batch' },
+    'webhook-process': { type: 'boolean', default: false, description: 'webhook delivery in a worker process of its own (WORKER_ROLE=webhooks)' },
   },
 });
 const ROUNDS = Math.max(1, Number(values.rounds));
@@ -56,6 +57,7 @@ async function phase(s: BenchStack, bytes: Buffer, label: string): Promise<numbe
 }
 
 const stack = await startBenchStack({
+  webhookWorker: values['webhook-process'] === true,
   env: {
     // Every intake stays open (awaiting_review): no quota in the way. Fast retries: more pressure from the slow lanes.
     QUOTA_STAGED_SUBMISSIONS: '1000000',

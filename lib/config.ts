@@ -282,6 +282,12 @@ export const workerConfigSchema = z
     WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
     WEBHOOK_RETRY_WINDOW_SECONDS: z.coerce.number().int().min(10).max(30 * 86400).default(86400),
+    /**
+     * What this worker process runs: `all` (the default: intake and webhook delivery), `intake` (the
+     * intake worker, the retention sweeps) or `webhooks` (the webhook worker and its dispatcher), so
+     * webhook delivery can run in processes of its own (scaled, placed and prioritised apart from intake).
+     */
+    WORKER_ROLE: z.enum(['all', 'intake', 'webhooks']).default('all'),
     /** The webhook lane's own task queue (default: TEMPORAL_TASK_QUEUE + `-webhooks`), polled by a second worker in the worker process. */
     WEBHOOK_TASK_QUEUE: optionalString,
     /** Slots of that webhook worker, apart from the intake worker's: slow receivers use these, never intake's. */

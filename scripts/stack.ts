@@ -29,10 +29,10 @@ export type TemporalSpec =
   | { embedded: { port?: number; uiPort?: number; dbFile?: string; namespace?: string; cliPath?: string | undefined } }
   | { address: string };
 
-export type StackPiece = 'api' | 'worker';
+export type StackPiece = 'api' | 'worker' | 'webhooks';
 /** Every child the launcher can supervise. */
 export type SupervisedPiece = StackPiece | 'temporal' | 'postgres' | 'haproxy';
-/** One API or worker process: replica 1 is `api`/`worker`, the others `api.2`, `worker.2`, ... */
+/** One API or worker process: replica 1 is `api`/`worker`, the others `api.2`, `worker.2`, ...; `webhooks` is the webhook worker process. */
 type ProcKey = StackPiece | `${StackPiece}.${number}`;
 const keyOf = (piece: StackPiece, n: number): ProcKey => (n === 1 ? piece : `${piece}.${n}`);
 
@@ -72,6 +72,12 @@ export interface ProcessesSpec {
    * the worker on dist/workflow-bundle.js; default: through tsx from the sources.
    */
   fromBuild?: boolean;
+  /**
+   * Webhook delivery in a worker process of its own (WORKER_ROLE=webhooks: the webhook worker and
+   * the dispatcher), the worker processes then running intake only (WORKER_ROLE=intake): the
+   * topology that keeps slow partner receivers off intake's event loop. Default: one worker process runs both.
+   */
+  webhookWorker?: boolean;
 }
 
 export interface StackOptions {
@@ -154,11 +160,16 @@ export const builtEntryOf = (script: string) => path.join('dist', script.replace
  * `node --import tsx <script>` from the project root (or, `fromBuild`, plain `node` on its bundle in
  * dist/), pinned with taskset to `cpus` when given and available.
  */
-export function spawnNode(script: string, env: Record<string, string>, cpus?: string, stdout: 'inherit' | 'ignore' = 'ignore', fromBuild = false): ChildProcess {
+export function spawnNode(script: string, env: Record<string, string>, cpus?: string, stdout: 'inherit' | 'ignore' = 'ignore', fromBuild = false, niceness = 0): ChildProcess {
   const args = fromBuild ? [path.join(PROJECT_ROOT, builtEntryOf(script))] : ['--import', 'tsx', path.join(PROJECT_ROOT, script)];
-  const [cmd, argv] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  let [cmd, argv]: [string, string[]] = cpus && hasTaskset() ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  // A lower CPU priority for every thread of the process (nice(1) before exec: the threads inherit it).
+  if (niceness > 0) [cmd, argv] = ['nice', ['-n', String(niceness), cmd, ...argv]];
   return withPrivateUmask(() => spawn(cmd, argv, { cwd: PROJECT_ROOT, env: childEnv(env), stdio: ['ignore', stdout, 'inherit'] }));
 }
+
+/** The webhook worker process's nice(1) value: intake, the API, Temporal and PostgreSQL come first on a shared machine. */
+const WEBHOOK_WORKER_NICENESS = 10;
 
 /** The exit code of a process whose configuration is invalid (lib/config.ts loadConfigOrExit). */
 const EXIT_CONFIG = 78;
@@ -428,10 +439,14 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       const key = keyOf(piece, n);
       if (running(procs[key]?.child)) return;
       const own: Record<string, string> =
-        piece === 'api' ? { PORT: String(replicaPorts[n - 1]) } : workerMetricsPorts[n - 1] ? { WORKER_METRICS_PORT: workerMetricsPorts[n - 1]! } : {};
+        piece === 'api'
+          ? { PORT: String(replicaPorts[n - 1]) }
+          : piece === 'webhooks'
+            ? { WORKER_ROLE: 'webhooks', WORKER_METRICS_PORT: '0' }
+            : { ...(procSpec.webhookWorker ? { WORKER_ROLE: 'intake' } : {}), ...(workerMetricsPorts[n - 1] ? { WORKER_METRICS_PORT: workerMetricsPorts[n - 1]! } : {}) };
       const built: Record<string, string> = procSpec.fromBuild ? { WORKFLOW_BUNDLE_PATH: path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js') } : {};
       const script = piece === 'api' ? 'api/main.ts' : 'worker/main.ts';
-      const child = spawnNode(script, { ...baseEnv, ...built, ...own, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore', procSpec.fromBuild);
+      const child = spawnNode(script, { ...baseEnv, ...built, ...own, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore', procSpec.fromBuild, piece === 'webhooks' ? WEBHOOK_WORKER_NICENESS : 0);
       const p: Proc = { child, expected: false };
       procs[key] = p;
       startedAt[piece] = Date.now();
@@ -478,7 +493,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           databasePort,
           temporalAddress,
           uiUrl,
-          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: haproxy?.pid },
+          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: haproxy?.pid },
           ...(replicas > 1
             ? {
                 replicas: Array.from({ length: replicas }, (_, i) => ({
@@ -498,6 +513,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     }
     if (procSpec && apiUrl) {
       for (let n = 1; n <= replicas; n++) spawnPiece('worker', n, {});
+      if (procSpec.webhookWorker) spawnPiece('webhooks', 1, {});
       for (let n = 1; n <= replicas; n++) spawnPiece('api', n, {});
       const gone = () => {
         if (o.signal?.aborted) return 'stack launch aborted';

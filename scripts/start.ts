@@ -20,6 +20,11 @@ const { values: args } = parseCli(
         default: '1',
         description: 'API and worker processes of each kind; above 1, HAProxy (npm run setup installs it) balances the API replicas on PORT',
       },
+      'webhook-worker': {
+        type: 'boolean',
+        default: false,
+        description: 'webhook delivery in a worker process of its own (WORKER_ROLE=webhooks, at nice 10); the workers then run intake only',
+      },
     },
   },
 );
@@ -83,6 +88,7 @@ try {
     processes: {
       apiPort: cfg.PORT,
       replicas,
+      webhookWorker: args['webhook-worker'] === true,
       stdout: 'inherit',
       env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT) },
       // Every other exit is restarted by the supervisor; a configuration error (78) cannot be.
@@ -109,6 +115,7 @@ try {
   if (replicas > 1) {
     console.log(`  Replicas:        ${replicas} API (${stack.apiReplicaUrls.join(', ')}) and ${replicas} workers, behind HAProxy on ${apiUrl}`);
   }
+  if (args['webhook-worker'] === true) console.log(`  Webhooks:        delivered by a worker process of its own (WORKER_ROLE=webhooks, nice 10)`);
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);
   console.log(`  Docs:            ${apiUrl}/docs`);
   console.log(`  Temporal Web UI: ${stack.uiUrl ?? '(external Temporal: see its own UI)'}`);

@@ -52,7 +52,12 @@ try {
   process.stderr.write(err.message + '\n');
   process.exit(78);
 }
-log.info({ temporalAddress: temporalAddressOf(cfg), namespace: cfg.TEMPORAL_NAMESPACE, taskQueue: worker.taskQueue, webhookTaskQueue: worker.webhookTaskQueue, identity: worker.identity }, 'worker polling');
+// The queues this process polls (WORKER_ROLE): intake's, the webhook lane's, or both.
+const queues = {
+  ...(worker.role !== 'webhooks' ? { taskQueue: worker.taskQueue } : {}),
+  ...(worker.role !== 'intake' ? { webhookTaskQueue: worker.webhookTaskQueue } : {}),
+};
+log.info({ temporalAddress: temporalAddressOf(cfg), namespace: cfg.TEMPORAL_NAMESPACE, role: worker.role, ...queues, identity: worker.identity }, 'worker polling');
 if (worker.metricsUrl) log.info({ url: worker.metricsUrl }, 'worker metrics');
 
 // Runtime.install registers SIGINT/SIGTERM: both workers stop polling, drain in-flight tasks, and

@@ -1,6 +1,7 @@
 // The worker process's one entry point: every piece it runs, built from its configuration. The
 // intake worker (TEMPORAL_TASK_QUEUE), the webhook worker (WEBHOOK_TASK_QUEUE, slots of its own),
-// the webhook dispatcher, the retention sweeps and /metrics. worker/main.ts and the tests' stack
+// the webhook dispatcher, the retention sweeps and /metrics; WORKER_ROLE=intake or webhooks runs
+// one side only (intake with the sweeps, webhooks with the dispatcher), each with /metrics. worker/main.ts and the tests' stack
 // start exactly this, so tests run what production runs.
 import type { Worker } from '@temporalio/worker';
 import type { PromotionHooks } from '../activities/promote-to-media-store';
@@ -32,6 +33,8 @@ export interface StartWorkerOptions {
 
 export interface RunningWorker {
   identity: string;
+  /** WORKER_ROLE: what this process runs (all, intake, webhooks). */
+  role: WorkerConfig['WORKER_ROLE'];
   taskQueue: string;
   webhookTaskQueue: string;
   /** The /metrics URL when WORKER_METRICS_PORT is set. */
@@ -58,25 +61,34 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
     const webhooks = { sql, policy: webhookPolicyOf(cfg), secrets: loadWebhookSecretBox(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') };
     const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, deployment };
     const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
-    const intake = await createIntakeWorker({
-      ...base,
-      taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-      limits: { maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES, maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS },
-      deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, decisions: await createDecisionVerifier(cfg), log, ...(hooks ? { hooks } : {}) },
-      webhooks,
-    });
-    const webhook = await createWebhookWorker({
-      ...base,
-      taskQueue: webhookTaskQueue,
-      limits: {
-        maxConcurrentActivities: cfg.WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES,
-        maxConcurrentWorkflowTasks: cfg.WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
-        maxCachedWorkflows: Math.min(cfg.WORKER_MAX_CACHED_WORKFLOWS, 200),
-      },
-      webhooks,
-    });
-    const workers: Worker[] = [intake, webhook];
-    // Both poll from here on; the first to fail ends `finished`, and stop() ends the other.
+    const role = cfg.WORKER_ROLE;
+    const runsIntake = role !== 'webhooks';
+    const runsWebhooks = role !== 'intake';
+    const workers: Worker[] = [];
+    if (runsIntake)
+      workers.push(
+        await createIntakeWorker({
+          ...base,
+          taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+          limits: { maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES, maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS },
+          deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, decisions: await createDecisionVerifier(cfg), log, ...(hooks ? { hooks } : {}) },
+          webhooks,
+        }),
+      );
+    if (runsWebhooks)
+      workers.push(
+        await createWebhookWorker({
+          ...base,
+          taskQueue: webhookTaskQueue,
+          limits: {
+            maxConcurrentActivities: cfg.WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES,
+            maxConcurrentWorkflowTasks: cfg.WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
+            maxCachedWorkflows: Math.min(cfg.WORKER_MAX_CACHED_WORKFLOWS, 200),
+          },
+          webhooks,
+        }),
+      );
+    // They poll from here on; the first to fail ends `finished`, and stop() ends the other.
     const runs = workers.map((w) => w.run());
     const finished = Promise.all(runs).then(() => undefined);
     finished.catch(() => {});
@@ -85,25 +97,29 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
       await Promise.allSettled(runs);
     });
 
-    const temporal = createTemporalClient(cfg);
-    closers.push(() => temporal.connection.close());
-    const dispatcher = await startWebhookDispatcher({
-      sql,
-      client: temporal.client,
-      taskQueue: webhookTaskQueue,
-      retry: { initialSeconds: cfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: cfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: cfg.WEBHOOK_RETRY_WINDOW_SECONDS },
-      sweepSeconds: cfg.WEBHOOK_SWEEP_SECONDS,
-      idleSeconds: opts.laneIdleSeconds ?? 300,
-      log,
-    });
-    closers.push(() => dispatcher.stop());
-    const retention = startRetentionSweeps({
-      purge: purgeStagedPastRetention({ sql, store }),
-      retentionSeconds: cfg.STAGING_RETENTION_SECONDS,
-      everySeconds: cfg.RETENTION_SWEEP_SECONDS,
-      log,
-    });
-    closers.push(() => retention.stop());
+    if (runsWebhooks) {
+      const temporal = createTemporalClient(cfg);
+      closers.push(() => temporal.connection.close());
+      const dispatcher = await startWebhookDispatcher({
+        sql,
+        client: temporal.client,
+        taskQueue: webhookTaskQueue,
+        retry: { initialSeconds: cfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: cfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: cfg.WEBHOOK_RETRY_WINDOW_SECONDS },
+        sweepSeconds: cfg.WEBHOOK_SWEEP_SECONDS,
+        idleSeconds: opts.laneIdleSeconds ?? 300,
+        log,
+      });
+      closers.push(() => dispatcher.stop());
+    }
+    if (runsIntake) {
+      const retention = startRetentionSweeps({
+        purge: purgeStagedPastRetention({ sql, store }),
+        retentionSeconds: cfg.STAGING_RETENTION_SECONDS,
+        everySeconds: cfg.RETENTION_SWEEP_SECONDS,
+        log,
+      });
+      closers.push(() => retention.stop());
+    }
     const metrics = cfg.WORKER_METRICS_PORT
       ? await startWorkerMetricsServer({
           host: cfg.WORKER_METRICS_HOST,
@@ -117,7 +133,8 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
 
     let stopping: Promise<void> | undefined;
     return {
-      identity: intake.options.identity,
+      identity: workers[0]!.options.identity,
+      role,
       taskQueue: cfg.TEMPORAL_TASK_QUEUE,
       webhookTaskQueue,
       metricsUrl: metrics?.url,

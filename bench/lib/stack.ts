@@ -46,6 +46,8 @@ export interface BenchStackOptions {
   replicas?: number;
   /** The processes from dist/ with plain node, as production runs them (needs `npm run build`). */
   fromBuild?: boolean;
+  /** Webhook delivery in a worker process of its own (WORKER_ROLE=webhooks; the launcher's webhookWorker). */
+  webhookWorker?: boolean;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
@@ -74,6 +76,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
         ...(o.serverCpus ? { cpus: o.serverCpus } : {}),
         ...(o.replicas ? { replicas: o.replicas } : {}),
         ...(o.fromBuild ? { fromBuild: true } : {}),
+        ...(o.webhookWorker ? { webhookWorker: true } : {}),
       },
       ...(o.supervise ? { supervise: { say: (line: string) => console.log(`[stack] ${line}`) } } : {}),
     });
