@@ -12,6 +12,7 @@ import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
 import { benchCall as call, intakeBody } from './lib/intake';
 import { realJpeg } from './lib/images';
+import { cpuByGroup, cpuSpent } from './lib/process-cpu';
 import { printTable, writeResults } from './lib/results';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
@@ -93,12 +94,16 @@ try {
   const run = crypto.randomBytes(3).toString('hex');
   await phase(stack, bytes, `warm-${run}`); // warm-up, not measured
   const samples = { without: [] as number[], with: [] as number[] };
+  /** CPU ms each kind of process spent during the measured batches, per side: where the difference goes. */
+  const cpu = { without: new Map<string, number>(), with: new Map<string, number>() };
   const perRound: { round: number; side: string; p50: number; p95: number }[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of r % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
       const endpointId = side === 'with' ? await attach(stack) : undefined;
       await new Promise((res) => setTimeout(res, Number(values['settle-ms'])));
+      const cpuBefore = cpuByGroup();
       const xs = await phase(stack, bytes, `${side}-${run}-${r}`);
+      for (const [g, ms] of cpuSpent(cpuBefore, cpuByGroup())) cpu[side].set(g, (cpu[side].get(g) ?? 0) + ms);
       if (endpointId) await detach(stack, endpointId);
       samples[side].push(...xs);
       const { p50, p95 } = summarize(xs);
@@ -119,7 +124,12 @@ try {
   ];
   printTable(`W2: ${ROUNDS} rounds of ${N} intakes each side, all in flight; receiver answers after ${values['delay-ms']} ms (attempts give up at 5 s); ${receiver.all.length} requests reached it, ${lanes!.attempts} attempts logged, ${lanes!.open} lanes open at the end`, rows);
   printTable('W2 per round (ms): the spread between rounds of one side is the noise of the machine', perRound);
-  const file = writeResults('webhook-isolation', { rounds: ROUNDS, intakesPerRound: N, delayMs: Number(values['delay-ms']), rows, without, withSlow, perRound, receiverRequests: receiver.all.length, openLanes: lanes!.open });
+  const groups = [...new Set([...cpu.without.keys(), ...cpu.with.keys()])].sort();
+  const cpuRows = groups
+    .map((g) => ({ process: g, without_ms: round(cpu.without.get(g) ?? 0), with_ms: round(cpu.with.get(g) ?? 0), added_ms: round((cpu.with.get(g) ?? 0) - (cpu.without.get(g) ?? 0)) }))
+    .filter((r) => r.without_ms > 0 || r.with_ms > 0);
+  printTable('W2 profile: CPU ms spent by each kind of process during the measured batches, all rounds of each side', cpuRows);
+  const file = writeResults(values['webhook-process'] ? 'webhook-isolation-process' : 'webhook-isolation', { rounds: ROUNDS, intakesPerRound: N, delayMs: Number(values['delay-ms']), webhookProcess: values['webhook-process'] === true, rows, without, withSlow, perRound, cpu: cpuRows, receiverRequests: receiver.all.length, openLanes: lanes!.open });
   console.log(`\nwritten: ${file}`);
 } finally {
   await receiver.close();
