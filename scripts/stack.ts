@@ -259,6 +259,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
   const procs: Partial<Record<ProcKey, Proc>> = {};
   let haproxy: ChildProcess | undefined;
   let closing = false;
+  /** The first API or worker process that exited with nothing to start it again (it fails a launch under way). */
+  let exitedUnrestarted: string | undefined;
   /** Set while the launcher itself stops PostgreSQL or Temporal (a fault, stop()): that exit is not restarted. */
   const expected: Partial<Record<'temporal' | 'postgres', boolean>> = {};
   const restarts: Partial<Record<SupervisedPiece, number>> = {};
@@ -454,6 +456,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       child.on('exit', (code, signal) => {
         if (p.expected || closing) return;
         if (procs[key] === p) delete procs[key];
+        // Nothing will start it again (no supervisor, or its configuration is wrong): a launch still
+        // waiting for readiness fails now, naming it, instead of waiting out its timeout.
+        if (!o.supervise || code === EXIT_CONFIG) exitedUnrestarted ??= `${key} exited (code ${code}, signal ${signal})`;
         procSpec.onUnexpectedExit?.(piece, code, signal);
         // 78 (EX_CONFIG): its configuration is wrong; starting it again cannot help.
         if (code === EXIT_CONFIG) return;
@@ -517,6 +522,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       for (let n = 1; n <= replicas; n++) spawnPiece('api', n, {});
       const gone = () => {
         if (o.signal?.aborted) return 'stack launch aborted';
+        if (exitedUnrestarted) return exitedUnrestarted;
         for (const key of Object.keys(procs) as ProcKey[]) {
           const c = procs[key]?.child;
           if (c && !running(c)) return `${key} exited (code ${c.exitCode}, signal ${c.signalCode})`;

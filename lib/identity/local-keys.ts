@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { loadOrCreateFile } from '../secrets';
 import { MAX_TOKEN_AGE_SECONDS } from './jwt';
 
 export const LOCAL_ALG = 'ES256';
@@ -16,12 +17,9 @@ export interface LocalSigningKey {
 }
 
 export async function loadOrCreateSigningKey(dataDir: string): Promise<LocalSigningKey> {
-  const file = path.join(dataDir, 'secrets', 'idp-signing-key.json');
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as LocalSigningKey;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  // The key pair is made asynchronously, so only when the file is missing; written as loadOrCreateFile writes.
+  const existing = readKeyFile(dataDir);
+  if (existing) return existing;
   const { privateKey, publicKey } = await generateKeyPair(LOCAL_ALG, { extractable: true });
   const kid = `local-${Date.now().toString(36)}`;
   const key: LocalSigningKey = {
@@ -29,13 +27,18 @@ export async function loadOrCreateSigningKey(dataDir: string): Promise<LocalSign
     privateJwk: { ...(await exportJWK(privateKey)), kid, alg: LOCAL_ALG },
     publicJwk: { ...(await exportJWK(publicKey)), kid, alg: LOCAL_ALG, use: 'sig' },
   };
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Ours, or the one another process wrote first.
+  return JSON.parse(loadOrCreateFile(dataDir, SIGNING_KEY_FILE, () => JSON.stringify(key))) as LocalSigningKey;
+}
+
+const SIGNING_KEY_FILE = 'idp-signing-key.json';
+
+function readKeyFile(dataDir: string): LocalSigningKey | undefined {
   try {
-    fs.writeFileSync(file, JSON.stringify(key), { mode: 0o600, flag: 'wx' });
-    return key;
+    return JSON.parse(fs.readFileSync(path.join(dataDir, 'secrets', SIGNING_KEY_FILE), 'utf8')) as LocalSigningKey;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return JSON.parse(fs.readFileSync(file, 'utf8')) as LocalSigningKey;
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return undefined;
   }
 }
 

@@ -4,9 +4,8 @@
 // worker holds the public key: it can verify a proof but never mint one, so a signal sent by hand
 // through Temporal (the CLI, the Web UI's "Send Signal") carries no proof the worker accepts.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { errors, importPKCS8, importSPKI, jwtVerify, SignJWT, type CryptoKey } from 'jose';
+import { loadOrCreateFile } from '../secrets';
 import type { Decision, DecisionProof } from './vocabulary';
 
 const ALG = 'EdDSA';
@@ -78,22 +77,7 @@ function ed25519(key: crypto.KeyObject, what: string): crypto.KeyObject {
 
 /** The embedded stack's key: created on first use (by the API or the worker, whichever starts first). */
 export function loadOrCreateDecisionKeyPem(dataDir: string): string {
-  const file = path.join(dataDir, 'secrets', DECISION_KEY_FILE);
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const { privateKey } = crypto.generateKeyPairSync('ed25519');
-  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    fs.writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
-    return pem;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return fs.readFileSync(file, 'utf8');
-    throw err;
-  }
+  return loadOrCreateFile(dataDir, DECISION_KEY_FILE, () => crypto.generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 }
 
 export interface DecisionSigner {
