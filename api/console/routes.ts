@@ -10,6 +10,7 @@ import { listArtists } from '../../lib/directory/artists';
 import { claim, releaseClaim, revokeSession } from '../../lib/console/sessions';
 import { flaggedMatchesOf } from '../../lib/intake/similar';
 import { findSubmission } from '../../lib/intake/submissions';
+import { filterText } from '../../lib/validation/text';
 import { AppError } from '../http/errors';
 import { defineRoute, type Route } from '../http/route';
 import { sessionFromBearer, sessionFromLink } from '../http/session-signin';
@@ -36,8 +37,8 @@ const signin = { doc: 'intake', tag: 'review console', auth: 'public' } as const
 // The console's queue filters: the API's page and limit, plus who sent it and how long it waited.
 export const consoleQueueQuery = z
   .object({
-    tenantId: z.string().trim().min(1).max(200).optional(),
-    partner: z.string().trim().min(1).max(200).optional().describe('a partner actor or partner organization'),
+    tenantId: filterText(200).optional(),
+    partner: filterText(200).optional().describe('a partner actor or partner organization'),
     minAgeMinutes: z.coerce.number().int().min(0).max(525_600).optional().describe('only items waiting at least this long'),
     page: z.coerce.number().int().min(1).max(10_000).default(1),
     limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -53,7 +54,7 @@ const signinQuery = z.object({ code: z.string().min(20).max(200) }).strict();
 const statusQuery = z
   .object({ since: z.string().datetime({ offset: true }).optional().describe('count decisions from this instant (the operator\'s local midnight); default: 24 hours ago') })
   .strict();
-const artistLookupQuery = z.object({ q: z.string().trim().min(2).max(200).describe('part of the artist\'s name (2..200 characters)') }).strict();
+const artistLookupQuery = z.object({ q: filterText(200, 2).describe('part of the artist\'s name (2..200 characters)') }).strict();
 const draftsQuery = z.object({ publication: z.enum(['draft', 'published', 'unpublished']).optional() }).strict();
 
 const Me = z

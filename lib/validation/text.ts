@@ -20,3 +20,12 @@ export const trimmedText = (max: number) =>
     .max(max)
     .regex(/^[^\u0000]*[^ \t\r\n\u0000][^\u0000]*$/, 'must not be blank or contain NUL characters')
     .transform((v) => v.replace(EDGE_SPACE, ''));
+
+/** A query filter: min..max characters after trimming, no NUL (PostgreSQL would refuse the query, a 500). */
+export const filterText = (max: number, min = 1) =>
+  z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .regex(/^[^\u0000]*$/, 'must not contain NUL characters');

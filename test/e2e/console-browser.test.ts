@@ -242,6 +242,12 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     expect((await approve({})).body.code).toBe('csrf_failed');
     expect((await approve({ 'x-console-csrf': csrf, origin: 'https://evil.example' })).body.code).toBe('csrf_failed');
     expect((await call(stack, 'GET', '/console/api/queue', { headers: { cookie } })).status).toBe(200);
+    // A NUL in a filter is a 400 naming the field, not PostgreSQL's refusal as a 500 (schemathesis found it).
+    for (const url of ['/console/api/queue?partner=a%00b', '/console/api/queue?tenantId=%00', '/console/api/artist-profiles?q=ab%00c']) {
+      const bad = await call(stack, 'GET', url, { headers: { cookie } });
+      expect(bad.status, url).toBe(400);
+      expect(bad.body.code, url).toBe('validation_failed');
+    }
     // The mapping is re-checked on every request: a deactivated operator is out at once.
     await stack.sql`update actor_mappings set active = false where actor_id = ${alice.actorId}`;
     expect((await call(stack, 'GET', '/console/api/queue', { headers: { cookie } })).body.code).toBe('actor_not_mapped');
