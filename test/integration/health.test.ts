@@ -166,6 +166,10 @@ describe('request logging around the probes', () => {
   let stack: TestStack;
   beforeAll(async () => {
     stack = await startTestStack({ env: { LOG_LEVEL: 'info' }, logDestination: { write: (l) => void lines.push(JSON.parse(l)) } });
+    // Ready first (the worker's pollers reach Temporal a moment after it starts; a clean-clone CI
+    // once read 503 here), then the lines of that wait are dropped: the test counts its own requests.
+    await eventually(async () => (await get(stack, '/health/ready')).status === 200, 30_000);
+    lines.length = 0;
   });
   afterAll(async () => stack?.stop());
 
