@@ -9,7 +9,6 @@ import { methodGuards } from './http/method-guards';
 import { mountRoutes } from './http/route';
 import { docsPageRouter } from './openapi/router';
 import { allRoutes } from './routes';
-import { portalPageRouter } from './portal/page';
 
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -30,7 +29,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(methods.options);
   mountRoutes(app, routes, deps);
   app.use(docsPageRouter(deps));
-  app.use(portalPageRouter(deps));
   app.use(metricsRouter(deps.cfg, deps.metrics));
 
   app.use(methods.notAllowed);

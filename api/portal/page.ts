@@ -1,13 +1,16 @@
-// The partner portal's page (/portal) and its assets, served by the API while the identity
-// provider is the local one (with IDP_DRIVER=external partners use PARTNER_PORTAL_URL). The script
+// The partner portal's page (/portal) and its assets, in the route list like every endpoint, served
+// by the API while the identity provider is the local one (with IDP_DRIVER=external they answer 404
+// naming PARTNER_PORTAL_URL, as the portal's API does). The script
 // is api/portal/web/main.tsx bundled by esbuild: `npm run build` writes dist/portal/app.js (what
 // production serves); outside production the sources are bundled in memory on first use.
 // Strict CSP: scripts and styles only from this origin, no inline anything.
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
 import { PROJECT_ROOT } from '../../lib/config';
-import type { AppDeps } from '../deps';
+import { defineRoute, type Route } from '../http/route';
+import { requireLocalPortal } from './session';
 
 export const PORTAL_WEB_ENTRY = path.join(PROJECT_ROOT, 'api', 'portal', 'web', 'main.tsx');
 export const PORTAL_BUNDLE = path.join(PROJECT_ROOT, 'dist', 'portal', 'app.js');
@@ -62,15 +65,38 @@ async function bundle(production: boolean): Promise<string> {
   return inMemory;
 }
 
-export function portalPageRouter(deps: AppDeps): Router {
-  const r = express.Router();
-  if (deps.cfg.IDP_DRIVER !== 'local') return r;
-  const page = (_req: Request, res: Response) => void res.set('content-security-policy', CSP).set('cache-control', 'no-store').type('html').send(PAGE);
-  r.get('/portal', page);
-  r.get('/portal/', page);
-  r.get('/portal/assets/portal.css', (_req, res) => void res.set('cache-control', 'no-cache').type('css').sendFile(CSS));
-  r.get('/portal/assets/app.js', (_req, res, next) => {
-    bundle(deps.cfg.NODE_ENV === 'production').then((js) => void res.set('cache-control', 'no-cache').type('js').send(js), next);
-  });
-  return r;
+const Html = z.string().openapi({ type: 'string', description: 'the portal page (HTML)' });
+const Script = z.string().openapi({ type: 'string', description: 'the portal\'s script' });
+const Stylesheet = z.string().openapi({ type: 'string', description: 'the portal\'s stylesheet' });
+
+export function portalPageRoutes(): Route[] {
+  // Static, and without a database: never rate limited (a page load fetches three of these).
+  const common = { doc: 'intake', tag: 'partner portal', auth: 'public', limit: 'none', problems: [404] } as const;
+  return [
+    defineRoute({
+      ...common, method: 'get', path: '/portal', operationId: 'portalPage', summary: 'The partner portal (with the local identity provider)',
+      okContentType: 'text/html', ok: { 200: ['the portal page', Html] },
+      handler({ deps, res }) {
+        requireLocalPortal(deps);
+        res.set('content-security-policy', CSP).set('cache-control', 'no-store').type('html').send(PAGE);
+      },
+    }),
+    defineRoute({
+      ...common, method: 'get', path: '/portal/assets/portal.css', operationId: 'portalStylesheet', summary: 'The portal\'s stylesheet',
+      okContentType: 'text/css', ok: { 200: ['the stylesheet', Stylesheet] },
+      handler({ deps, res }) {
+        requireLocalPortal(deps);
+        return new Promise<void>((resolve, reject) => res.set('cache-control', 'no-cache').type('css').sendFile(CSS, (err) => (err ? reject(err) : resolve())));
+      },
+    }),
+    defineRoute({
+      ...common, method: 'get', path: '/portal/assets/app.js', operationId: 'portalScript', summary: 'The portal\'s script',
+      okContentType: 'text/javascript', ok: { 200: ['the script', Script] },
+      async handler({ deps, res }) {
+        requireLocalPortal(deps);
+        const js = await bundle(deps.cfg.NODE_ENV === 'production');
+        res.set('cache-control', 'no-cache').type('js').send(js);
+      },
+    }),
+  ];
 }

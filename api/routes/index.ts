@@ -15,6 +15,7 @@ import { similarRoutes } from './intake/similar';
 import { submissionRoutes } from './intake/submissions';
 import { uploadRoutes } from './intake/uploads';
 import { webhookRoutes } from './intake/webhooks';
+import { portalPageRoutes } from '../portal/page';
 import { portalRoutes } from '../portal/routes';
 import { consoleRoutes } from '../console/routes';
 import { consolePageRoutes } from '../console/page';
@@ -41,6 +42,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...publishingRoutes(),
     ...webhookRoutes(),
     ...portalRoutes(),
+    ...portalPageRoutes(),
     ...consoleRoutes(),
     ...consolePageRoutes(),
     ...openApiRoutes(),
