@@ -117,13 +117,28 @@ export interface WebhookRetry {
   windowSeconds: number;
 }
 
+/** How an endpoint's deliverer run ended (workflows/webhook-delivery.ts webhookEndpoint acts on it). */
+export type DelivererOutcome =
+  /** Nothing open for a quiet spell: the workflow waits for a signal, then ends. */
+  | { outcome: 'idle' }
+  /** Open deliveries, none due before `waitSeconds`: the workflow sleeps until then (or a signal). */
+  | { outcome: 'wait'; waitSeconds: number }
+  /** The run reached its time bound, or the worker is stopping: the workflow runs it again. */
+  | { outcome: 'more' }
+  /** The endpoint is deleted; its open deliveries are cancelled. */
+  | { outcome: 'gone' };
+
 export interface WebhookActivities {
   /**
-   * Claim the lane's next delivery (in event order) and make one signed attempt; 'idle' when the
-   * lane has none. A failed attempt throws and is retried by Temporal: the retry claims the same
-   * delivery, since it is still the lane's first open one.
+   * The endpoint's deliverer: delivers the first open delivery of each of its submissions, up to
+   * `concurrency` at once, until nothing is due soon; heartbeats as it goes.
+   */
+  deliverEndpoint(i: { endpointId: string; retry: WebhookRetry; concurrency: number }): Promise<DelivererOutcome>;
+  /**
+   * (Lane workflows started before the endpoint deliverer.) Claim the lane's next delivery if due
+   * and make one attempt; 'idle' when there is none or it failed (the deliverer retries it).
    */
   deliverNext(i: { lane: { endpointId: string; submissionId: string }; retry: WebhookRetry }): Promise<'idle' | 'delivered'>;
-  /** The lane's first open delivery is failed (its retry window ended, or its target is refused). */
+  /** (Lane workflows started before the endpoint deliverer.) The lane's first open delivery is failed. */
   failLaneHead(i: { lane: { endpointId: string; submissionId: string }; reason: string }): Promise<void>;
 }

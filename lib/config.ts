@@ -290,8 +290,14 @@ export const workerConfigSchema = z
     WORKER_ROLE: z.enum(['all', 'intake', 'webhooks']).default('all'),
     /** The webhook lane's own task queue (default: TEMPORAL_TASK_QUEUE + `-webhooks`), polled by a second worker in the worker process. */
     WEBHOOK_TASK_QUEUE: optionalString,
-    /** Slots of that webhook worker, apart from the intake worker's: slow receivers use these, never intake's. */
-    WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(20),
+    /**
+     * Slots of that webhook worker, apart from the intake worker's: slow receivers use these, never
+     * intake's. One slot is one endpoint being delivered to (its deliverer); an endpoint with nothing
+     * due soon gives its slot back.
+     */
+    WEBHOOK_WORKER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().min(1).max(1000).default(50),
+    /** Submissions of one endpoint delivered at once (one delivery in flight per submission, so each submission's order holds). */
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
     WEBHOOK_WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().min(1).max(1000).default(20),
     /** How often the dispatcher sweeps for events and deliveries besides being woken (LISTEN). */
     WEBHOOK_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),

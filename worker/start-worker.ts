@@ -6,12 +6,14 @@
 import type { Worker } from '@temporalio/worker';
 import type { PromotionHooks } from '../activities/promote-to-media-store';
 import { purgeStagedPastRetention } from '../activities/purge-staged';
+import type { DelivererTiming } from '../activities/webhooks';
 import { databaseUrlOf, webhookPolicyOf, type WorkerConfig } from '../lib/config';
 import { createSql } from '../lib/db';
 import { createDecisionVerifier } from '../lib/intake/decision-proof';
 import type { Logger } from '../lib/logger';
 import { createObjectStore } from '../lib/storage';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
+import { listenForDeliveries } from '../lib/webhooks/wakeups';
 import { connectWorkerConnection, createTemporalClient } from '../temporal/connection';
 import { defaultWebhookTaskQueue } from '../workflows/messages';
 import { createIntakeWorker, createWebhookWorker } from './create-worker';
@@ -27,8 +29,10 @@ export interface StartWorkerOptions {
   coreMetricsAddress?: string | undefined;
   /** Promotion hooks (tests); FAULT_KILL_AFTER_MEDIA_COPY sets the fault suite's. */
   hooks?: PromotionHooks | undefined;
-  /** A webhook lane ends after this many quiet seconds (default 300). */
+  /** An endpoint's delivery workflow ends after this many quiet seconds (default 300). */
   laneIdleSeconds?: number;
+  /** How endpoint deliverers pace themselves (tests shorten it; activities/webhooks.ts DELIVERER_TIMING). */
+  delivererTiming?: Partial<DelivererTiming> | undefined;
 }
 
 export interface RunningWorker {
@@ -58,12 +62,25 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
     closers.push(() => connection.close());
     const store = createObjectStore(cfg);
     const hooks = opts.hooks ?? (cfg.FAULT_KILL_AFTER_MEDIA_COPY ? killOncePerSubmission(cfg.DATA_DIR) : undefined);
-    const webhooks = { sql, policy: webhookPolicyOf(cfg), secrets: loadWebhookSecretBox(cfg), publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, '') };
-    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, deployment };
-    const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
     const role = cfg.WORKER_ROLE;
     const runsIntake = role !== 'webhooks';
     const runsWebhooks = role !== 'intake';
+    // Deliverers hear of their endpoints' new deliveries here, and stop first when the process stops.
+    const wakeups = runsWebhooks ? await listenForDeliveries(sql) : undefined;
+    if (wakeups) closers.push(() => wakeups.close());
+    const stopDeliverers = new AbortController();
+    const webhooks = {
+      sql,
+      policy: webhookPolicyOf(cfg),
+      secrets: loadWebhookSecretBox(cfg),
+      publicBaseUrl: (cfg.PUBLIC_BASE_URL ?? `http://127.0.0.1:${cfg.PORT}`).replace(/\/$/, ''),
+      wakeups,
+      stopping: stopDeliverers.signal,
+      log,
+      ...(opts.delivererTiming ? { timing: opts.delivererTiming } : {}),
+    };
+    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, deployment };
+    const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
     const workers: Worker[] = [];
     if (runsIntake)
       workers.push(
@@ -96,6 +113,8 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await Promise.allSettled(runs);
     });
+    // Runs before the workers' shutdown: deliverers finish their attempts in flight and hand over.
+    closers.push(async () => stopDeliverers.abort());
 
     if (runsWebhooks) {
       const temporal = createTemporalClient(cfg);
@@ -105,6 +124,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
         client: temporal.client,
         taskQueue: webhookTaskQueue,
         retry: { initialSeconds: cfg.WEBHOOK_RETRY_INITIAL_SECONDS, maxIntervalSeconds: cfg.WEBHOOK_RETRY_MAX_INTERVAL_SECONDS, windowSeconds: cfg.WEBHOOK_RETRY_WINDOW_SECONDS },
+        concurrency: cfg.WEBHOOK_ENDPOINT_CONCURRENCY,
         sweepSeconds: cfg.WEBHOOK_SWEEP_SECONDS,
         idleSeconds: opts.laneIdleSeconds ?? 300,
         log,

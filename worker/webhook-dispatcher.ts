@@ -1,28 +1,33 @@
-// The webhook dispatcher, beside the worker: turns new events into deliveries (one per matching
-// endpoint) and hands each (endpoint, submission) lane with deliveries to its delivery workflow
-// (signal-with-start, so a running lane just hears about it). Woken by the events channel
-// (LISTEN) and by a periodic sweep, which also recovers lanes whose signal was lost in a crash.
-// Safe with several workers: fan-out claims events with SKIP LOCKED, and a workflow id is one lane.
+// The webhook dispatcher, beside the webhook worker: turns new events into deliveries (one per
+// matching endpoint; the fan-out NOTIFYs the endpoints' running deliverers) and starts the deliverer
+// of each endpoint that has deliveries and none running (signal-with-start of its webhookEndpoint
+// workflow; a sleeping one just wakes). Woken by the events channel (LISTEN) and by a periodic sweep,
+// which also restarts a deliverer whose workflow is gone while deliveries are overdue.
+// Safe with several workers: fan-out claims events with SKIP LOCKED, and a workflow id is one endpoint.
 import type { Client } from '@temporalio/client';
 import type { WebhookRetry } from '../activities/types';
 import type { Sql } from '../lib/db';
 import type { Logger } from '../lib/logger';
 import { EVENTS_CHANNEL } from '../lib/webhooks/events';
-import { fanOut, lanesToDispatch, markDispatched } from '../lib/webhooks/store';
-import { webhookDeliveriesSignal, webhookLaneWorkflowId } from '../workflows/messages';
-import { webhookLane } from '../workflows/webhook-delivery';
+import { endpointsToDispatch, fanOut, markDispatched } from '../lib/webhooks/store';
+import { webhookDeliveriesSignal, webhookEndpointWorkflowId } from '../workflows/messages';
+import { webhookEndpoint } from '../workflows/webhook-delivery';
 
 const FAN_OUT_BATCH = 500;
 /** Rounds per wake-up at most, so one pass is bounded in time too. */
 const MAX_ROUNDS = 20;
 const SIGNALS_AT_ONCE = 10;
+/** How long a NOTIFY waits for the ones right behind it before the pass runs. */
+const GATHER_MS = 100;
 
 export interface DispatcherOptions {
   sql: Sql;
   client: Client;
-  /** The webhook lane's task queue (WEBHOOK_TASK_QUEUE): new lanes start there; a lane already running elsewhere just hears the signal. */
+  /** The webhook lane's task queue (WEBHOOK_TASK_QUEUE): new deliverers start there; one already running elsewhere just hears the signal. */
   taskQueue: string;
   retry: WebhookRetry;
+  /** Submissions an endpoint's deliverer sends to at once (WEBHOOK_ENDPOINT_CONCURRENCY). */
+  concurrency: number;
   sweepSeconds: number;
   idleSeconds: number;
   log: Logger;
@@ -37,33 +42,34 @@ export async function startWebhookDispatcher(o: DispatcherOptions): Promise<{ st
     try {
       for (let round = 0; round < MAX_ROUNDS && !stopped; round++) {
         const events = await fanOut(o.sql, FAN_OUT_BATCH);
-        const lanes = await lanesToDispatch(o.sql, { staleSeconds: 60, limit: 200 });
-        // Lanes are independent: signalled a few at a time.
-        for (let i = 0; i < lanes.length; i += SIGNALS_AT_ONCE)
+        const endpoints = await endpointsToDispatch(o.sql, { staleSeconds: 60, limit: 200 });
+        // Endpoints are independent: signalled a few at a time.
+        for (let i = 0; i < endpoints.length; i += SIGNALS_AT_ONCE)
           await Promise.all(
-            lanes.slice(i, i + SIGNALS_AT_ONCE).map(async (lane) => {
-              await o.client.workflow.signalWithStart(webhookLane, {
-                workflowId: webhookLaneWorkflowId(lane.endpointId, lane.submissionId),
+            endpoints.slice(i, i + SIGNALS_AT_ONCE).map(async (endpointId) => {
+              await o.client.workflow.signalWithStart(webhookEndpoint, {
+                workflowId: webhookEndpointWorkflowId(endpointId),
                 taskQueue: o.taskQueue,
-                args: [{ ...lane, retry: o.retry, idleSeconds: o.idleSeconds }],
+                args: [{ endpointId, retry: o.retry, idleSeconds: o.idleSeconds, concurrency: o.concurrency }],
                 signal: webhookDeliveriesSignal,
                 signalArgs: [],
               });
-              await markDispatched(o.sql, lane);
+              await markDispatched(o.sql, endpointId);
             }),
           );
-        if (events < FAN_OUT_BATCH && lanes.length < 200) break;
+        if (events < FAN_OUT_BATCH && endpoints.length < 200) break;
       }
     } catch (err) {
       o.log.warn({ err }, 'webhook dispatch failed; the next pass retries');
     }
   };
-  const kick = () => {
+  /** A pass soon; `afterMs` lets a burst of NOTIFYs (one per transition) gather into one pass. */
+  const kick = (afterMs = 0) => {
     if (queued || stopped) return;
     queued = true;
-    running = running.then(pass);
+    running = running.then(() => (afterMs > 0 ? new Promise<void>((r) => setTimeout(r, afterMs)) : undefined)).then(pass);
   };
-  const listener = await o.sql.listen(EVENTS_CHANNEL, kick, kick);
+  const listener = await o.sql.listen(EVENTS_CHANNEL, () => kick(GATHER_MS), () => kick());
   const timer = setInterval(kick, o.sweepSeconds * 1000);
   timer.unref();
   return {

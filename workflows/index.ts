@@ -1,3 +1,3 @@
 export { portfolioIntake } from './portfolio-intake';
 export { artistResolution } from './artist-resolution';
-export { webhookLane } from './webhook-delivery';
+export { webhookEndpoint, webhookLane } from './webhook-delivery';

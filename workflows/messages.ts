@@ -31,12 +31,19 @@ export function intakeWorkflowId(submissionId: string): string {
   return `intake/${submissionId}`;
 }
 
-// The webhook lane (workflows/webhook-delivery.ts): one workflow per (endpoint, submission),
-// signalled with-start by the worker's dispatcher. Its own task queue (WEBHOOK_TASK_QUEUE, by
-// default the intake queue's name + `-webhooks`) so slow partner receivers never take intake slots.
-/** "The lane has deliveries": sent with signal-with-start by the dispatcher. */
+// Webhook delivery (workflows/webhook-delivery.ts): one workflow per endpoint (webhookEndpoint),
+// signalled with-start by the worker's dispatcher when the endpoint has deliveries and its deliverer
+// is not running. Its own task queue (WEBHOOK_TASK_QUEUE, by default the intake queue's name +
+// `-webhooks`) so slow partner receivers never take intake slots. The per-(endpoint, submission)
+// lane workflows (webhookLane) were the first design; the ones already running finish as they are.
+/** "There are deliveries": sent with signal-with-start by the dispatcher. */
 export const webhookDeliveriesSignal = defineSignal('webhookDeliveries');
 
+export function webhookEndpointWorkflowId(endpointId: string): string {
+  return `webhook-endpoint:${endpointId}`;
+}
+
+/** The id of a lane workflow of the first design (still running ones are drained). */
 export function webhookLaneWorkflowId(endpointId: string, submissionId: string): string {
   return `webhook-lane:${endpointId}:${submissionId}`;
 }

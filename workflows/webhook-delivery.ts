@@ -1,12 +1,49 @@
-// One workflow per (endpoint, submission) lane: delivers the lane's webhook events one at a time,
-// in event order (one activity claims the lane's first open delivery and makes an attempt), each
-// retried by Temporal with exponential backoff until the retry window ends, then marked failed and
-// the lane moves on. Signalled by the worker's dispatcher when the lane has
-// new deliveries; ends after a quiet spell (a later event starts it again). Deterministic code
-// only: the database and the HTTP attempts are activities (activities/webhooks.ts).
+// Webhook delivery workflows. `webhookEndpoint`: one per endpoint; it runs the endpoint's deliverer
+// (activities/webhooks.ts deliverEndpoint: a heartbeating activity that delivers the first open
+// delivery of each submission, a few at a time, and keeps the retry schedule in PostgreSQL), then
+// acts on how the run ended: sleeps until the next retry is due, waits for the dispatcher's signal
+// after a quiet spell, or ends (endpoint deleted, or nothing came). A worker that dies mid-run is
+// noticed by the heartbeat timeout and the run is retried elsewhere; its claims end with their lease.
+// `webhookLane` (one per endpoint and submission, an activity per attempt) was the first design:
+// lanes still running when a worker with the deliverer rolls out finish as they were written.
+// Deterministic code only: the database and the HTTP attempts are activities.
 import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { WebhookActivities, WebhookRetry } from '../activities/types';
 import { webhookDeliveriesSignal } from './messages';
+
+export interface WebhookEndpointInput {
+  endpointId: string;
+  retry: WebhookRetry;
+  /** After a quiet run, wait this many seconds for a signal before ending. */
+  idleSeconds: number;
+  /** Submissions delivered at once (one delivery in flight per submission: their order holds). */
+  concurrency: number;
+}
+
+/** Deliverer runs per workflow run before continue-as-new, so the history stays short. */
+const RUNS_PER_HISTORY = 100;
+
+export async function webhookEndpoint(input: WebhookEndpointInput): Promise<void> {
+  let signalled = false;
+  setHandler(webhookDeliveriesSignal, () => {
+    signalled = true;
+  });
+  const { deliverEndpoint } = proxyActivities<WebhookActivities>({
+    // A run ends itself after 10 minutes; the heartbeat notices a dead worker within 20 s.
+    startToCloseTimeout: '15 minutes',
+    heartbeatTimeout: '20 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  });
+  for (let run = 0; run < RUNS_PER_HISTORY; run++) {
+    signalled = false;
+    const r = await deliverEndpoint({ endpointId: input.endpointId, retry: input.retry, concurrency: input.concurrency });
+    if (r.outcome === 'gone') return;
+    if (r.outcome === 'more' || signalled) continue;
+    const woken = await condition(() => signalled, `${r.outcome === 'wait' ? r.waitSeconds : input.idleSeconds} seconds`);
+    if (!woken && r.outcome === 'idle') return;
+  }
+  await continueAsNew<typeof webhookEndpoint>(input);
+}
 
 export interface WebhookLaneInput {
   endpointId: string;

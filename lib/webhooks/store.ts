@@ -5,6 +5,7 @@ import type { Sql, Tx } from '../db';
 import { statusView } from '../intake/status-view';
 import type { IntakeView } from '../intake/vocabulary';
 import { EVENTS_CHANNEL, type EventType } from './events';
+import { DELIVERIES_CHANNEL } from './wakeups';
 import type { SecretBox } from './secret-box';
 import { newSecret } from './send';
 
@@ -179,11 +180,14 @@ export async function fanOut(sql: Sql, limit = 500): Promise<number> {
       from ev join webhook_endpoints ep on ep.organization_id = ev.organization_id and ep.deleted_at is null
         and ep.created_at <= ev.occurred_at and (ep.event_types is null or ev.event_type = any(ep.event_types))
       on conflict (event_id, endpoint_id) do nothing
-      returning 1
+      returning endpoint_id
     ), marked as (
       update webhook_events set fanned_out = true where event_id in (select event_id from ev) returning 1
+    ), woken as (
+      -- The endpoints' running deliverers hear of it at commit (lib/webhooks/wakeups.ts), in whichever worker they run.
+      select pg_notify(${DELIVERIES_CHANNEL}, endpoint_id) from (select distinct endpoint_id from ins) x
     )
-    select (select count(*) from marked)::int as events, (select count(*) from ins)::int as deliveries`;
+    select (select count(*) from marked)::int as events, (select count(*) from ins)::int as deliveries, (select count(*) from woken)::int as woken`;
   return r!.events;
 }
 
@@ -192,39 +196,128 @@ export interface DeliveryLane {
   submissionId: string;
 }
 
+/** How long a claimed delivery stays the claimer's (an attempt is at most 5 s): past it, a deliverer that died has lost it. */
+export const DELIVERY_LEASE_SECONDS = 30;
+
 /**
- * (endpoint, submission) lanes with a delivery nobody has taken: never dispatched, or dispatched a
- * while ago and still not taken while no delivery of the lane is in progress (the workflow that was
- * signalled ended before it saw it). Each lane is delivered in order by one workflow.
+ * Endpoints whose deliverer must be started or woken: not running now (`deliverer_until` past), with
+ * a delivery nobody was told of, or one overdue for a while (its workflow is gone: a crash, a
+ * termination). A running deliverer is never signalled: it hears of new deliveries by NOTIFY.
  */
-export async function lanesToDispatch(sql: Tx, o: { staleSeconds: number; limit: number }): Promise<DeliveryLane[]> {
-  return sql<DeliveryLane[]>`
-    select distinct d.endpoint_id, d.submission_id from webhook_deliveries d
-    where d.status = 'pending'
-      and (d.dispatched_at is null or (d.dispatched_at < now() - make_interval(secs => ${o.staleSeconds})
-        and not exists (select 1 from webhook_deliveries x where x.endpoint_id = d.endpoint_id and x.submission_id = d.submission_id and x.status = 'delivering')))
+export async function endpointsToDispatch(sql: Tx, o: { staleSeconds: number; limit: number }): Promise<string[]> {
+  const rows = await sql<{ endpointId: string }[]>`
+    select ep.endpoint_id from webhook_endpoints ep
+    where (ep.deliverer_until is null or ep.deliverer_until < now())
+      and exists (
+        select 1 from webhook_deliveries d
+        where d.endpoint_id = ep.endpoint_id and d.status in ('pending', 'delivering')
+          and (d.dispatched_at is null
+            or greatest(coalesce(d.next_attempt_at, d.dispatched_at), d.dispatched_at) < now() - make_interval(secs => ${o.staleSeconds})))
     limit ${o.limit}`;
+  return rows.map((r) => r.endpointId);
 }
 
-export async function markDispatched(sql: Tx, lane: DeliveryLane): Promise<void> {
+/**
+ * The endpoint's deliverer was signalled: its open deliveries are dispatched (the stale clock
+ * restarts), and the deliverer counts as running for `startSeconds` (until its activity starts and
+ * refreshes it), so the deliveries that come meanwhile do not signal it again.
+ */
+export async function markDispatched(sql: Tx, endpointId: string, startSeconds = 10): Promise<void> {
   await sql`
-    update webhook_deliveries set dispatched_at = now()
-    where endpoint_id = ${lane.endpointId} and submission_id = ${lane.submissionId} and status = 'pending'`;
+    with dispatched as (
+      update webhook_deliveries set dispatched_at = now() where endpoint_id = ${endpointId} and status in ('pending', 'delivering')
+    )
+    update webhook_endpoints set deliverer_until = greatest(coalesce(deliverer_until, now()), now() + make_interval(secs => ${startSeconds}))
+    where endpoint_id = ${endpointId}`;
 }
 
-// ---------------------------------------------------------------- deliveries
+/**
+ * The deliverer of an endpoint is running until now + `seconds` (refreshed as it runs); answers
+ * whether the endpoint is gone (deleted, or never existed).
+ */
+export async function touchDeliverer(sql: Tx, endpointId: string, seconds: number): Promise<{ gone: boolean }> {
+  const [r] = await sql<{ deletedAt: Date | null }[]>`
+    update webhook_endpoints set deliverer_until = now() + make_interval(secs => ${seconds})
+    where endpoint_id = ${endpointId} returning deleted_at`;
+  return { gone: !r || r.deletedAt !== null };
+}
 
-/** The lane's next delivery in event order (one already being delivered first), marked delivering. */
-export async function claimNextDelivery(sql: Tx, lane: DeliveryLane): Promise<string | null> {
-  const [r] = await sql<{ deliveryId: string }[]>`
-    with next as (
-      select delivery_id from webhook_deliveries
-      where endpoint_id = ${lane.endpointId} and submission_id = ${lane.submissionId} and status in ('pending', 'delivering')
-      order by seq limit 1
+/**
+ * The deliverer stops (it parks, goes idle or is stopped): cleared, and every open delivery of the
+ * endpoint counted as dispatched (the deliverer has seen them). Then the caller looks again: a
+ * delivery fanned out before this is found by that look; one after it makes the dispatcher signal.
+ */
+export async function releaseDeliverer(sql: Tx, endpointId: string): Promise<void> {
+  await sql`
+    with seen as (
+      update webhook_deliveries set dispatched_at = now()
+      where endpoint_id = ${endpointId} and status in ('pending', 'delivering') and dispatched_at is null
     )
-    update webhook_deliveries d set status = 'delivering' from next where d.delivery_id = next.delivery_id
-    returning d.delivery_id`;
-  return r?.deliveryId ?? null;
+    update webhook_endpoints set deliverer_until = null where endpoint_id = ${endpointId}`;
+}
+
+export interface ClaimedDelivery {
+  deliveryId: string;
+  submissionId: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  firstAttemptAt: Date;
+}
+
+const openHeads = (sql: Tx, endpointId: string, submissionId?: string) => sql`
+  select distinct on (submission_id) delivery_id, seq, lease_until, next_attempt_at
+  from webhook_deliveries
+  where endpoint_id = ${endpointId} and status in ('pending', 'delivering')
+    ${submissionId === undefined ? sql`` : sql`and submission_id = ${submissionId}`}
+  order by submission_id, seq`;
+
+/**
+ * Claim up to `limit` deliveries of the endpoint that are due: each the first open one of its
+ * submission (order per submission), not leased by anyone (one in flight per submission), its next
+ * attempt time reached. Leased for DELIVERY_LEASE_SECONDS and marked delivering.
+ */
+export async function claimDue(sql: Tx, o: { endpointId: string; limit: number; submissionId?: string }): Promise<ClaimedDelivery[]> {
+  if (o.limit <= 0) return [];
+  return sql<ClaimedDelivery[]>`
+    with heads as (${openHeads(sql, o.endpointId, o.submissionId)}),
+    due as (
+      select delivery_id from heads
+      where (lease_until is null or lease_until < now()) and (next_attempt_at is null or next_attempt_at <= now())
+      order by seq limit ${o.limit}
+    )
+    update webhook_deliveries d set status = 'delivering',
+      lease_until = now() + make_interval(secs => ${DELIVERY_LEASE_SECONDS}),
+      first_attempt_at = coalesce(d.first_attempt_at, now()),
+      dispatched_at = coalesce(d.dispatched_at, now())
+    from due
+    where d.delivery_id = due.delivery_id and d.status in ('pending', 'delivering') and (d.lease_until is null or d.lease_until < now())
+    returning d.delivery_id, d.submission_id, d.attempts, d.first_attempt_at`;
+}
+
+/**
+ * In how many seconds the endpoint's first head can next be claimed (its retry time, or the end of a
+ * lease a dead deliverer left; 0: now), by the database's clock; null when nothing is open.
+ */
+export async function nextClaimIn(sql: Tx, endpointId: string): Promise<number | null> {
+  const [r] = await sql<{ seconds: number | null }[]>`
+    with heads as (${openHeads(sql, endpointId)})
+    select extract(epoch from min(greatest(coalesce(next_attempt_at, now()), coalesce(lease_until, now()))) - now())::float8 as seconds from heads`;
+  return r!.seconds === null ? null : Math.max(0, r!.seconds);
+}
+
+/** Give claimed deliveries back unattempted (the deliverer is stopping): the next one takes them at once. */
+export async function releaseClaims(sql: Tx, deliveryIds: string[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
+  await sql`update webhook_deliveries set lease_until = null where delivery_id = any(${deliveryIds}) and status = 'delivering'`;
+}
+
+/** The endpoint is deleted: every delivery still open to it is cancelled. */
+export async function cancelOpenDeliveries(sql: Tx, endpointId: string): Promise<number> {
+  const r = await sql`
+    update webhook_deliveries set status = 'cancelled', completed_at = now(), next_attempt_at = null, lease_until = null,
+      last_error = coalesce(last_error, 'endpoint deleted')
+    where endpoint_id = ${endpointId} and status in ('pending', 'delivering')`;
+  return r.count;
 }
 
 export interface DeliveryToSend {
@@ -237,36 +330,43 @@ export interface DeliveryToSend {
 }
 
 export async function deliveryToSend(sql: Tx, deliveryId: string, publicBaseUrl: string): Promise<DeliveryToSend | undefined> {
-  const [d] = await sql<{ deliveryId: string; status: string; endpointId: string; url: string; deletedAt: Date | null; eventId: string }[]>`
-    select d.delivery_id, d.status, d.endpoint_id, ep.url, ep.deleted_at, d.event_id
-    from webhook_deliveries d join webhook_endpoints ep on ep.endpoint_id = d.endpoint_id where d.delivery_id = ${deliveryId}`;
-  if (!d) return undefined;
-  const [e] = await sql<EventRow[]>`${eventSelect(sql)} where e.event_id = ${d.eventId}`;
-  return { deliveryId: d.deliveryId, status: d.status, endpointId: d.endpointId, url: d.url, endpointDeleted: d.deletedAt !== null, event: partnerEvent(e!, publicBaseUrl) };
+  // One round trip: the delivery, its endpoint and its event as the partner receives it.
+  const [r] = await sql<(EventRow & { deliveryId: string; deliveryStatus: string; endpointId: string; endpointUrl: string; endpointDeletedAt: Date | null })[]>`
+    with dd as (
+      select d.delivery_id, d.status, d.endpoint_id, d.event_id, ep.url, ep.deleted_at
+      from webhook_deliveries d join webhook_endpoints ep on ep.endpoint_id = d.endpoint_id where d.delivery_id = ${deliveryId}
+    )
+    select ev.*, dd.delivery_id, dd.status as delivery_status, dd.endpoint_id, dd.url as endpoint_url, dd.deleted_at as endpoint_deleted_at
+    from dd cross join lateral (${eventSelect(sql)} where e.event_id = dd.event_id) ev`;
+  if (!r) return undefined;
+  return { deliveryId: r.deliveryId, status: r.deliveryStatus, endpointId: r.endpointId, url: r.endpointUrl, endpointDeleted: r.endpointDeletedAt !== null, event: partnerEvent(r, publicBaseUrl) };
 }
 
-/** One attempt's outcome: the log row, the delivery's last answer and, when it failed, the next retry. */
+/**
+ * One attempt's outcome, in one statement: the log row, the delivery's last answer and either its
+ * next retry, or (`final`) its end: succeeded when the attempt did, else failed with `final` as the reason.
+ */
 export async function recordAttempt(
-  sql: Sql,
-  o: { deliveryId: string; statusCode: number | null; error: string | null; durationMs: number; ok: boolean; nextAttemptAt: Date | null },
+  sql: Tx,
+  o: { deliveryId: string; statusCode: number | null; error: string | null; durationMs: number; ok: boolean; nextAttemptAt: Date | null; failedBecause?: string | undefined },
 ): Promise<void> {
-  await sql.begin(async (tx) => {
-    const [d] = await tx<{ attempts: number }[]>`
-      update webhook_deliveries set attempts = attempts + 1, last_status_code = ${o.statusCode}, last_error = ${o.error},
-        status = case when ${o.ok} then 'succeeded' else status end,
-        completed_at = case when ${o.ok} then now() else completed_at end,
-        next_attempt_at = ${o.ok ? null : o.nextAttemptAt}
-      where delivery_id = ${o.deliveryId} returning attempts`;
-    if (!d) return;
-    await tx`
-      insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms)
-      values (${o.deliveryId}, ${d.attempts}, ${o.statusCode}, ${o.error}, ${o.durationMs})`;
-  });
+  const ends = o.ok || o.failedBecause !== undefined;
+  await sql`
+    with d as (
+      update webhook_deliveries set attempts = attempts + 1, last_status_code = ${o.statusCode},
+        last_error = ${o.error ?? (o.ok ? null : (o.failedBecause ?? null))},
+        status = ${o.ok ? 'succeeded' : ends ? 'failed' : sql`status`},
+        completed_at = ${ends ? sql`now()` : sql`completed_at`},
+        next_attempt_at = ${ends ? null : o.nextAttemptAt}, lease_until = null
+      where delivery_id = ${o.deliveryId} returning delivery_id, attempts
+    )
+    insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms)
+    select delivery_id, attempts, ${o.statusCode}, ${o.error}, ${o.durationMs} from d`;
 }
 
 export async function finishDelivery(sql: Tx, deliveryId: string, status: 'failed' | 'cancelled', reason: string): Promise<void> {
   await sql`
-    update webhook_deliveries set status = ${status}, completed_at = now(), next_attempt_at = null,
+    update webhook_deliveries set status = ${status}, completed_at = now(), next_attempt_at = null, lease_until = null,
       last_error = coalesce(last_error, ${reason})
     where delivery_id = ${deliveryId} and status in ('pending', 'delivering')`;
 }
@@ -310,11 +410,13 @@ export async function deliveryLog(
 export async function redeliver(sql: Tx, endpointId: string, deliveryId: string): Promise<boolean> {
   const r = await sql`
     with again as (
-      update webhook_deliveries set status = 'pending', dispatched_at = null, next_attempt_at = null, completed_at = null
+      update webhook_deliveries set status = 'pending', dispatched_at = null, next_attempt_at = null, completed_at = null,
+        lease_until = null, first_attempt_at = null
       where delivery_id = ${deliveryId} and endpoint_id = ${endpointId} and status <> 'delivering'
-      returning delivery_id
+      returning delivery_id, endpoint_id
     )
-    select pg_notify(${EVENTS_CHANNEL}, delivery_id) from again`;
+    -- The dispatcher (a stopped deliverer) and the endpoint's running deliverer both hear of it.
+    select pg_notify(${EVENTS_CHANNEL}, delivery_id), pg_notify(${DELIVERIES_CHANNEL}, endpoint_id) from again`;
   return r.length > 0;
 }
 

@@ -1,5 +1,6 @@
 // A test's own slice of the real stack: a fresh database cloned from the migrated template, a
 // task queue of its own on the shared Temporal dev server, the API on port 0, and a worker.
+import type { DelivererTiming } from '../../activities/webhooks';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,7 +61,14 @@ export interface TestStack {
 }
 
 export async function startTestStack(
-  opts: { worker?: boolean; env?: Record<string, string>; databaseUrl?: string; logDestination?: { write(line: string): void } } = {},
+  opts: {
+    worker?: boolean;
+    env?: Record<string, string>;
+    databaseUrl?: string;
+    logDestination?: { write(line: string): void };
+    /** How the webhook deliverers pace themselves (activities/webhooks.ts DELIVERER_TIMING), shortened by a test. */
+    delivererTiming?: Partial<DelivererTiming>;
+  } = {},
 ): Promise<TestStack> {
   quietRuntime();
   const db = opts.databaseUrl ? undefined : await createTestDatabase();
@@ -110,10 +118,10 @@ export async function startTestStack(
       if (worker) return;
       // What production starts (worker/start-worker.ts), configured as worker/main.ts would be:
       // the API's public decision key and base URL, the run's prebuilt workflow bundle.
-      worker = await startWorker(workerCfg, workerLog, { hooks, laneIdleSeconds: 30 });
+      worker = await startWorker(workerCfg, workerLog, { hooks, laneIdleSeconds: 30, delivererTiming: opts.delivererTiming });
     },
     async startWorkerWith(extra) {
-      return startWorker(parseConfig(workerConfigSchema, { ...workerEnv, ...extra }), workerLog, { laneIdleSeconds: 30 });
+      return startWorker(parseConfig(workerConfigSchema, { ...workerEnv, ...extra }), workerLog, { laneIdleSeconds: 30, delivererTiming: opts.delivererTiming });
     },
     async stopWorker() {
       if (!worker) return;

@@ -1,10 +1,11 @@
 // A webhook lane of its own (issue 23 item 3): deliveries run on WEBHOOK_TASK_QUEUE with slots of
-// their own, so a partner receiver that takes 10 s per request does not slow 20 intakes running
-// beside it; a lane already running on the intake queue (started before the split) still delivers.
+// their own, one deliverer workflow per endpoint, so a partner receiver that takes 10 s per request
+// does not slow 20 intakes running beside it; a lane workflow of the first design (per submission,
+// started on the intake queue before the split) still runs to its end.
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../bench/lib/webhook-receiver';
-import { webhookDeliveriesSignal, webhookLaneWorkflowId } from '../../workflows/messages';
+import { webhookDeliveriesSignal, webhookEndpointWorkflowId, webhookLaneWorkflowId } from '../../workflows/messages';
 import { webhookLane } from '../../workflows/webhook-delivery';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, submissionBody } from '../helpers/intake';
@@ -89,13 +90,14 @@ describe('the webhook lane', () => {
     // every slot for 5 s at a time and verification would wait seconds (bench W2 measures the ratio).
     expect(withSlow.p50, `p50 ${Math.round(withSlow.p50)} ms with the slow receiver, ${Math.round(without.p50)} ms without`).toBeLessThan(without.p50 * 2 + 1000);
 
+    // One deliverer for the endpoint, on the webhook queue, whatever the number of submissions.
     const lanes = await stack.sql<{ endpointId: string; submissionId: string }[]>`
       select distinct endpoint_id, submission_id from webhook_deliveries where submission_id in ${stack.sql(withSlow.ids)}`;
     expect(lanes.length).toBe(20);
-    for (const lane of lanes.slice(0, 3)) {
-      const d = await client.workflow.getHandle(webhookLaneWorkflowId(lane.endpointId, lane.submissionId)).describe();
-      expect(d.taskQueue).toBe(stack.webhookTaskQueue);
-    }
+    expect(new Set(lanes.map((l) => l.endpointId)).size).toBe(1);
+    const d = await client.workflow.getHandle(webhookEndpointWorkflowId(lanes[0]!.endpointId)).describe();
+    expect(d.taskQueue).toBe(stack.webhookTaskQueue);
+    expect(d.type).toBe('webhookEndpoint');
     expect(stack.webhookTaskQueue).toBe(`${stack.taskQueue}-webhooks`);
   }, 180_000);
 
@@ -114,8 +116,15 @@ describe('the webhook lane', () => {
     });
     await stack.startWorker();
     expect(await receiver.waitFor((a) => a.some((x) => x.body.data.submissionId === id && x.type === 'submission.staged'), 30_000)).toBe(true);
-    const d = await client.workflow.getHandle(workflowId).describe();
-    expect(d.taskQueue).toBe(stack.taskQueue);
+    const handle = client.workflow.getHandle(workflowId);
+    expect((await handle.describe()).taskQueue).toBe(stack.taskQueue);
     await eventually(async () => (await stack.sql`select 1 from webhook_deliveries where submission_id = ${id} and status = 'succeeded'`).length === 1);
+    // The lane ran its activities on the new worker without a failure, beside the endpoint's deliverer
+    // (whichever claimed the delivery first sent it; the lease kept the other off it: one attempt).
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.some((e) => e.activityTaskCompletedEventAttributes)).toBe(true);
+    expect(events.filter((e) => e.activityTaskFailedEventAttributes || e.workflowTaskFailedEventAttributes)).toEqual([]);
+    const [attempts] = await stack.sql<{ n: number }[]>`select attempts as n from webhook_deliveries where submission_id = ${id} and endpoint_id = ${endpointId}`;
+    expect(attempts!.n).toBe(1);
   }, 60_000);
 });
