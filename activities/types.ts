@@ -131,7 +131,8 @@ export type DelivererOutcome =
 export interface WebhookActivities {
   /**
    * The endpoint's deliverer: delivers the first open delivery of each of its submissions, up to
-   * `concurrency` at once, until nothing is due soon; heartbeats as it goes.
+   * `concurrency` at once (one at first, more as the receiver answers), until nothing is due soon;
+   * heartbeats as it goes.
    */
   deliverEndpoint(i: { endpointId: string; retry: WebhookRetry; concurrency: number }): Promise<DelivererOutcome>;
   /**

@@ -1,6 +1,7 @@
 // The webhook delivery activities. `deliverEndpoint` is an endpoint's deliverer: one heartbeating
 // activity that claims the heads of the endpoint's (endpoint, submission) lanes a few at a time
-// (order per submission, `concurrency` submissions at once), makes one signed attempt of each, logs
+// (order per submission; at most `concurrency` submissions at once, fewer while the receiver fails:
+// the window opens by one per success and halves per failure), makes one signed attempt of each, logs
 // it (webhook_attempts) and schedules the retry in PostgreSQL (exponential backoff until the retry
 // window ends, then failed). New deliveries wake it by NOTIFY (lib/webhooks/wakeups.ts), so an event
 // costs the Temporal server nothing; when nothing is due soon it returns and its workflow sleeps
@@ -127,6 +128,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       ctx.cancellationSignal.addEventListener('abort', bell.ring);
       deps.stopping?.addEventListener('abort', bell.ring);
       const inFlight = new Map<string, Promise<void>>();
+      // How many attempts may be in flight: starts at 1, +1 per success up to `concurrency`, halved
+      // per failure, so a receiver that does not answer gets one attempt at a time, not a burst.
+      let window = 1;
       const started = Date.now();
       let lastOpen = Date.now();
       let touchedAt = 0;
@@ -147,9 +151,12 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
             if (cancelled) await ctx.cancelled; // rethrows the cancellation
             return { outcome: gone ? 'gone' : 'more' };
           }
-          for (const c of await claimDue(sql, { endpointId, limit: concurrency - inFlight.size })) {
+          for (const c of await claimDue(sql, { endpointId, limit: window - inFlight.size })) {
             const run = attempt(c, retry)
-              .then((r) => void (r === 'endpoint_deleted' && (gone = true)))
+              .then((r) => {
+                if (r === 'endpoint_deleted') gone = true;
+                else window = r === 'sent' ? Math.min(concurrency, window + 1) : Math.max(1, Math.floor(window / 2));
+              })
               .catch(async (err: unknown) => {
                 // PostgreSQL or the secrets failed us, not the receiver: give it back for the next look.
                 deps.log?.warn({ err, deliveryId: c.deliveryId }, 'webhook attempt could not run; released');

@@ -37,8 +37,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function subscribed(p: TestCredential) {
-  const receiver = await startReceiver();
+async function subscribed(p: TestCredential, delayMs = 0) {
+  const receiver = await startReceiver({ delayMs });
   receivers.push(receiver);
   const r = await call(stack, 'POST', `${INTAKE}/webhook-endpoints`, { headers: p.headers, body: { url: receiver.url } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -133,6 +133,25 @@ describe('the endpoint deliverer', () => {
     }
     // The second event was first tried only once the first had ended: order per submission.
     expect(rows[1]!.firstAttemptAt.getTime()).toBeGreaterThanOrEqual(rows[0]!.completedAt.getTime());
+  }, 60_000);
+
+  it('a receiver that does not answer gets one attempt at a time, not a burst; one that answers gets several', async () => {
+    const p = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const slow = await subscribed(p, 10_000);
+    await Promise.all(Array.from({ length: 6 }, () => intake(p)));
+    await eventually(async () => slow.receiver.all.length > 0, 20_000);
+    const first = slow.receiver.all[0]!.at;
+    // Each attempt gives up after 5 s: 6 submissions with up to 4 at once would send 4 at the start.
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(slow.receiver.all.filter((x) => x.at - first < 4000)).toHaveLength(1);
+
+    const q = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const fast = await subscribed(q, 300);
+    await Promise.all(Array.from({ length: 8 }, () => intake(q)));
+    expect(await fast.receiver.waitFor((a) => a.length >= 16, 30_000)).toBe(true);
+    // Some requests overlapped (the window opened past one): a request arrived before the one before it was answered.
+    const overlapping = fast.receiver.all.filter((x, i) => i > 0 && x.at - fast.receiver.all[i - 1]!.at < 250).length;
+    expect(overlapping).toBeGreaterThan(0);
   }, 60_000);
 
   it('a deleted endpoint: its open deliveries are cancelled and its deliverer ends', async () => {
