@@ -7,8 +7,9 @@
 // submission waits days for review; pinning would keep every old worker running until the last
 // waiting review ends. With AUTO_UPGRADE a running workflow moves to the current version at its
 // next task, so a change to workflow code must replay the old histories (patched(); the recorded
-// histories in test/replay guard that). The webhook lanes (alive while deliveries retry) and the
-// artist resolutions (seconds long) follow the same rule.
+// histories in test/replay guard that). The endpoint delivery workflows (alive while an endpoint
+// has deliveries), the per-submission lanes still draining and the artist resolutions (seconds
+// long) follow the same rule.
 // It is declared as the worker's default rather than per workflow with setWorkflowOptions: tried,
 // an unversioned worker (the embedded stack, the tests) then fails every workflow task ("versioning
 // behavior cannot be specified without deployment options being set with versioned mode").

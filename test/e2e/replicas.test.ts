@@ -164,6 +164,7 @@ describe('two API and two worker replicas behind HAProxy', () => {
     const ids = [...first];
     const answers: number[] = [];
     const flows: Promise<string>[] = [];
+    let created = 0; // creates answered 201, as the client saw them
     const creating = (async () => {
       for (let i = first.length; i < INTAKES; i++) {
         const bytes = jpeg(16 * 1024);
@@ -171,6 +172,7 @@ describe('two API and two worker replicas behind HAProxy', () => {
         const c = await retrying(() => send(s, 'POST', `${INTAKE}/submissions`, { headers: s.partner.headers, body }).catch(() => ({ status: 503 }) as Reply), 60_000);
         answers.push(c.status);
         if (c.status !== 201) continue;
+        created++;
         const id = c.body.data.submission.submissionId as string;
         const up = c.body.data.upload as { url: string; headers: Record<string, string> };
         await retrying(async () => ({ status: await put(up.url, up.headers, bytes).catch(() => 503) }) as Reply, 60_000);
@@ -181,13 +183,16 @@ describe('two API and two worker replicas behind HAProxy', () => {
     // Mid-run: once a third of them exist, SIGKILL API replica 2 and worker 1 (not restarted here).
     const deadline = Date.now() + 60_000;
     while (ids.length < first.length + 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    // What replica 2 answered so far (its counters die with it).
+    // What replica 2 answered so far (its counters die with it). Creates go on meanwhile: one answered
+    // between this read and the kill may have come from replica 2 and is then in neither count.
+    const createdBeforeRead = created;
     const createdOn2 = (await served(r2, 'POST', `${INTAKE}/submissions`, 201)) - createsBefore[1]!;
     const approvedOn2 = await served(r2, 'POST', `${INTAKE}/submissions/{submissionId}/approve`, 200);
     const killedAfter = ids.length;
     const killedApi = s.replicaPid('api', 2);
     const killedWorker = s.replicaPid('worker', 1);
     await Promise.all([s.killReplica('api', 2), s.killReplica('worker', 1)]);
+    const unseenAtMost = created - createdBeforeRead;
     expect(s.replicaPid('api', 2)).toBeUndefined();
     expect(killedApi).toBeGreaterThan(0);
     expect(killedWorker).toBeGreaterThan(0);
@@ -210,10 +215,10 @@ describe('two API and two worker replicas behind HAProxy', () => {
     const createdOn1 = (await served(r1, 'POST', `${INTAKE}/submissions`, 201)) - createsBefore[0]!;
     expect(createdOn2).toBeGreaterThan(0);
     expect(createdOn1).toBeGreaterThan(0);
-    expect(createdOn1 + createdOn2).toBeGreaterThanOrEqual(INTAKES);
+    expect(createdOn1 + createdOn2).toBeGreaterThanOrEqual(INTAKES - unseenAtMost);
     expect(approvedOn2).toBeGreaterThanOrEqual(3);
     expect(await served(r1, 'POST', `${INTAKE}/submissions/{submissionId}/approve`, 200)).toBeGreaterThanOrEqual(3);
-    console.log(`replicas: creates answered 201 by api 1: ${createdOn1}, by api 2 (before its kill): ${createdOn2}`);
+    console.log(`replicas: creates answered 201 by api 1: ${createdOn1}, by api 2 (before its kill): ${createdOn2}; answered between the read and the kill: ${unseenAtMost}`);
     // The load balancer routes around the dead replica: it is marked down, and requests still answer.
     const readyNow = await send(s, 'GET', '/api/v1/health/ready');
     expect(readyNow.status).toBe(200);

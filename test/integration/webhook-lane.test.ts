@@ -75,7 +75,7 @@ async function twentyIntakes(p: Partner): Promise<{ ids: string[]; p50: number }
 }
 
 describe('the webhook lane', () => {
-  it('a receiver taking 10 s per request does not slow 20 intakes: their lanes run on the webhook queue', async () => {
+  it("a receiver taking 10 s per request does not slow 20 intakes: their endpoint's deliverer runs on the webhook queue", async () => {
     const quiet = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const watched = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const { receiver } = await subscribe(watched, 10_000);
