@@ -121,9 +121,13 @@ describe('the webhook lane', () => {
     await eventually(async () => (await stack.sql`select 1 from webhook_deliveries where submission_id = ${id} and status = 'succeeded'`).length === 1);
     // The lane ran its activities on the new worker without a failure, beside the endpoint's deliverer
     // (whichever claimed the delivery first sent it; the lease kept the other off it: one attempt).
-    const events = (await handle.fetchHistory()).events ?? [];
-    expect(events.some((e) => e.activityTaskCompletedEventAttributes)).toBe(true);
-    expect(events.filter((e) => e.activityTaskFailedEventAttributes || e.workflowTaskFailedEventAttributes)).toEqual([]);
+    // (The lane's activity may still be on its way when the deliverer has already sent it: wait for it.)
+    let events: Awaited<ReturnType<typeof handle.fetchHistory>>['events'] = [];
+    await eventually(async () => {
+      events = (await handle.fetchHistory()).events ?? [];
+      return events.some((e) => e.activityTaskCompletedEventAttributes);
+    }, 30_000);
+    expect(events!.filter((e) => e.activityTaskFailedEventAttributes || e.workflowTaskFailedEventAttributes)).toEqual([]);
     const [attempts] = await stack.sql<{ n: number }[]>`select attempts as n from webhook_deliveries where submission_id = ${id} and endpoint_id = ${endpointId}`;
     expect(attempts!.n).toBe(1);
   }, 60_000);
