@@ -145,6 +145,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
           const cancelled = ctx.cancellationSignal.aborted;
           const ending = gone || cancelled || deps.stopping?.aborted === true || Date.now() - started >= t.maxRunMs;
           if (ending) {
+            deps.log?.debug({ endpointId, gone, cancelled, stopping: deps.stopping?.aborted === true, inFlight: inFlight.size }, 'webhook deliverer ending its run');
             await Promise.allSettled(inFlight.values());
             if (gone) await cancelOpenDeliveries(sql, endpointId);
             await releaseDeliverer(sql, endpointId);

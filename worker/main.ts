@@ -62,6 +62,9 @@ if (worker.metricsUrl) log.info({ url: worker.metricsUrl }, 'worker metrics');
 
 // Runtime.install registers SIGINT/SIGTERM: both workers stop polling, drain in-flight tasks, and
 // `finished` resolves; then the dispatcher, the sweeps, the connections and the pool are closed.
+// The endpoint deliverers run until told: on the same signal they finish their attempts in flight
+// and hand over, so the drain does not wait out WORKER_SHUTDOWN_GRACE_MS for them.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => worker.handOverDeliveries());
 let failed: unknown;
 try {
   await worker.finished;

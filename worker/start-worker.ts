@@ -47,6 +47,11 @@ export interface RunningWorker {
   finished: Promise<void>;
   /** Stop polling, drain in-flight tasks, then close every connection. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * Tell the endpoint deliverers to finish their attempts in flight and hand over (stop() does it
+   * first too). For a shutdown that the SDK starts on a signal, before it drains the workers.
+   */
+  handOverDeliveries(): void;
 }
 
 export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWorkerOptions = {}): Promise<RunningWorker> {
@@ -160,6 +165,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
       metricsUrl: metrics?.url,
       finished,
       stop: () => (stopping ??= closeAll()),
+      handOverDeliveries: () => stopDeliverers.abort(),
     };
   } catch (err) {
     await closeAll();

@@ -120,7 +120,13 @@ describe('the build, run with plain node', () => {
     expect(await portal.text()).toBe(fs.readFileSync(path.join(DIST, 'portal', 'app.js'), 'utf8'));
 
     const stack = { sql, url };
-    const partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
+    const organizationId = uid('org-');
+    const partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'], organizationId });
+    // A webhook endpoint for the organization (written here: production refuses loopback targets at
+    // registration, and refuses this one at delivery too): its deliverer runs when the events come.
+    const endpointId = uid('whe_');
+    await sql`insert into webhook_endpoints (endpoint_id, organization_id, url, created_by, created_at)
+      values (${endpointId}, ${organizationId}, 'http://127.0.0.1:9/hook', 'build-test', now() - interval '1 minute')`;
     const bytes = jpegBytes(2048);
     const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: bytes.length }) });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -132,8 +138,15 @@ describe('the build, run with plain node', () => {
       throw new Error(`${err.message}; worker said: ${worker!.output().replace(/\n/g, ' | ').slice(-6000)}`);
     });
 
-    // SIGTERM: both drain and exit 0.
+    // SIGTERM: both drain and exit 0. The endpoint's deliverer is running (its two deliveries were
+    // refused, and it waits a quiet spell before it ends): it hands over on the signal, so the
+    // worker does not wait out its 10 s shutdown grace for it.
+    await eventually(async () => (await sql`select 1 from webhook_deliveries where endpoint_id = ${endpointId} and status = 'failed'`).length === 2, 30_000, 200);
+    const [running] = await sql<{ until: Date | null }[]>`select deliverer_until as until from webhook_endpoints where endpoint_id = ${endpointId}`;
+    expect(running!.until!.getTime()).toBeGreaterThan(Date.now());
+    const t0 = performance.now();
     expect(await stop(worker)).toBe(0);
+    expect(performance.now() - t0, worker.output().slice(-2000)).toBeLessThan(5000);
     expect(await stop(api)).toBe(0);
   }, 180_000);
 
