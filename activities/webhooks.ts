@@ -135,6 +135,11 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
       let lastOpen = Date.now();
       let touchedAt = 0;
       let gone = false;
+      /** With nothing in flight: end the run when nothing is open after a quiet spell, or nothing is due soon. */
+      const endOfRun = (inSeconds: number | null): DelivererOutcome | undefined => {
+        if (inSeconds === null) return Date.now() - lastOpen >= t.quietMs ? { outcome: 'idle' } : undefined;
+        return inSeconds * 1000 >= t.parkMs ? { outcome: 'wait', waitSeconds: Math.ceil(inSeconds) } : undefined;
+      };
       try {
         for (;;) {
           ctx.heartbeat();
@@ -173,24 +178,16 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
           if (inFlight.size > 0) lastOpen = Date.now();
           else {
             const inSeconds = await nextClaimIn(sql, endpointId);
-            if (inSeconds === null && Date.now() - lastOpen >= t.quietMs) {
+            if (inSeconds !== null) lastOpen = Date.now();
+            if (endOfRun(inSeconds)) {
               // Cleared, then looked at again: a delivery fanned out meanwhile is seen here or by the dispatcher.
               await releaseDeliverer(sql, endpointId);
-              if ((await nextClaimIn(sql, endpointId)) === null) return { outcome: 'idle' };
+              const end = endOfRun(await nextClaimIn(sql, endpointId));
+              if (end) return end;
               touchedAt = 0;
               continue;
             }
-            if (inSeconds !== null) {
-              lastOpen = Date.now();
-              if (inSeconds * 1000 >= t.parkMs) {
-                await releaseDeliverer(sql, endpointId);
-                const again = await nextClaimIn(sql, endpointId);
-                if (again !== null && again * 1000 >= t.parkMs) return { outcome: 'wait', waitSeconds: Math.ceil(again) };
-                touchedAt = 0;
-                continue;
-              }
-              waitMs = Math.min(waitMs, Math.max(20, inSeconds * 1000));
-            }
+            if (inSeconds !== null) waitMs = Math.min(waitMs, Math.max(20, inSeconds * 1000));
           }
           await bell.wait(waitMs);
         }

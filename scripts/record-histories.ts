@@ -19,17 +19,18 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/
 import { startApi, type RunningApi } from '../api/server';
 import { realJpeg } from '../bench/lib/images';
 import { startBenchStack, type BenchStack } from '../bench/lib/stack';
+import { startReceiver } from '../bench/lib/webhook-receiver';
 import { versions } from '../bench/lib/results';
 import { apiConfigSchema, parseConfig, PROJECT_ROOT } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
-import { artistResolutionWorkflowId, intakeWorkflowId } from '../workflows/messages';
+import { artistResolutionWorkflowId, intakeWorkflowId, webhookEndpointWorkflowId } from '../workflows/messages';
 
 const { values } = parseCli('Records the Temporal histories the replay test replays (test/fixtures/histories).', 'npm run record:histories --', {
   options: {
     out: { type: 'string', default: path.join('test', 'fixtures', 'histories'), description: 'folder to write (relative to the project)' },
-    // The workflow shape these histories record (the newest patch of the intake workflow).
-    shape: { type: 'string', default: 'signal-shape-check', description: 'the workflow shape recorded (its newest patch)' },
+    // The workflow shape these histories record (the newest: the endpoint delivery workflow).
+    shape: { type: 'string', default: 'endpoint-deliverer', description: 'the workflow shape recorded (the newest patch or workflow type)' },
     // The whole recording is bounded; one scenario normally takes well under a second.
     seconds: { type: 'string', default: '180', description: 'time bound of the recording' },
   },
@@ -48,12 +49,14 @@ export interface FixtureEntry {
   /** Which version of the workflow code recorded it; every shape still deployed must replay. */
   shape: string;
   file: string;
-  workflowType: 'portfolioIntake' | 'artistResolution';
+  workflowType: 'portfolioIntake' | 'artistResolution' | 'webhookEndpoint';
   workflowId: string;
   /** Fields the workflow's result must have (checked by the replay test against the history). */
   expectResult: Record<string, unknown>;
   events: number;
 }
+
+const FILE_PREFIX: Record<FixtureEntry['workflowType'], string> = { portfolioIntake: 'portfolio-intake', artistResolution: 'artist-resolution', webhookEndpoint: 'webhook-endpoint' };
 
 const say = (msg: string) => console.log(`[record] ${msg}`);
 
@@ -196,6 +199,27 @@ async function main() {
           return artistResolutionWorkflowId(tenantId, crypto.createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32));
         },
       },
+      {
+        // An endpoint's delivery workflow (its result is void): an intake's events delivered to a
+        // receiver, then the endpoint deleted, which ends the workflow.
+        scenario: 'endpoint-deleted',
+        workflowType: 'webhookEndpoint',
+        expectResult: {},
+        run: async () => {
+          const receiver = await startReceiver();
+          try {
+            const reg = await call(stack.apiUrl, 'POST', `${INTAKE}/webhook-endpoints`, stack.partner.headers, { url: receiver.url });
+            receiver.secrets.push(reg.data.secret);
+            await stage(stack, 'webhooks', jpeg(4096));
+            if (!(await receiver.waitFor((a) => a.length >= 2, Math.min(30_000, remainingMs())))) throw new Error('endpoint-deleted: the events were not delivered');
+            const del = await fetch(`${stack.apiUrl}${INTAKE}/webhook-endpoints/${reg.data.endpointId}`, { method: 'DELETE', headers: stack.partner.headers });
+            if (del.status >= 300) throw new Error(`endpoint-deleted: DELETE answered ${del.status}`);
+            return webhookEndpointWorkflowId(reg.data.endpointId);
+          } finally {
+            await receiver.close();
+          }
+        },
+      },
     ];
 
     const recorded: { entry: FixtureEntry; json: string }[] = [];
@@ -214,7 +238,7 @@ async function main() {
       for (const [n, secret] of secrets.entries()) if (json.includes(secret)) throw new Error(`${sc.scenario}: a credential (#${n} of partner key, key secret, operator token) ended up in the history; not writing it`);
       // The scrubbed history must still replay against the current code.
       await Worker.runReplayHistory({ workflowBundle: { code }, replayName: `record-${sc.scenario}` }, JSON.parse(json), workflowId);
-      const file = `${sc.workflowType === 'portfolioIntake' ? 'portfolio-intake' : 'artist-resolution'}.${sc.scenario}.${SHAPE}.json`;
+      const file = `${FILE_PREFIX[sc.workflowType]}.${sc.scenario}.${SHAPE}.json`;
       recorded.push({ entry: { scenario: sc.scenario, shape: SHAPE, file, workflowType: sc.workflowType, workflowId, expectResult: sc.expectResult, events: history.events?.length ?? 0 }, json });
       say(`${sc.scenario}: ${workflowId}, ${history.events?.length ?? 0} events, replays cleanly`);
     }

@@ -1,5 +1,5 @@
 // Webhook SQL: endpoints and their secrets, the events (feed and payloads), the fan-out of events
-// to endpoints, the dispatch marks and the delivery log. Explicit column lists, parameters only.
+// to endpoints, the dispatch marks, the deliverers' claims (leases) and the delivery log. Explicit column lists, parameters only.
 import crypto from 'node:crypto';
 import type { Sql, Tx } from '../db';
 import { statusView } from '../intake/status-view';
@@ -189,11 +189,6 @@ export async function fanOut(sql: Sql, limit = 500): Promise<number> {
     )
     select (select count(*) from marked)::int as events, (select count(*) from ins)::int as deliveries, (select count(*) from woken)::int as woken`;
   return r!.events;
-}
-
-export interface DeliveryLane {
-  endpointId: string;
-  submissionId: string;
 }
 
 /** How long a claimed delivery stays the claimer's (an attempt is at most 5 s): past it, a deliverer that died has lost it. */

@@ -5,11 +5,12 @@
 // (the workflow sleeps on a timer until the retry is due); a deleted endpoint's deliveries cancelled.
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startReceiver, type Receiver } from '../../bench/lib/webhook-receiver';
+import type { Receiver } from '../../bench/lib/webhook-receiver';
 import { webhookEndpointWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, submissionBody } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
+import { subscribeReceiver } from '../helpers/webhooks';
 
 let stack: TestStack;
 let temporal: Connection;
@@ -37,14 +38,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function subscribed(p: TestCredential, delayMs = 0) {
-  const receiver = await startReceiver({ delayMs });
-  receivers.push(receiver);
-  const r = await call(stack, 'POST', `${INTAKE}/webhook-endpoints`, { headers: p.headers, body: { url: receiver.url } });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  receiver.secrets.push(r.body.data.secret);
-  return { receiver, endpointId: r.body.data.endpointId as string };
-}
+const subscribed = (p: TestCredential, delayMs = 0) => subscribeReceiver(stack, p, receivers, delayMs);
 
 /** Stage, upload and verify one submission (events: staged, awaiting_review). */
 async function intake(p: TestCredential): Promise<string> {

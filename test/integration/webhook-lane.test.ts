@@ -4,12 +4,13 @@
 // started on the intake queue before the split) still runs to its end.
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startReceiver, type Receiver } from '../../bench/lib/webhook-receiver';
+import type { Receiver } from '../../bench/lib/webhook-receiver';
 import { webhookDeliveriesSignal, webhookEndpointWorkflowId, webhookLaneWorkflowId } from '../../workflows/messages';
 import { webhookLane } from '../../workflows/webhook-delivery';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, submissionBody } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
+import { subscribeReceiver } from '../helpers/webhooks';
 
 type Partner = TestCredential & { organizationId?: string };
 let stack: TestStack;
@@ -37,14 +38,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function subscribe(p: Partner, delayMs = 0) {
-  const receiver = await startReceiver({ delayMs });
-  receivers.push(receiver);
-  const r = await call(stack, 'POST', `${INTAKE}/webhook-endpoints`, { headers: p.headers, body: { url: receiver.url } });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  receiver.secrets.push(r.body.data.secret);
-  return { receiver, endpointId: r.body.data.endpointId as string };
-}
+const subscribe = (p: Partner, delayMs = 0) => subscribeReceiver(stack, p, receivers, delayMs);
 
 async function create(p: Partner): Promise<{ id: string; url: string }> {
   const bytes = jpegBytes(2048);

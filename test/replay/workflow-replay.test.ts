@@ -20,7 +20,7 @@ interface FixtureEntry {
   /** The version of the workflow code that recorded it; every shape that may still be open must replay. */
   shape: string;
   file: string;
-  workflowType: 'portfolioIntake' | 'artistResolution';
+  workflowType: 'portfolioIntake' | 'artistResolution' | 'webhookEndpoint';
   workflowId: string;
   expectResult: Record<string, unknown>;
 }
@@ -82,7 +82,17 @@ describe('recorded workflow histories (test/fixtures/histories)', () => {
     expect(last.eventType).toBe(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED);
     const payload = last.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
     expect(payload).toBeDefined();
-    expect(defaultPayloadConverter.fromPayload(payload!)).toMatchObject(f.expectResult);
+    const result = defaultPayloadConverter.fromPayload(payload!);
+    // An endpoint's delivery workflow returns nothing; the others return their outcome.
+    if (f.workflowType === 'webhookEndpoint') expect(result).toBeUndefined();
+    else expect(result).toMatchObject(f.expectResult);
+  });
+
+  it('hold an endpoint delivery run (webhookEndpoint) that delivered and ended with its endpoint', () => {
+    const f = fixtures.find((x) => x.workflowType === 'webhookEndpoint');
+    expect(f).toBeDefined();
+    const scheduled = (f!.history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(scheduled).toEqual(['deliverEndpoint']);
   });
 
   it('hold no credentials, tokens or host identities, in the JSON or inside its payloads', () => {
