@@ -32,8 +32,8 @@ export default tseslint.config(
             { group: ['node:*'], message: 'No Node built-ins in workflow code.' },
             { group: ['../activities/*', '!../activities/types'], message: 'Import activity *types* only.' },
             {
-              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '../api/*', '../worker/*', '../temporal/*'],
-              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes}.',
+              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '../api/*', '../worker/*', '../temporal/*'],
+              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check}.',
             },
           ],
         },
@@ -46,6 +46,14 @@ export default tseslint.config(
     files: ['lib/intake/vocabulary.ts', 'lib/intake/lifecycle.ts', 'lib/intake/signal-shapes.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$).*', message: 'Pure module: it may import only ./vocabulary.' }] }],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+  {
+    // The Update validators' decision check: pure too, with a pure-JS Ed25519 verifier.
+    files: ['lib/intake/decision-check.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\./signal-shapes$|@noble/curves/ed25519\\.js$).*', message: 'Pure module: ./vocabulary, ./signal-shapes and @noble/curves only.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },

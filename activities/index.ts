@@ -45,11 +45,15 @@ export function createActivities(deps: ActivityDeps): IntakeActivities {
     async recordSignalRefusal(i) {
       const signal = i.signal === 'uploadComplete' ? 'upload_complete' : i.signal;
       const requestId = i.requestId ?? `malformed:${i.seq}`;
-      await insertRefusal(deps.sql, { submissionId: i.submissionId, signal, requestId, reason: 'signal_malformed', claimed: i.by, detail: i.detail });
-      const fields = { submissionId: i.submissionId, signal, requestId, claimedActorId: i.by.actorId, claimedCredentialId: i.by.credentialId };
-      const msg = `signal refused: not its shape (${i.detail}); nothing changed`;
+      const reason = i.reason ?? 'signal_malformed';
+      await insertRefusal(deps.sql, { submissionId: i.submissionId, signal, requestId, reason, claimed: i.by, detail: i.detail });
+      const fields = { submissionId: i.submissionId, signal, requestId, reason, claimedActorId: i.by.actorId, claimedCredentialId: i.by.credentialId };
+      const msg = i.reason ? `${signal} refused: ${i.detail}` : `signal refused: not its shape (${i.detail}); nothing changed`;
       if (deps.log) deps.log.warn(fields, msg);
       else activityLog.warn(msg, fields);
+    },
+    async stagedObjectPresent({ stagingKey }) {
+      return (await deps.store.statStaged(stagingKey)) !== null;
     },
     async settleStalledStep({ submissionId, failed }) {
       if (failed) await persist(deps.sql, failed);

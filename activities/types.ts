@@ -91,6 +91,8 @@ export interface SignalRefusalInput {
   detail: string;
   /** The run's count of refusals: with the workflow id, a stable id when the payload had none. */
   seq: number;
+  /** Why it changed nothing; absent: `signal_malformed` (the payload was not its shape). */
+  reason?: string;
 }
 
 /** The row's state, which the workflow takes on after a step gave up (the row is what clients read). */
@@ -104,6 +106,8 @@ export interface IntakeActivities {
   recordRejection(input: LegacyRejectionInput): Promise<void>;
   expireSubmission(input: ExpireInput): Promise<void>;
   recordSignalRefusal(input: SignalRefusalInput): Promise<void>;
+  /** Is the staged object there (an upload-complete is acted on only then)? */
+  stagedObjectPresent(input: { stagingKey: string }): Promise<boolean>;
   /** Write `failed` if the row is still where it starts (a step gave up), then answer the row. */
   settleStalledStep(input: { submissionId: string; failed: Transition | null }): Promise<RowState>;
   resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;

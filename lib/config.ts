@@ -71,6 +71,14 @@ const shared = {
   LEGACY_ANON_KEY: optionalString,
   LEGACY_SERVICE_KEY: optionalString,
   COMMS_INTAKE_WEBHOOK_SECRET: optionalString,
+  /**
+   * How often the worker's reconciler looks for open submissions whose workflow run is gone
+   * (terminated, failed, timed out) and resumes them from the row (0: never). The API's Retry-After
+   * for a decision on such a submission.
+   */
+  RECONCILE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** How far back the reconciler looks at closed runs. */
+  RECONCILE_LOOKBACK_SECONDS: z.coerce.number().int().min(60).max(90 * 86400).default(7 * 86400),
   /** Largest image accepted, in pixels (width x height of one frame), read from the header before decoding (worker, projection). */
   MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).max(1_000_000_000).default(50_000_000),
 };

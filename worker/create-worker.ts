@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { NativeConnection, Worker, type WorkerDeploymentOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type InjectedSinks, type WorkerDeploymentOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks';
 import { PROJECT_ROOT } from '../lib/config';
+import type { IntakeSinks } from '../workflows/messages';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 
@@ -33,7 +34,7 @@ export function workerIdentity(lane: 'intake' | 'webhooks' = 'intake'): string {
   return `${lane}-worker-${process.pid}-${crypto.randomBytes(3).toString('hex')}@${os.hostname()}`;
 }
 
-function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities: object): Promise<Worker> {
+function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities: object, sinks?: InjectedSinks<any>): Promise<Worker> {
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
@@ -47,6 +48,7 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
     // Bounded so memory does not grow with the number of intakes waiting for review (bench R8).
     maxCachedWorkflows: o.limits.maxCachedWorkflows,
     ...(o.deployment ? { workerDeploymentOptions: o.deployment } : {}),
+    ...(sinks ? { sinks } : {}),
   });
 }
 
@@ -55,8 +57,8 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
  * webhook activities: lanes started on the intake queue before the webhook lane had a queue of its
  * own stay on it until they end (a running workflow never changes queue), and must still deliver.
  */
-export function createIntakeWorker(o: CreateWorkerOptions & { deps: ActivityDeps; webhooks: WebhookActivityDeps }): Promise<Worker> {
-  return create(o, 'intake', { ...createActivities(o.deps), ...createWebhookActivities(o.webhooks) });
+export function createIntakeWorker(o: CreateWorkerOptions & { deps: ActivityDeps; webhooks: WebhookActivityDeps; sinks: InjectedSinks<IntakeSinks> }): Promise<Worker> {
+  return create(o, 'intake', { ...createActivities(o.deps), ...createWebhookActivities(o.webhooks) }, o.sinks);
 }
 
 /** The webhook lane (WEBHOOK_TASK_QUEUE): deliveries only, with slots of its own, so a slow receiver never takes an intake slot. */

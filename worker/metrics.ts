@@ -19,8 +19,10 @@ export async function startWorkerMetricsServer(o: {
   coreMetricsAddress: string | undefined;
   token: string | undefined;
   production: boolean;
+  /** This process's own figures (the intake counters); default metrics are added to it. */
+  registry?: Registry | undefined;
 }): Promise<WorkerMetricsServer> {
-  const registry = new Registry();
+  const registry = o.registry ?? new Registry();
   collectDefaultMetrics({ register: registry });
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];

@@ -4,6 +4,7 @@
 // one side only (intake with the sweeps, webhooks with the dispatcher), each with /metrics. worker/main.ts and the tests' stack
 // start exactly this, so tests run what production runs.
 import type { Worker } from '@temporalio/worker';
+import { Registry } from 'prom-client';
 import type { PromotionHooks } from '../activities/promote-to-media-store';
 import { purgeStagedPastRetention } from '../activities/purge-staged';
 import type { DelivererTiming } from '../activities/webhooks';
@@ -19,6 +20,8 @@ import { defaultWebhookTaskQueue } from '../workflows/messages';
 import { createIntakeWorker, createWebhookWorker } from './create-worker';
 import { killOncePerSubmission } from './fault-hooks';
 import { startWorkerMetricsServer } from './metrics';
+import { startReconciler, type Reconciler } from './reconciler';
+import { createRefusalSink } from './refusal-sink';
 import { startRetentionSweeps } from './retention';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { deploymentOptionsOf } from './versioning';
@@ -52,6 +55,8 @@ export interface RunningWorker {
    * first too). For a shutdown that the SDK starts on a signal, before it drains the workers.
    */
   handOverDeliveries(): void;
+  /** One reconciler pass now (the intake side; tests): the submissions resumed. */
+  reconcile(): Promise<string[]>;
 }
 
 export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWorkerOptions = {}): Promise<RunningWorker> {
@@ -86,6 +91,10 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
     };
     const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, deployment };
     const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
+    const registry = new Registry();
+    const decisions = await createDecisionVerifier(cfg);
+    const refusals = createRefusalSink({ sql, log, registry });
+    closers.push(() => refusals.drained());
     const workers: Worker[] = [];
     if (runsIntake)
       workers.push(
@@ -93,8 +102,9 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
           ...base,
           taskQueue: cfg.TEMPORAL_TASK_QUEUE,
           limits: { maxConcurrentActivities: cfg.WORKER_MAX_CONCURRENT_ACTIVITIES, maxConcurrentWorkflowTasks: cfg.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS, maxCachedWorkflows: cfg.WORKER_MAX_CACHED_WORKFLOWS },
-          deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, decisions: await createDecisionVerifier(cfg), log, ...(hooks ? { hooks } : {}) },
+          deps: { sql, store, maxImagePixels: cfg.MAX_IMAGE_PIXELS, decisions, log, ...(hooks ? { hooks } : {}) },
           webhooks,
+          sinks: refusals.sinks,
         }),
       );
     if (runsWebhooks)
@@ -111,6 +121,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
         }),
       );
     // They poll from here on; the first to fail ends `finished`, and stop() ends the other.
+    let reconciler: Reconciler | undefined;
     const runs = workers.map((w) => w.run());
     const finished = Promise.all(runs).then(() => undefined);
     finished.catch(() => {});
@@ -144,6 +155,20 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
         log,
       });
       closers.push(() => retention.stop());
+      const temporal = createTemporalClient(cfg);
+      closers.push(() => temporal.connection.close());
+      reconciler = startReconciler({
+        sql,
+        client: temporal.client,
+        taskQueue: cfg.TEMPORAL_TASK_QUEUE,
+        everySeconds: cfg.RECONCILE_SECONDS,
+        lookbackSeconds: cfg.RECONCILE_LOOKBACK_SECONDS,
+        decisionKeys: decisions.decisionKeys,
+        log,
+        registry,
+      });
+      const r = reconciler;
+      closers.push(() => r.stop());
     }
     const metrics = cfg.WORKER_METRICS_PORT
       ? await startWorkerMetricsServer({
@@ -152,6 +177,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
           coreMetricsAddress: opts.coreMetricsAddress,
           token: cfg.METRICS_TOKEN,
           production: cfg.NODE_ENV === 'production',
+          registry,
         })
       : undefined;
     if (metrics) closers.push(() => metrics.close());
@@ -166,6 +192,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
       finished,
       stop: () => (stopping ??= closeAll()),
       handOverDeliveries: () => stopDeliverers.abort(),
+      reconcile: () => reconciler?.pass() ?? Promise.resolve([]),
     };
   } catch (err) {
     await closeAll();

@@ -2,13 +2,31 @@
 // the worker, the workflows and the tests. The intake's vocabulary and transition table live in
 // lib/intake/ (pure modules this folder may import).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
+import type { DecisionKeys } from '../lib/intake/decision-check';
 import type { ApprovePayload, RejectPayload, UploadCompletePayload } from '../lib/intake/signal-shapes';
-import type { IntakeView, SubmissionRef } from '../lib/intake/vocabulary';
+import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/intake/vocabulary';
 
 export interface IntakeInput extends SubmissionRef {
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
   uploadDeadlineSeconds: number;
+  /** The API's decision keys (kid -> raw Ed25519 public key): Update validators verify proofs with them. */
+  decisionKeys?: DecisionKeys;
+  /** A run that takes over from an earlier one (continued as new, or resumed by the reconciler from the row). */
+  resume?: IntakeResume;
+}
+
+/** Where a new run of a submission starts: the state the row (or the run before) recorded. */
+export interface IntakeResume {
+  intakeStatus: 'staged' | 'verifying' | 'awaiting_review' | 'promoting';
+  /** The verified bytes' sha256 (awaiting_review, promoting). */
+  sha256?: string | null;
+  /** When the upload window ends (ISO time; staged). */
+  uploadDeadline: string;
+  /** Who completed the upload (verifying): the partner that the API authenticated. */
+  uploadedBy?: ActorRef;
+  /** Why: `continued` (the history grew long) or `resumed after <how the run closed>`. */
+  why: string;
 }
 
 // Payload types: what the API sends. Anyone who can reach Temporal can send anything, so the
@@ -26,6 +44,40 @@ export const uploadCompleteSignal = defineSignal<[UploadCompleteSignal]>('upload
 export const approveSignal = defineSignal<[ApproveSignal]>('approve');
 export const rejectSignal = defineSignal<[RejectSignal]>('reject');
 export const intakeStateQuery = defineQuery<IntakeState>('intakeState');
+
+/**
+ * The answer of a decision or upload-complete Update: taken (the transition was written; the row
+ * says where it went) or refused (nothing changed; the refusal is recorded). A payload the
+ * validator refuses never reaches history: the caller gets the validator's error instead.
+ */
+export type IntakeAnswer = { taken: true; intakeStatus: IntakeStatus } | { taken: false; reason: string; intakeStatus: IntakeStatus };
+export const uploadCompleteUpdate = defineUpdate<IntakeAnswer, [UploadCompleteSignal]>('uploadComplete');
+export const approveUpdate = defineUpdate<IntakeAnswer, [ApproveSignal]>('approve');
+export const rejectUpdate = defineUpdate<IntakeAnswer, [RejectSignal]>('reject');
+
+/** The message of a validator's refusal: `<reason>: <detail>` (the API maps the reason to its answer). */
+export const REFUSAL_SEPARATOR = ': ';
+/** Validator refusals the API answers as "try again later" (503): the workflow cannot take more now. */
+export const BUSY_REFUSALS = ['queue_full'] as const;
+
+/**
+ * Refusals made where nothing may be written to history (Update validators, signals a run no
+ * longer takes): the worker records them (decision_refusals, capped per submission) outside the
+ * history. Called on the first execution only, never on replay.
+ */
+export interface RefusalNote {
+  submissionId: string;
+  message: 'uploadComplete' | 'approve' | 'reject';
+  requestId: string | null;
+  by: Partial<ActorRef>;
+  reason: string;
+  detail: string;
+  /** The operator a proof named, when it was read that far. */
+  proofActorId?: string | undefined;
+}
+export interface IntakeSinks extends Sinks {
+  refusals: { record(note: RefusalNote): void };
+}
 
 export function intakeWorkflowId(submissionId: string): string {
   return `intake/${submissionId}`;

@@ -6,31 +6,22 @@ import {
   ActivityFailure,
   allHandlersFinished,
   condition,
+  continueAsNew,
   log,
   patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { IntakeActivities, RowState } from '../activities/types';
-import { accepts, acceptsDuringStep, outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
-import { problemsLine, SIGNAL_CHECKS, type CheckedSignal } from '../lib/intake/signal-shapes';
+import { outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
 import { SYSTEM_ACTOR, type ActorRef, type IntakeStatus } from '../lib/intake/vocabulary';
-import {
-  approveSignal,
-  AwaitingSinceKey,
-  intakeStateQuery,
-  IntakeStatusKey,
-  rejectSignal,
-  ReviewStatusKey,
-  uploadCompleteSignal,
-  type ApproveSignal,
-  type IntakeInput,
-  type IntakeState,
-  type RejectSignal,
-  type UploadCompleteSignal,
-} from './messages';
+import { Inbox, type Decision } from './intake-inbox';
+import { AwaitingSinceKey, intakeStateQuery, IntakeStatusKey, ReviewStatusKey, type IntakeInput, type IntakeResume, type IntakeState } from './messages';
+
+export { SIGNAL_DURING_STEP_PATCH, SIGNAL_SHAPE_PATCH } from './intake-inbox';
 
 /** Attempts of a work step (about eight minutes of backoff) before it ends in a recorded state. */
 export const STEP_ATTEMPTS = 20;
@@ -61,16 +52,16 @@ const record = proxyActivities<IntakeActivities>({
  * activity; runs whose history already scheduled recordRejection replay that branch.
  */
 export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
-/** Runs that receive a decision while the verification outcome is committed but not yet processed keep it. */
-export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
-/** Runs that start after this change check every signal's shape and record a malformed one as refused. */
-export const SIGNAL_SHAPE_PATCH = 'intake-signal-shape-check';
-/** Decision signals kept while one is being checked; beyond this, more are dropped (not recorded). */
-const MAX_OFFERED_DECISIONS = 100;
-/** Malformed signals recorded per run; beyond this they are dropped with a log line (a flood cannot grow the history). */
-const MAX_RECORDED_REFUSALS = 100;
-
-type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
+/**
+ * Runs that start after this change take decisions and upload-complete as Updates (validated
+ * before history), check that the staged object is there before verifying, and continue as new
+ * before their history grows long.
+ */
+export const DECISION_UPDATES_PATCH = 'intake-decision-updates';
+/** A waiting run continues as new past this many history events (Temporal's own limit is 51,200)... */
+export const MAX_HISTORY_EVENTS = 2000;
+/** ... or this many bytes of history (Temporal's limit is 50 MB). */
+export const MAX_HISTORY_BYTES = 4 * 1024 * 1024;
 
 /**
  * The Web UI's "current details" line for on-call staff (in memory only: answered through the
@@ -91,7 +82,16 @@ export function currentDetailsOf(s: Pick<IntakeState, 'intakeStatus' | 'failureC
   return lines[s.intakeStatus];
 }
 
+/** Has this run's history grown long enough that it should continue as new? */
+function historyLong(): boolean {
+  const i = workflowInfo();
+  return i.continueAsNewSuggested || i.historyLength > MAX_HISTORY_EVENTS || i.historySize > MAX_HISTORY_BYTES;
+}
+
+const REVIEW: Pick<IntakeState, 'intakeStatus' | 'reviewStatus'> = { intakeStatus: 'awaiting_review', reviewStatus: 'review_required' };
+
 export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> {
+  const resume = input.resume;
   const state: IntakeState = {
     submissionId: input.submissionId,
     artistCanonicalId: input.artistCanonicalId,
@@ -101,71 +101,20 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
     failureCode: null,
     rejectReasonCode: null,
   };
-  // Signals carry a request id: a repeated signal (a client retry) is a no-op.
-  const handled = new Set<string>();
-  let upload: UploadCompleteSignal | undefined;
-  /**
-   * Every decision signal the state accepts, in order of arrival: one refused for its proof must
-   * not keep out the operator's real decision sent after it. In memory only (no commands); the
-   * first one is acted on exactly as the single pending decision was before decisions were signed.
-   */
-  const offered: Decision[] = [];
-  const offeredIds = new Set<string>();
-  const offer = (d: Decision) => {
-    if (offeredIds.has(d.signal.requestId) || offered.length >= MAX_OFFERED_DECISIONS) return;
-    if (!accepts(state.intakeStatus, d.kind) && !(acceptsDuringStep(state.intakeStatus, d.kind) && patched(SIGNAL_DURING_STEP_PATCH))) return;
-    offeredIds.add(d.signal.requestId);
-    offered.push(d);
-  };
-  /**
-   * A signal counts once, only while nothing of its kind is pending and the table accepts its
-   * trigger now, or at the end of the running step (lifecycle.acceptsDuringStep; behind a patch,
-   * since runs before it dropped such a signal).
-   */
-  const fresh = (requestId: string, trigger: Trigger, pending: unknown): boolean => {
-    if (handled.has(requestId) || pending !== undefined) return false;
-    const now = accepts(state.intakeStatus, trigger);
-    if (!now && !(acceptsDuringStep(state.intakeStatus, trigger) && patched(SIGNAL_DURING_STEP_PATCH))) return false;
-    handled.add(requestId);
-    return true;
-  };
-  /**
-   * A payload that is not the signal's shape changes nothing: it is recorded as refused (what was
-   * wrong in it, who it claims to be from) and never reaches an activity. Runs from before the
-   * check only drop what their handlers could not even read.
-   */
-  let refusals = 0;
-  const wellFormed = async <S extends CheckedSignal>(name: S, payload: unknown): Promise<boolean> => {
-    const checked = SIGNAL_CHECKS[name](payload);
-    if (checked.ok) return true;
-    // Asked only at a malformed payload, so a run that never gets one records no marker (R6): a
-    // history recorded before the check replays taking such a payload as it came.
-    if (!patched(SIGNAL_SHAPE_PATCH)) return typeof payload === 'object' && payload !== null;
-    const detail = problemsLine(checked.problems);
-    if (refusals >= MAX_RECORDED_REFUSALS) {
-      log.warn('malformed signal dropped (refusal records full)', { signal: name, detail });
-      return false;
-    }
-    refusals++;
-    await record.recordSignalRefusal({ submissionId: input.submissionId, signal: name, requestId: checked.requestId, by: checked.by, detail, seq: refusals });
-    return false;
-  };
-
+  // Asked once, first: a run recorded before the Updates has no marker and keeps its signal handlers.
+  const updates = patched(DECISION_UPDATES_PATCH);
+  const inbox = new Inbox({
+    submissionId: input.submissionId,
+    partnerActorId: input.partnerActorId,
+    decisionKeys: input.decisionKeys,
+    status: () => state.intakeStatus,
+    updates,
+    recordMalformed: (r) => record.recordSignalRefusal({ submissionId: input.submissionId, ...r }),
+  });
   setHandler(intakeStateQuery, () => state);
-  const uploadDeadline = new Date(Date.now() + input.uploadDeadlineSeconds * 1000);
+  const uploadDeadline = resume ? new Date(resume.uploadDeadline) : new Date(Date.now() + input.uploadDeadlineSeconds * 1000);
   setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
-  // Handlers only check and record; the main body acts. A trigger the current state does not
-  // accept is ignored: the HTTP route asked the same table and has already answered 409 for it.
-  setHandler(uploadCompleteSignal, async (s) => {
-    if (!(await wellFormed('uploadComplete', s))) return;
-    if (fresh(s.requestId, 'upload_complete', upload)) upload = s;
-  });
-  setHandler(approveSignal, async (s) => {
-    if (await wellFormed('approve', s)) offer({ kind: 'approve', signal: s });
-  });
-  setHandler(rejectSignal, async (s) => {
-    if (await wellFormed('reject', s)) offer({ kind: 'reject', signal: s });
-  });
+  inbox.install();
 
   const decide = (trigger: Trigger, o: { by: ActorRef; note?: string | null; facts?: TransitionFacts }): Transition =>
     transitionOf(state, trigger, { submissionId: input.submissionId, ...o });
@@ -187,137 +136,214 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   };
   /** A refused approval: the optimistic `promoting` is undone (the row never left awaiting_review). */
   const backToReview = () => {
-    state.intakeStatus = 'awaiting_review';
-    state.reviewStatus = 'review_required';
+    Object.assign(state, REVIEW);
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: 'awaiting_review' },
       { key: ReviewStatusKey, value: 'review_required' },
     ]);
     setCurrentDetails(currentDetailsOf(state, new Date(Date.now()), uploadDeadline));
   };
-  /**
-   * A step whose attempts ran out: its failure outcome is written when the row is still where the
-   * step left it, and the workflow takes on whatever the row then records (the row is the truth
-   * partners and operators read), so the two agree again.
-   */
-  const stalled = async (err: unknown, failed: Transition | null): Promise<RowState> => {
-    if (!(err instanceof ActivityFailure)) throw err;
-    log.warn('intake step gave up after its attempts', { submissionId: input.submissionId, step: err.activityType, cause: err.cause?.message });
-    const row = await record.settleStalledStep({ submissionId: input.submissionId, failed });
+  /** Take on what the row records (the row is the truth partners and operators read). */
+  const takeRow = (row: RowState) => {
     state.intakeStatus = row.intakeStatus;
     state.reviewStatus = row.reviewStatus;
     state.failureCode = row.failureCode;
     state.rejectReasonCode = row.rejectReasonCode;
     state.mediaStoreDocumentId = row.mediaStoreDocumentId;
     show();
+  };
+  /**
+   * A step whose attempts ran out: its failure outcome is written when the row is still where the
+   * step left it, and the workflow takes on whatever the row then records, so the two agree again.
+   */
+  const stalled = async (err: unknown, failed: Transition | null): Promise<RowState> => {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('intake step gave up after its attempts', { submissionId: input.submissionId, step: err.activityType, cause: err.cause?.message });
+    const row = await record.settleStalledStep({ submissionId: input.submissionId, failed });
+    takeRow(row);
     return row;
   };
-
-  // The upload window is a workflow timer (not a workflow timeout), so expiry runs cleanup.
-  const uploaded = await condition(() => upload !== undefined, input.uploadDeadlineSeconds * 1000);
-  if (!uploaded || !upload) {
-    const expired = decide('upload_window_passed', { by: SYSTEM_ACTOR, note: 'upload window passed' });
-    try {
-      await acts.expireSubmission({ submissionId: input.submissionId, stagingKey: input.stagingKey, transition: expired });
-    } catch (err) {
-      await stalled(err, expired); // the staged object is left to the retention sweep
-      return finish(state);
-    }
-    moveTo(expired);
+  const end = async () => {
+    inbox.answerWaiting(state.intakeStatus);
     return finish(state);
-  }
-
-  const verifying = decide('upload_complete', { by: upload.by });
-  moveTo(verifying);
-  const verification = stepOutcomes(verifying, 'verification_passed', 'verification_failed');
-  let sha256: string;
-  try {
-    const verified = await acts.verifyStagedMedia({
-      submissionId: input.submissionId,
-      stagingKey: input.stagingKey,
-      sizeBytes: input.sizeBytes,
-      mimeType: input.mimeType,
-      by: upload.by,
-      enter: verifying,
-      outcomes: verification,
+  };
+  /** A long history continues as new from where it waits (runs with Updates only; nothing is waiting to be answered). */
+  const continued = async (at: IntakeResume['intakeStatus'], sha256: string | null): Promise<IntakeState | undefined> => {
+    if (!updates || !historyLong()) return undefined;
+    await condition(() => allHandlersFinished() || inbox.offered.length > 0 || inbox.upload !== undefined);
+    if (inbox.offered.length > 0 || inbox.upload !== undefined) return undefined;
+    return continueAsNew<typeof portfolioIntake>({
+      ...input,
+      resume: { intakeStatus: at, sha256, uploadDeadline: uploadDeadline.toISOString(), why: 'continued: the history grew long' },
     });
-    moveTo(outcomeOf(verification, verified));
-    if (!verified.ok) return finish(state);
-    sha256 = verified.sha256;
-  } catch (err) {
-    const row = await stalled(err, outcomeOf(verification, { ok: false, code: 'verification_error' }));
-    if (row.intakeStatus !== 'awaiting_review' || !row.verifiedSha256) return finish(state);
+  };
+
+  let sha256: string | undefined;
+  if (resume?.intakeStatus === 'awaiting_review' && resume.sha256) {
+    sha256 = resume.sha256;
+    Object.assign(state, REVIEW);
+    show();
+  } else if (resume?.intakeStatus === 'promoting' && resume.sha256) {
+    // The run that held the approval is gone: the approval is undone (recorded) and the decision asked again.
+    const undo = transitionOf({ intakeStatus: 'promoting', reviewStatus: 'approved' }, 'promotion_failed', { submissionId: input.submissionId, note: resume.why });
+    const row = await record.settleStalledStep({ submissionId: input.submissionId, failed: undo });
+    takeRow(row);
+    if (row.intakeStatus !== 'awaiting_review' || !row.verifiedSha256) return end();
     sha256 = row.verifiedSha256;
+  } else {
+    const verified = await uploadAndVerify();
+    if (verified === undefined) return end();
+    if (typeof verified !== 'string') return verified;
+    sha256 = verified;
+  }
+  return review(sha256);
+
+  /** Wait for the upload (or expire), then verify: the sha256 of bytes awaiting review, or undefined (ended), or the continued run. */
+  async function uploadAndVerify(): Promise<string | IntakeState | undefined> {
+    if (resume?.intakeStatus === 'verifying') inbox.upload = { requestId: `resume:${input.submissionId}`, by: resume.uploadedBy ?? { actorId: input.partnerActorId, credentialId: input.credentialId } };
+    // The upload window is a workflow timer (not a workflow timeout), so expiry runs cleanup.
+    for (;;) {
+      const left = uploadDeadline.getTime() - Date.now();
+      const uploaded = left > 0 && (await condition(() => inbox.upload !== undefined || (updates && historyLong()), left)) && inbox.upload !== undefined;
+      if (!uploaded) {
+        // Woken by a long history, not by the window's end.
+        if (updates && Date.now() < uploadDeadline.getTime()) {
+          const next = await continued('staged', null);
+          if (next) return next;
+          continue;
+        }
+        const expired = decide('upload_window_passed', { by: SYSTEM_ACTOR, note: 'upload window passed' });
+        try {
+          await acts.expireSubmission({ submissionId: input.submissionId, stagingKey: input.stagingKey, transition: expired });
+        } catch (err) {
+          await stalled(err, expired); // the staged object is left to the retention sweep
+          return undefined;
+        }
+        moveTo(expired);
+        return undefined;
+      }
+      const upload = inbox.upload as NonNullable<typeof inbox.upload>;
+      // Runs with Updates look before they act: an upload-complete sent before the bytes leaves the submission staged.
+      if (updates && resume?.intakeStatus !== 'verifying' && !(await acts.stagedObjectPresent({ stagingKey: input.stagingKey }))) {
+        await record.recordSignalRefusal({
+          submissionId: input.submissionId, signal: 'uploadComplete', requestId: upload.requestId, by: upload.by, seq: 0,
+          reason: 'object_missing', detail: 'no uploaded object yet; the submission stays staged until the upload window ends',
+        });
+        inbox.answer(upload.requestId, { taken: false, reason: 'object_missing', intakeStatus: state.intakeStatus });
+        inbox.upload = undefined;
+        continue;
+      }
+      const verifying = decide('upload_complete', { by: upload.by });
+      moveTo(verifying);
+      const verification = stepOutcomes(verifying, 'verification_passed', 'verification_failed');
+      try {
+        const verified = await acts.verifyStagedMedia({
+          submissionId: input.submissionId,
+          stagingKey: input.stagingKey,
+          sizeBytes: input.sizeBytes,
+          mimeType: input.mimeType,
+          by: upload.by,
+          enter: verifying,
+          outcomes: verification,
+        });
+        moveTo(outcomeOf(verification, verified));
+        inbox.answer(upload.requestId, { taken: true, intakeStatus: state.intakeStatus });
+        return verified.ok ? verified.sha256 : undefined;
+      } catch (err) {
+        const row = await stalled(err, outcomeOf(verification, { ok: false, code: 'verification_error' }));
+        inbox.answer(upload.requestId, { taken: true, intakeStatus: state.intakeStatus });
+        return row.intakeStatus === 'awaiting_review' && row.verifiedSha256 ? row.verifiedSha256 : undefined;
+      }
+    }
   }
 
   // A human decides; there is no deadline on review. Operators see the queue in PostgreSQL and
   // on-call staff can filter on AwaitingSince in the Web UI. Each decision is acted on by the same
   // activities, in the same order, as before decisions were signed (so every recorded run replays
   // without a version patch); the activity verifies the decision's proof and re-checks the operator
-  // before it writes anything. A refused decision (a signal sent around the API) changes nothing:
-  // the state goes back to awaiting_review and the next decision is taken.
-  for (;;) {
-    await condition(() => offered.length > 0);
-    const o = offered.shift() as Decision;
-    const proofOf = (transition: Transition) => ({
-      decision: o.kind,
-      requestId: o.signal.requestId,
-      by: o.signal.by,
-      proof: o.signal.proof,
-      reviewNotes: o.kind === 'reject' ? (o.signal.reviewNotes ?? o.signal.notes ?? '') : o.signal.reviewNotes,
-      ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
-      // Only when the signal carried them: the activity input of every earlier signal is unchanged.
-      ...(o.kind === 'approve' && o.signal.seenMatches ? { seenMatches: o.signal.seenMatches } : {}),
-      sha256,
-      transition,
-    });
-    if (o.kind === 'reject') {
-      const { by, reasonCode } = o.signal;
-      const reviewNotes = o.signal.reviewNotes ?? o.signal.notes ?? '';
-      const rejected = decide('reject', { by, note: `${reasonCode}: ${reviewNotes}`, facts: { rejectReasonCode: reasonCode } });
-      if (patched(TRANSITION_WRITER_PATCH)) {
-        let written;
-        try {
-          written = await acts.recordTransition({ ...rejected, decision: proofOf(rejected) });
-        } catch (err) {
-          // Whether the rejection was written is what the row says.
-          if ((await stalled(err, null)).intakeStatus === 'awaiting_review') continue;
-          return finish(state);
-        }
-        if (written && !written.accepted) continue; // refused and recorded; still awaiting_review
-      } else await acts.recordRejection({ submissionId: input.submissionId, by, reasonCode, notes: reviewNotes });
-      moveTo(rejected);
-      return finish(state);
-    }
-    const promoting = decide('approve', { by: o.signal.by, note: o.signal.reviewNotes });
-    moveTo(promoting);
-    const promotion = stepOutcomes(promoting, 'promotion_done', 'object_changed');
-    let promoted;
-    try {
-      promoted = await acts.promoteToMediaStore({
-        submissionId: input.submissionId,
-        stagingKey: input.stagingKey,
-        sha256,
-        mimeType: input.mimeType,
+  // before it writes anything. A refused decision changes nothing: the state goes back to
+  // awaiting_review, the decision is answered as refused, and the next one is taken.
+  async function review(sha: string): Promise<IntakeState> {
+    for (;;) {
+      await condition(() => inbox.offered.length > 0 || (updates && historyLong()));
+      if (inbox.offered.length === 0) {
+        const next = await continued('awaiting_review', sha);
+        if (next) return next;
+        continue;
+      }
+      const o = inbox.offered.shift() as Decision;
+      const answer = (taken: boolean, reason = '') =>
+        inbox.answer(o.signal.requestId, taken ? { taken: true, intakeStatus: state.intakeStatus } : { taken: false, reason, intakeStatus: state.intakeStatus });
+      const proofOf = (transition: Transition) => ({
+        decision: o.kind,
+        requestId: o.signal.requestId,
         by: o.signal.by,
-        reviewNotes: o.signal.reviewNotes,
-        enter: promoting,
-        outcomes: promotion,
-        decision: proofOf(promoting),
+        proof: o.signal.proof,
+        reviewNotes: o.kind === 'reject' ? (o.signal.reviewNotes ?? o.signal.notes ?? '') : o.signal.reviewNotes,
+        ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
+        // Only when the signal carried them: the activity input of every earlier signal is unchanged.
+        ...(o.kind === 'approve' && o.signal.seenMatches ? { seenMatches: o.signal.seenMatches } : {}),
+        sha256: sha,
+        transition,
       });
-    } catch (err) {
-      // An approval the worker could not carry out is undone: the row goes back to review (or, if
-      // the promotion did finish, the workflow takes that on).
-      const undo = transitionOf({ intakeStatus: 'promoting', reviewStatus: 'approved' }, 'promotion_failed', { submissionId: input.submissionId, note: 'promotion gave up after its attempts' });
-      if ((await stalled(err, undo)).intakeStatus === 'awaiting_review') continue;
-      return finish(state);
+      if (o.kind === 'reject') {
+        const { by, reasonCode } = o.signal;
+        const reviewNotes = o.signal.reviewNotes ?? o.signal.notes ?? '';
+        const rejected = decide('reject', { by, note: `${reasonCode}: ${reviewNotes}`, facts: { rejectReasonCode: reasonCode } });
+        if (patched(TRANSITION_WRITER_PATCH)) {
+          let written;
+          try {
+            written = await acts.recordTransition({ ...rejected, decision: proofOf(rejected) });
+          } catch (err) {
+            // Whether the rejection was written is what the row says.
+            const stuck = (await stalled(err, null)).intakeStatus === 'awaiting_review';
+            answer(!stuck, 'step_gave_up');
+            if (stuck) continue;
+            return end();
+          }
+          if (written && !written.accepted) {
+            answer(false, written.reason); // refused and recorded; still awaiting_review
+            continue;
+          }
+        } else await acts.recordRejection({ submissionId: input.submissionId, by, reasonCode, notes: reviewNotes });
+        moveTo(rejected);
+        answer(true);
+        return end();
+      }
+      const promoting = decide('approve', { by: o.signal.by, note: o.signal.reviewNotes });
+      moveTo(promoting);
+      const promotion = stepOutcomes(promoting, 'promotion_done', 'object_changed');
+      let promoted;
+      try {
+        promoted = await acts.promoteToMediaStore({
+          submissionId: input.submissionId,
+          stagingKey: input.stagingKey,
+          sha256: sha,
+          mimeType: input.mimeType,
+          by: o.signal.by,
+          reviewNotes: o.signal.reviewNotes,
+          enter: promoting,
+          outcomes: promotion,
+          decision: proofOf(promoting),
+        });
+      } catch (err) {
+        // An approval the worker could not carry out is undone: the row goes back to review (or, if
+        // the promotion did finish, the workflow takes that on).
+        const undo = transitionOf({ intakeStatus: 'promoting', reviewStatus: 'approved' }, 'promotion_failed', { submissionId: input.submissionId, note: 'promotion gave up after its attempts' });
+        const back = (await stalled(err, undo)).intakeStatus === 'awaiting_review';
+        answer(!back, 'step_gave_up');
+        if (back) continue;
+        return end();
+      }
+      if ('refused' in promoted) {
+        backToReview();
+        answer(false, promoted.reason);
+        continue;
+      }
+      moveTo(outcomeOf(promotion, promoted));
+      answer(true);
+      return end();
     }
-    if ('refused' in promoted) {
-      backToReview();
-      continue;
-    }
-    moveTo(outcomeOf(promotion, promoted));
-    return finish(state);
   }
 }
 

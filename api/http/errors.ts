@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   delivery_in_progress: 409,
   claimed_by_other: 409,
   matches_not_acknowledged: 409,
+  decision_refused: 409,
+  upload_missing: 409,
   route_retired: 410,
   media_taken_down: 410,
   payload_too_large: 413,
@@ -43,6 +45,8 @@ export const ERROR_STATUS = {
   dependency_unavailable: 503,
   identity_provider_unavailable: 503,
   workflow_unavailable: 503,
+  workflow_busy: 503,
+  workflow_resuming: 503,
   preview_pending: 503,
 } as const;
 

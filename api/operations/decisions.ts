@@ -1,7 +1,7 @@
-// The decision and signal operations (issue 27: one module for what the API's routes and the
+// The decision and upload-complete operations (one module for what the API's routes and the
 // console both do): ask the transition table whether the submission's state accepts the trigger,
-// send the signal, then wait (bounded) for the settled state the workflow's transition write
-// announces (LISTEN/NOTIFY), and answer from the row it wrote. No polling.
+// send it as a workflow Update, wait (bounded) for the Update's result, and answer from the row
+// the workflow wrote. No polling.
 import type { Request, Response } from 'express';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import crypto from 'node:crypto';
@@ -11,7 +11,9 @@ import type { ActorRef, Decision, IntakeStatus, RejectReasonCode } from '../../l
 import type { Actor } from '../auth/middleware';
 import { claimedByOther } from '../../lib/console/sessions';
 import { detailsHash } from '../../lib/intake/decision-proof';
-import { approveSignal, rejectSignal } from '../../workflows/messages';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import { approveUpdate, BUSY_REFUSALS, REFUSAL_SEPARATOR, rejectUpdate, type IntakeAnswer } from '../../workflows/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { statusView } from '../../lib/intake/status-view';
@@ -58,60 +60,100 @@ export function deliveryUnknown(err: unknown): boolean {
   return code === grpcStatus.DEADLINE_EXCEEDED || code === grpcStatus.CANCELLED;
 }
 
+/** A validator's refusal as the route answers it. */
+function refusalProblem(deps: AppDeps, trigger: keyof typeof REFUSED, message: string, status: IntakeStatus): AppError {
+  const cut = message.indexOf(REFUSAL_SEPARATOR);
+  const reason = cut > 0 ? message.slice(0, cut) : message;
+  if ((BUSY_REFUSALS as readonly string[]).includes(reason))
+    return new AppError('workflow_busy', 'The submission has more decisions waiting than it takes at once; nothing was changed. Retry shortly.', { headers: { 'Retry-After': '5' } });
+  if (reason === 'invalid_transition' || reason === 'duplicate_request') return new AppError('invalid_transition', REFUSED[trigger](status));
+  deps.log.warn({ trigger, reason }, 'the workflow refused a request the API made');
+  return new AppError('decision_refused', `The workflow refused this request (${reason}); nothing was changed.`);
+}
+
+/** The run closed (continued as new, or ended) before it took the Update: the next run may take it. */
+function runClosing(err: unknown): boolean {
+  const e = err as { code?: number; message?: string; cause?: { code?: number; details?: string } };
+  return (e.code ?? e.cause?.code) === grpcStatus.ABORTED || /update was aborted/.test(`${e.message ?? ''} ${e.cause?.details ?? ''}`);
+}
+
+/** Start the Update and wait until the run has taken it (or its validator refused it); once more if the run was closing. */
+async function startUpdate<P>(deps: AppDeps, submissionId: string, update: UpdateDefinition<IntakeAnswer, [P]>, args: P & { requestId: string }) {
+  const start = () =>
+    temporalCall(deps, 'update', () => intakeHandle(deps, submissionId).startUpdate(update, { args: [args], updateId: args.requestId, waitForStage: WorkflowUpdateStage.ACCEPTED }));
+  try {
+    return await start();
+  } catch (err) {
+    if (!runClosing(err)) throw err;
+    return start();
+  }
+}
+
+/** An open submission whose run is gone: the reconciler starts a new one from the row. */
+const resuming = (deps: AppDeps) =>
+  new AppError('workflow_resuming', 'The submission\u2019s workflow run is gone; a new run is being started from its recorded state. Nothing was changed: retry after Retry-After.', {
+    headers: { 'Retry-After': String(Math.max(5, deps.cfg.RECONCILE_SECONDS)) },
+  });
+
 /**
- * Send `trigger` to the submission's workflow if its state accepts it, and wait for the state it
- * settles in. 200 when settled in one of the trigger's outcomes, 202 when still working after
- * TRANSITION_WAIT_MS, 409 when the trigger is not accepted or the submission went another way.
- * Everything that can fail before the signal leaves fails with its own 503 (not applied); once
- * the signal may have left, a lost dependency answers 202 `pending` with the last state known.
+ * Send `trigger` to the submission's workflow as an Update if its state accepts it, and answer
+ * what became of it. The Update's validator refuses before anything is written to history (409,
+ * or 503 when the workflow has too many decisions waiting); an accepted Update is answered with its
+ * result: taken (200 with the settled state), refused by the activity that checks it (409), or
+ * still working after TRANSITION_WAIT_MS (202 `accepted`: it is in the run's history and will be
+ * acted on). Everything that can fail before the Update leaves fails with its own 503 (not
+ * applied); once it may have left, a lost dependency answers 202 `pending` with the last state known.
  */
-export async function signalAndSettle(
+export async function updateAndSettle<P>(
   deps: AppDeps,
   submissionId: string,
   find: () => Promise<SubmissionRow | undefined>,
   trigger: keyof typeof REFUSED,
-  send: (row: SubmissionRow) => Promise<void>,
+  update: UpdateDefinition<IntakeAnswer, [P]>,
+  payload: (row: SubmissionRow) => Promise<P & { requestId: string }>,
 ): Promise<{ view: ReturnType<typeof statusView>; outcome: SignalOutcome }> {
-  // Watch before reading, so no transition between the check and the wait is missed.
-  const watch = await deps.transitions.watch(submissionId);
-  let before: SubmissionRow;
+  // The row is the transitions the workflow wrote: what the client has seen. Without a worker
+  // to act on the Update, 503 now rather than a wait. Both asked at once.
+  const [found, worker] = await Promise.allSettled([find(), requireWorker(deps)]);
+  if (found.status === 'rejected') throw found.reason;
+  const before = found.value;
+  if (!before) throw new AppError('not_found', 'No such submission.');
+  if (worker.status === 'rejected') throw worker.reason;
+  if (!accepts(before.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](before.intakeStatus));
+  const args = await payload(before);
+  let answer: IntakeAnswer | undefined;
+  let accepted;
   try {
-    // The row is the transitions the workflow wrote: what the client has seen. Without a worker
-    // to act on the signal, 503 now rather than a 202 after the wait. Both asked at once.
-    const [found, worker] = await Promise.allSettled([find(), requireWorker(deps)]);
-    if (found.status === 'rejected') throw found.reason;
-    const row = found.value;
-    if (!row) throw new AppError('not_found', 'No such submission.');
-    if (worker.status === 'rejected') throw worker.reason;
-    if (!accepts(row.intakeStatus, trigger)) throw new AppError('invalid_transition', REFUSED[trigger](row.intakeStatus));
-    before = row;
-    try {
-      await temporalCall(deps, 'signal', () => send(row));
-    } catch (err) {
-      if (!deliveryUnknown(err) && !deliveryUnknown((err as { cause?: unknown }).cause)) throw err;
-      deps.log.warn({ submissionId, trigger }, 'signal outcome unknown: the Temporal call timed out after it was sent');
-      return { view: statusView(row), outcome: 'pending' };
-    }
-    try {
-      const deadline = Date.now() + deps.cfg.TRANSITION_WAIT_MS;
-      let status: IntakeStatus = row.intakeStatus;
-      while (!settledAfter(trigger, status)) {
-        const next = await watch.next(deadline - Date.now());
-        if (next === undefined) break;
-        status = next;
-      }
-    } catch (err) {
-      deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'signal sent; lost the transition feed while waiting');
-    }
-  } finally {
-    watch.close();
+    accepted = await startUpdate(deps, submissionId, update, args);
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw refusalProblem(deps, trigger, (err.cause as Error | undefined)?.message ?? err.message, before.intakeStatus);
+    if (err instanceof AppError && err.code === 'not_found') throw resuming(deps); // the row is open (accepts above); its run is closed
+    if (runClosing(err)) throw resuming(deps);
+    if (!deliveryUnknown(err) && !deliveryUnknown((err as { cause?: unknown }).cause)) throw err;
+    deps.log.warn({ submissionId, trigger }, 'update outcome unknown: the Temporal call timed out after it was sent');
+    return { view: statusView(before), outcome: 'pending' };
+  }
+  try {
+    const result = accepted.result();
+    result.catch(() => {}); // answered below, or left to run on after the wait
+    let timer: NodeJS.Timeout | undefined;
+    answer = await Promise.race([result, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), deps.cfg.TRANSITION_WAIT_MS)))]).finally(() => clearTimeout(timer));
+  } catch (err) {
+    // Taken (it is in the run's history), but its result could not be read: what became of it is the row's to say.
+    deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'update taken; its result could not be read');
+    return { view: statusView(before), outcome: 'pending' };
+  }
+  if (answer && !answer.taken) {
+    if (answer.reason === 'object_missing') throw new AppError('upload_missing', 'No uploaded object yet: PUT the bytes to the upload URL, then complete the upload. The submission stays staged until its upload window ends.');
+    if (answer.reason === 'state_moved') throw new AppError('invalid_transition', `The submission was decided otherwise (status ${answer.intakeStatus}).`);
+    throw new AppError('decision_refused', `The decision was refused (${answer.reason}); nothing was changed. The refusal is recorded.`);
   }
   let row: SubmissionRow | undefined;
   try {
     row = await findSubmission(deps.sql, submissionId);
   } catch (err) {
-    // The signal went out; PostgreSQL went away before the outcome could be read.
-    deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'signal sent; the database went away before its outcome could be read');
+    // The Update went out; PostgreSQL went away before the outcome could be read.
+    deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'update sent; the database went away before its outcome could be read');
     return { view: statusView(before), outcome: 'pending' };
   }
   if (!row) throw new AppError('not_found', 'No such submission.');
@@ -140,15 +182,10 @@ export async function decide(deps: AppDeps, actor: Actor, submissionId: string, 
   const find = () => findSubmission(deps.sql, submissionId);
   const base = { requestId, by: byActor(actor), reviewNotes: d.reviewNotes };
   if (d.decision === 'approve') {
-    // seenMatches only when there are some: the signal of an approval without matches is as before.
+    // seenMatches only when there are some: the payload of an approval without matches is as before.
     const approval = d.seenMatches?.length ? { ...base, seenMatches: d.seenMatches } : base;
-    return signalAndSettle(deps, submissionId, find, 'approve', async (row) =>
-      intakeHandle(deps, submissionId).signal(approveSignal, { ...approval, proof: await proofOf(deps, row, { decision: 'approve', ...approval }) }),
-    );
+    return updateAndSettle(deps, submissionId, find, 'approve', approveUpdate, async (row) => ({ ...approval, proof: await proofOf(deps, row, { decision: 'approve', ...approval }) }));
   }
-  const signal = { ...base, reasonCode: d.reasonCode };
-  return signalAndSettle(deps, submissionId, find, 'reject', async (row) =>
-    intakeHandle(deps, submissionId).signal(rejectSignal, { ...signal, proof: await proofOf(deps, row, { decision: 'reject', ...signal }) }),
-  );
+  const reject = { ...base, reasonCode: d.reasonCode };
+  return updateAndSettle(deps, submissionId, find, 'reject', rejectUpdate, async (row) => ({ ...reject, proof: await proofOf(deps, row, { decision: 'reject', ...reject }) }));
 }
-

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import { errors, importPKCS8, importSPKI, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import { loadOrCreateFile } from '../secrets';
+import type { DecisionKeys } from './decision-check';
 import type { Decision, DecisionProof } from './vocabulary';
 
 const ALG = 'EdDSA';
@@ -67,6 +68,9 @@ export function detailsHash(d: { reviewNotes?: string | undefined; reasonCode?: 
 /** Env values hold PEM with real line breaks or with `\n` escapes (one-line secrets stores). */
 const pemOf = (v: string) => v.replace(/\\n/g, '\n').trim();
 
+/** A public key as the workflow's validators take it: the raw 32 bytes, base64url (the JWK's x). */
+const rawOf = (publicKey: crypto.KeyObject) => publicKey.export({ format: 'jwk' }).x as string;
+
 const kidOf = (publicKey: crypto.KeyObject) =>
   'dk-' + crypto.createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex').slice(0, 16);
 
@@ -84,6 +88,8 @@ export interface DecisionSigner {
   readonly kid: string;
   /** The public half, PEM (SPKI): what DECISION_VERIFY_KEY of the workers must hold. */
   readonly publicKeyPem: string;
+  /** The same key for the intake workflow's Update validators (kid -> raw public key). */
+  readonly decisionKeys: DecisionKeys;
   sign(c: Omit<DecisionClaims, 'issuedAt'>): Promise<DecisionProof>;
 }
 
@@ -97,6 +103,7 @@ export async function createDecisionSigner(cfg: { DECISION_SIGNING_KEY?: string 
   return {
     kid,
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    decisionKeys: { [kid]: rawOf(publicKey) },
     async sign(c) {
       const jws = await new SignJWT({ sid: c.submissionId, dec: c.decision, cred: c.credentialId, sha256: c.sha256, dtl: c.detailsHash })
         .setProtectedHeader({ alg: ALG, typ: TYP, kid })
@@ -114,6 +121,8 @@ export async function createDecisionSigner(cfg: { DECISION_SIGNING_KEY?: string 
 
 export interface DecisionVerifier {
   readonly kids: readonly string[];
+  /** Every key it verifies with, for the intake workflow's Update validators (kid -> raw public key). */
+  readonly decisionKeys: DecisionKeys;
   /** The claims of a proof this deployment's API signed; DecisionProofError otherwise. */
   verify(proof: unknown): Promise<DecisionClaims>;
 }
@@ -133,6 +142,7 @@ export async function createDecisionVerifier(cfg: { DECISION_VERIFY_KEY?: string
   for (const k of publicKeys) keys.set(kidOf(k), await importSPKI(k.export({ type: 'spki', format: 'pem' }).toString(), ALG));
   return {
     kids: [...keys.keys()],
+    decisionKeys: Object.fromEntries(publicKeys.map((k) => [kidOf(k), rawOf(k)])),
     async verify(proof) {
       if (proof === undefined || proof === null) throw new DecisionProofError('proof_missing', 'the decision carries no proof');
       const p = proof as Partial<DecisionProof>;

@@ -62,6 +62,9 @@ const WORKING: ReadonlySet<IntakeStatus> = new Set(
   }),
 );
 
+/** Statuses a submission can still leave (derived from the table): its workflow run should be running. */
+export const openStatuses: readonly IntakeStatus[] = [...new Set(TRANSITIONS.flatMap((t) => (t.from ? [t.from] : [])))];
+
 /** What the row records beside the status; set once, never cleared. */
 export interface TransitionFacts {
   sha256?: string;

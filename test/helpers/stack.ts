@@ -58,6 +58,8 @@ export interface TestStack {
   /** One more worker on the same queues, configured as the stack's with `env` on top (the caller stops it). */
   startWorkerWith(env: Record<string, string>): Promise<RunningWorker>;
   stop(): Promise<void>;
+  /** One pass of the running worker's reconciler now: the submissions it resumed. */
+  reconcile(): Promise<string[]>;
 }
 
 export async function startTestStack(
@@ -128,6 +130,10 @@ export async function startTestStack(
       const w = worker;
       worker = undefined;
       await w.stop();
+    },
+    async reconcile() {
+      if (!worker) throw new Error('no worker running');
+      return worker.reconcile();
     },
     async stop() {
       await stack.stopWorker();

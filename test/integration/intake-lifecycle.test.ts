@@ -53,14 +53,24 @@ describe('portfolio intake over HTTP, on a real Temporal dev server and PostgreS
     expect(runtimeAfter).toEqual(runtimeBefore);
   });
 
-  it('when the upload is smaller than declared, the signed URL refuses it and verification ends in verification_failed', async () => {
+  it('when the upload is smaller than declared, the signed URL refuses it; upload-complete without an object is 409 upload_missing and the submission stays staged for a real upload', async () => {
     const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: 3000 }) });
     const put = await putUpload(created.body.data.upload.url, jpegBytes(1000));
     expect(put.status).toBe(403);
     expect(put.body.code).toBe('upload_url_invalid');
     const id = created.body.data.submission.submissionId;
+    const early = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers });
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('upload_missing');
+    const status = await call(stack, 'GET', `${INTAKE}/submissions/${id}`, { headers: partner.headers });
+    expect(status.body.data).toMatchObject({ intakeStatus: 'staged', reviewStatus: 'review_required' });
+    const [refusal] = await stack.sql`select decision, reason, claimed_actor_id from decision_refusals where submission_id = ${id}`;
+    expect(refusal).toMatchObject({ decision: 'upload_complete', reason: 'object_missing', claimedActorId: partner.actorId });
+    // The real upload after it is taken and verified.
+    expect((await putUpload(created.body.data.upload.url, jpegBytes(3000))).status).toBe(200);
     const done = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers });
-    expect(done.body.data).toMatchObject({ intakeStatus: 'verification_failed', reviewStatus: 'not_reviewed', failureReason: 'object_missing' });
+    expect(done.status).toBe(200);
+    expect(done.body.data).toMatchObject({ intakeStatus: 'awaiting_review' });
   });
 
   it('when the stored bytes differ in size from the declaration (written around the URL), verification says size_mismatch', async () => {

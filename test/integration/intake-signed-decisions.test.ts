@@ -51,13 +51,15 @@ async function expectUnchanged(id: string) {
   expect((await stack.sql`select 1 from media_documents where submission_id = ${id}`).length).toBe(0);
 }
 
-/** The approve signal (with its proof) the API sent for a submission, read back from the workflow history. */
+/** The approve Update (with its proof) the API sent for a submission, read back from the workflow history. */
 async function approveSignalOf(id: string): Promise<ApproveSignal> {
   const history = await handle(id).fetchHistory();
   const ev = history.events!.find(
-    (e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED && e.workflowExecutionSignaledEventAttributes?.signalName === 'approve',
+    (e) =>
+      e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED &&
+      e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'approve',
   );
-  return defaultPayloadConverter.fromPayload(ev!.workflowExecutionSignaledEventAttributes!.input!.payloads![0]!) as ApproveSignal;
+  return defaultPayloadConverter.fromPayload(ev!.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.args!.payloads![0]!) as ApproveSignal;
 }
 
 describe('a decision without a valid proof changes nothing', () => {

@@ -1,13 +1,12 @@
 // upload-complete, approve, reject: the routes of the signal operations (api/operations/decisions.ts).
 import { findOwnSubmission } from '../../../lib/intake/submissions';
-import { uploadCompleteSignal } from '../../../workflows/messages';
+import { uploadCompleteUpdate } from '../../../workflows/messages';
 import { defineRoute, type Route } from '../../http/route';
 import * as C from '../../openapi/components';
-import { decide, requestIdOf, signalAndSettle, signalAnswer } from '../../operations/decisions';
+import { decide, requestIdOf, signalAnswer, updateAndSettle } from '../../operations/decisions';
 import { INTAKE_BASE } from '../bases';
 import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
 import { byActor } from './submissions';
-import { intakeHandle } from './workflow-calls';
 
 export function signalRoutes(): Route[] {
   const review = { doc: 'intake', tag: 'review', auth: 'operator', permission: 'portfolio_intake:review', params: submissionIdParams, problems: [404, 409] } as const;
@@ -17,18 +16,12 @@ export function signalRoutes(): Route[] {
       tag: 'submissions', auth: 'api_key', permission: 'portfolio_intake:stage',
       summary: 'Say the upload is done: the bytes are verified', params: submissionIdParams,
       ok: { 200: ['verified: awaiting_review, or verification_failed with failureReason', C.SignalEnvelope], 202: ['still verifying (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
-      problems: [404, 409],
+      problems: [404, 409, 503],
       async handler({ deps, params: { submissionId }, actor, req, res }) {
         const signal = { requestId: requestIdOf(req), by: byActor(actor()) };
         signalAnswer(
           res,
-          await signalAndSettle(
-            deps,
-            submissionId,
-            () => findOwnSubmission(deps.sql, submissionId, actor().actorId),
-            'upload_complete',
-            () => intakeHandle(deps, submissionId).signal(uploadCompleteSignal, signal),
-          ),
+          await updateAndSettle(deps, submissionId, () => findOwnSubmission(deps.sql, submissionId, actor().actorId), 'upload_complete', uploadCompleteUpdate, async () => signal),
         );
       },
     }),

@@ -3,16 +3,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type Connection } from '@temporalio/client';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import type { SubmissionRow } from '../../../lib/intake/submissions';
-import {
-  ArtistCanonicalIdKey,
-  IntakeStatusKey,
-  intakeWorkflowId,
-  PartnerActorIdKey,
-  ReviewStatusKey,
-  TenantIdKey,
-  type IntakeInput,
-} from '../../../workflows/messages';
-import type { portfolioIntake } from '../../../workflows/portfolio-intake';
+import { startIntakeRun } from '../../../temporal/intake-start';
+import { intakeWorkflowId } from '../../../workflows/messages';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
 import { probeDepsOf, workerPolls } from '../../health/probes';
@@ -36,7 +28,7 @@ export async function withTemporal<T>(temporal: { client: Client; connection: Co
 }
 
 /** A Temporal call from a route; failures (not "not found") count in temporal_call_failures_total{operation}. */
-export async function temporalCall<T>(deps: AppDeps, operation: 'start' | 'signal' | 'query' | 'execute', fn: () => Promise<T>): Promise<T> {
+export async function temporalCall<T>(deps: AppDeps, operation: 'start' | 'signal' | 'update' | 'query' | 'execute', fn: () => Promise<T>): Promise<T> {
   try {
     return await withTemporal(deps.temporal, deps.cfg.TEMPORAL_RPC_DEADLINE_MS, fn);
   } catch (err) {
@@ -64,41 +56,15 @@ export async function requireWorker(deps: AppDeps): Promise<void> {
 /** Start the submission's workflow (the file name is its Web UI summary); a retry after a crash between the row and the start lands on the same one. */
 export async function startIntake(deps: AppDeps, row: SubmissionRow, fileName: string): Promise<void> {
   const { cfg } = deps;
-  const input: IntakeInput = {
-    submissionId: row.submissionId,
-    tenantId: row.tenantId,
-    artistCanonicalId: row.artistCanonicalId,
-    partnerActorId: row.partnerActorId,
-    credentialId: row.credentialId,
-    mimeType: row.mimeType,
-    sizeBytes: row.sizeBytes,
-    stagingKey: row.stagingKey,
-    uploadDeadlineSeconds: cfg.UPLOAD_URL_TTL_SECONDS + cfg.UPLOAD_GRACE_SECONDS,
-  };
   await temporalCall(deps, 'start', async () => {
     try {
-      await deps.temporal.client.workflow.start<typeof portfolioIntake>('portfolioIntake', {
-        workflowId: intakeWorkflowId(row.submissionId),
+      await startIntakeRun({
+        client: deps.temporal.client,
         taskQueue: cfg.TEMPORAL_TASK_QUEUE,
-        args: [input],
-        // The Web UI's summary of the run (its current-details line is kept by the workflow).
-        staticSummary: `${fileName}: ${row.sizeBytes} bytes of ${row.mimeType} for tenant ${row.tenantId}`,
-        staticDetails: [
-          `**Submission** ${row.submissionId}`,
-          `**Tenant** ${row.tenantId}`,
-          `**Artist** ${row.artistCanonicalId}`,
-          `**Partner** ${row.partnerActorId}`,
-          `**File** ${fileName} (${row.mimeType}, ${row.sizeBytes} bytes)`,
-        ].join('  \n'),
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: [
-          { key: IntakeStatusKey, value: row.intakeStatus },
-          { key: ReviewStatusKey, value: row.reviewStatus },
-          { key: TenantIdKey, value: row.tenantId },
-          { key: ArtistCanonicalIdKey, value: row.artistCanonicalId },
-          { key: PartnerActorIdKey, value: row.partnerActorId },
-        ],
+        row,
+        fileName,
+        input: { uploadDeadlineSeconds: cfg.UPLOAD_URL_TTL_SECONDS + cfg.UPLOAD_GRACE_SECONDS, decisionKeys: deps.decisionSigner.decisionKeys },
+        reusePolicy: 'REJECT_DUPLICATE',
       });
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err; // a closed run: nothing to heal

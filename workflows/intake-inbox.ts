@@ -1,0 +1,216 @@
+// What reaches an intake run from outside: upload-complete, approve and reject. New runs take them
+// as Updates whose validators refuse a malformed, unsigned or foreign payload before anything is
+// written to history (a refusal is recorded by the worker through a sink, outside the history);
+// an accepted Update is answered with what became of it. Signals are kept: runs started before the
+// Updates take them as they always did, and newer runs put a signal through the same checks.
+// Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
+import { condition, log, patched, proxySinks, setHandler } from '@temporalio/workflow';
+import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
+import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
+import { problemsLine, SIGNAL_CHECKS, type CheckedSignal } from '../lib/intake/signal-shapes';
+import type { IntakeStatus } from '../lib/intake/vocabulary';
+import {
+  approveSignal,
+  approveUpdate,
+  rejectSignal,
+  rejectUpdate,
+  uploadCompleteSignal,
+  uploadCompleteUpdate,
+  type ApproveSignal,
+  type IntakeAnswer,
+  type IntakeSinks,
+  type RejectSignal,
+  type RefusalNote,
+  type UploadCompleteSignal,
+} from './messages';
+
+/** Runs that receive a decision while the verification outcome is committed but not yet processed keep it. */
+export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
+/** Runs that start after this change check every signal's shape and record a malformed one as refused. */
+export const SIGNAL_SHAPE_PATCH = 'intake-signal-shape-check';
+/** Decisions waiting to be acted on. Beyond this a new one is refused (`queue_full`: the API answers 503), never dropped. */
+export const MAX_OFFERED_DECISIONS = 100;
+/** Malformed signals recorded per run by the runs that record them as activities. */
+const MAX_RECORDED_REFUSALS = 100;
+
+export type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
+
+const { refusals: refusalSink } = proxySinks<IntakeSinks>();
+
+export interface InboxContext {
+  submissionId: string;
+  partnerActorId: string;
+  decisionKeys?: DecisionKeys | undefined;
+  status: () => IntakeStatus;
+  /** Runs before the Updates record a malformed signal with this activity. */
+  recordMalformed: (i: { signal: CheckedSignal; requestId: string | null; by: RefusalNote['by']; detail: string; seq: number }) => Promise<void>;
+  /** True for runs that started with the Updates (the workflow's patch, asked once at its start). */
+  updates: boolean;
+}
+
+class Refused extends Error {
+  constructor(reason: string, detail: string) {
+    super(`${reason}: ${detail}`);
+    this.name = 'Refused';
+  }
+}
+
+export class Inbox {
+  upload: UploadCompleteSignal | undefined;
+  readonly offered: Decision[] = [];
+  private readonly offeredIds = new Set<string>();
+  /** Request ids of upload-completes taken: a repeat is a no-op. */
+  private readonly handled = new Set<string>();
+  private readonly answers = new Map<string, IntakeAnswer>();
+  private refusals = 0;
+
+  constructor(private readonly c: InboxContext) {}
+
+  /**
+   * Does the run take `trigger` now, or at the end of the running step? Runs with Updates always
+   * keep a trigger sent during the step; older runs ask their patch, which a validator cannot
+   * (it may not add a marker to history), so there they take only what the state accepts now.
+   */
+  private takes(trigger: Trigger, inValidator = false): boolean {
+    const status = this.c.status();
+    if (accepts(status, trigger)) return true;
+    if (!acceptsDuringStep(status, trigger)) return false;
+    return this.c.updates || (!inValidator && patched(SIGNAL_DURING_STEP_PATCH));
+  }
+
+  private note(message: RefusalNote['message'], n: Omit<RefusalNote, 'submissionId' | 'message'>) {
+    refusalSink.record({ submissionId: this.c.submissionId, message, ...n });
+  }
+
+  /** Why a decision cannot be offered now (null: it can). */
+  private decisionRefusal(kind: Decision['kind'], payload: unknown): Omit<RefusalNote, 'submissionId' | 'message'> | null {
+    const checked = checkDecision(kind, payload, { submissionId: this.c.submissionId, nowMs: Date.now(), keys: this.c.decisionKeys });
+    if (!checked.ok) return checked;
+    const { requestId, by } = checked.value;
+    const at = { requestId, by };
+    if (this.offeredIds.has(requestId)) return { reason: 'duplicate_request', detail: 'this decision was taken already', ...at };
+    if (!this.takes(kind, true)) return { reason: 'invalid_transition', detail: `the submission is ${this.c.status()}`, ...at };
+    if (this.offered.length >= MAX_OFFERED_DECISIONS) return { reason: 'queue_full', detail: `${MAX_OFFERED_DECISIONS} decisions are waiting`, ...at };
+    return null;
+  }
+
+  private uploadRefusal(payload: unknown): Omit<RefusalNote, 'submissionId' | 'message'> | null {
+    const shape = SIGNAL_CHECKS.uploadComplete(payload);
+    if (!shape.ok) return { reason: 'signal_malformed', detail: problemsLine(shape.problems), requestId: shape.requestId, by: shape.by };
+    const { requestId, by } = shape.value;
+    // Only the submission's partner completes its upload: the history names no actor the API did not authenticate.
+    if (by.actorId !== this.c.partnerActorId) return { reason: 'actor_not_partner', detail: 'only the submission’s partner completes its upload', requestId, by };
+    if (this.handled.has(requestId) || this.upload !== undefined || !this.takes('upload_complete', true))
+      return { reason: 'invalid_transition', detail: `the submission is ${this.c.status()}`, requestId, by };
+    return null;
+  }
+
+  private offer(d: Decision) {
+    this.offeredIds.add(d.signal.requestId);
+    this.offered.push(d);
+  }
+
+  /** What became of a message: the Update waiting for it returns this. */
+  answer(requestId: string, a: IntakeAnswer) {
+    this.answers.set(requestId, a);
+  }
+
+  /** The run ends: decisions still waiting will never be acted on. */
+  answerWaiting(intakeStatus: IntakeStatus) {
+    if (this.upload && !this.answers.has(this.upload.requestId)) this.answer(this.upload.requestId, { taken: false, reason: 'state_moved', intakeStatus });
+    for (const d of this.offered.splice(0)) this.answer(d.signal.requestId, { taken: false, reason: 'state_moved', intakeStatus });
+  }
+
+  private async answered(requestId: string): Promise<IntakeAnswer> {
+    await condition(() => this.answers.has(requestId));
+    return this.answers.get(requestId) as IntakeAnswer;
+  }
+
+  /** Set every handler: Updates always, signals as the run's vintage takes them. */
+  install() {
+    const validateWith = (message: RefusalNote['message'], refusal: (p: unknown) => ReturnType<Inbox['uploadRefusal']>) => (p: unknown) => {
+      const r = refusal(p);
+      if (!r) return;
+      this.note(message, r);
+      throw new Refused(r.reason, r.detail);
+    };
+    setHandler(
+      uploadCompleteUpdate,
+      async (s) => {
+        this.handled.add(s.requestId);
+        this.upload = s;
+        return this.answered(s.requestId);
+      },
+      { validator: validateWith('uploadComplete', (p) => this.uploadRefusal(p)) },
+    );
+    setHandler(
+      approveUpdate,
+      async (s) => {
+        this.offer({ kind: 'approve', signal: s });
+        return this.answered(s.requestId);
+      },
+      { validator: validateWith('approve', (p) => this.decisionRefusal('approve', p)) },
+    );
+    setHandler(
+      rejectUpdate,
+      async (s) => {
+        this.offer({ kind: 'reject', signal: s });
+        return this.answered(s.requestId);
+      },
+      { validator: validateWith('reject', (p) => this.decisionRefusal('reject', p)) },
+    );
+    if (this.c.updates) this.installCheckedSignals();
+    else this.installLegacySignals();
+  }
+
+  /** Runs with Updates: a signal goes through the Update's checks; a refused one is recorded outside the history. */
+  private installCheckedSignals() {
+    setHandler(uploadCompleteSignal, (s) => {
+      const r = this.uploadRefusal(s);
+      if (r) return this.note('uploadComplete', r);
+      this.handled.add(s.requestId);
+      this.upload = s;
+    });
+    const decision = (kind: Decision['kind']) => (s: ApproveSignal | RejectSignal) => {
+      const r = this.decisionRefusal(kind, s);
+      if (r) return this.note(kind, r);
+      this.offer({ kind, signal: s } as Decision);
+    };
+    setHandler(approveSignal, decision('approve'));
+    setHandler(rejectSignal, decision('reject'));
+  }
+
+  /** Runs started before the Updates: exactly the handlers they were recorded with. */
+  private installLegacySignals() {
+    const wellFormed = async <S extends CheckedSignal>(name: S, payload: unknown): Promise<boolean> => {
+      const checked = SIGNAL_CHECKS[name](payload);
+      if (checked.ok) return true;
+      if (!patched(SIGNAL_SHAPE_PATCH)) return typeof payload === 'object' && payload !== null;
+      const detail = problemsLine(checked.problems);
+      if (this.refusals >= MAX_RECORDED_REFUSALS) {
+        log.warn('malformed signal dropped (refusal records full)', { signal: name, detail });
+        return false;
+      }
+      this.refusals++;
+      await this.c.recordMalformed({ signal: name, requestId: checked.requestId, by: checked.by, detail, seq: this.refusals });
+      return false;
+    };
+    const offerLegacy = (d: Decision) => {
+      if (this.offeredIds.has(d.signal.requestId) || this.offered.length >= MAX_OFFERED_DECISIONS) return;
+      if (!this.takes(d.kind)) return;
+      this.offer(d);
+    };
+    setHandler(uploadCompleteSignal, async (s) => {
+      if (!(await wellFormed('uploadComplete', s))) return;
+      if (this.handled.has(s.requestId) || this.upload !== undefined || !this.takes('upload_complete')) return;
+      this.handled.add(s.requestId);
+      this.upload = s;
+    });
+    setHandler(approveSignal, async (s) => {
+      if (await wellFormed('approve', s)) offerLegacy({ kind: 'approve', signal: s });
+    });
+    setHandler(rejectSignal, async (s) => {
+      if (await wellFormed('reject', s)) offerLegacy({ kind: 'reject', signal: s });
+    });
+  }
+}
