@@ -266,6 +266,14 @@ export const workerConfigSchema = z
     WORKER_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(60).default(2),
     /** Sticky cache: open workflows kept in memory; beyond it they are replayed from history. */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100000).default(500),
+    /**
+     * How long one workflow activation may run before the SDK calls it a deadlock (its
+     * isolateExecutionTimeout, 5 s by default). Longer here: when that timeout fires inside an
+     * activation, Node.js (vm microtaskMode 'afterEvaluate' + timeout) can abort the whole process
+     * with "async hook stack has become corrupted" (docs/on-call.md, E4). Workflow code never
+     * blocks; an activation only runs long when the worker is starved of CPU.
+     */
+    WORKER_ISOLATE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
     WORKFLOW_BUNDLE_PATH: optionalString,
     /**
      * Worker Deployment Versions (worker/versioning.ts): set, the worker polls as version

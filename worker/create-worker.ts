@@ -25,6 +25,8 @@ export interface CreateWorkerOptions {
   workflowBundle: WorkflowBundle;
   limits: LaneLimits;
   shutdownGraceMs: number;
+  /** One activation's longest run before the SDK calls it a deadlock (WORKER_ISOLATE_TIMEOUT_SECONDS). */
+  isolateTimeoutSeconds: number;
   /** The worker deployment version to poll as (worker/versioning.ts); unversioned without it. */
   deployment?: WorkerDeploymentOptions | undefined;
 }
@@ -45,6 +47,9 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
     maxConcurrentActivityTaskExecutions: o.limits.maxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: o.limits.maxConcurrentWorkflowTasks,
     shutdownGraceTime: o.shutdownGraceMs,
+    // Not in WorkerOptions' type ("not exposed at the moment"), but taken: the SDK spreads the
+    // options over its defaults (5 s). See WORKER_ISOLATE_TIMEOUT_SECONDS in lib/config.ts.
+    ...({ isolateExecutionTimeout: `${o.isolateTimeoutSeconds}s` } as object),
     // Bounded so memory does not grow with the number of intakes waiting for review (bench R8).
     maxCachedWorkflows: o.limits.maxCachedWorkflows,
     ...(o.deployment ? { workerDeploymentOptions: o.deployment } : {}),

@@ -89,7 +89,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
       log,
       ...(opts.delivererTiming ? { timing: opts.delivererTiming } : {}),
     };
-    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, deployment };
+    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, isolateTimeoutSeconds: cfg.WORKER_ISOLATE_TIMEOUT_SECONDS, deployment };
     const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
     const registry = new Registry();
     const decisions = await createDecisionVerifier(cfg);

@@ -58,10 +58,10 @@ export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
  * before their history grows long.
  */
 export const DECISION_UPDATES_PATCH = 'intake-decision-updates';
-/** A waiting run continues as new past this many history events (Temporal's own limit is 51,200)... */
-export const MAX_HISTORY_EVENTS = 2000;
-/** ... or this many bytes of history (Temporal's limit is 50 MB). */
-export const MAX_HISTORY_BYTES = 4 * 1024 * 1024;
+/** A waiting run continues as new past this many history events (Temporal's own limit is 51,200), so a replay of it stays short... */
+export const MAX_HISTORY_EVENTS = 1000;
+/** ... or this many bytes of history (Temporal's limit is 50 MB): a replay of the run stays short. */
+export const MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 
 /**
  * The Web UI's "current details" line for on-call staff (in memory only: answered through the

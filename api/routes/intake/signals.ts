@@ -16,7 +16,7 @@ export function signalRoutes(): Route[] {
       tag: 'submissions', auth: 'api_key', permission: 'portfolio_intake:stage',
       summary: 'Say the upload is done: the bytes are verified', params: submissionIdParams,
       ok: { 200: ['verified: awaiting_review, or verification_failed with failureReason', C.SignalEnvelope], 202: ['still verifying (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
-      problems: [404, 409, 503],
+      problems: [404, 409],
       async handler({ deps, params: { submissionId }, actor, req, res }) {
         const signal = { requestId: requestIdOf(req), by: byActor(actor()) };
         signalAnswer(
