@@ -3,7 +3,7 @@
 // careless edit might add a "settle" pause. Everything before that point matches the real
 // workflow, so an expired history (which never gets there) still replays, and every history that
 // reached verification must fail with a DeterminismViolationError.
-import { condition, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import type { IntakeActivities } from '../../activities/types';
 import {
   approveSignal,
@@ -20,6 +20,8 @@ import {
 const acts = proxyActivities<IntakeActivities>({ startToCloseTimeout: '2 minutes' });
 
 export async function portfolioIntake(input: IntakeInput): Promise<string> {
+  // As the real workflow: asked first (runs with Updates record its marker here).
+  patched('intake-decision-updates');
   let upload: UploadCompleteSignal | undefined;
   let decision: ApproveSignal | RejectSignal | undefined;
   setHandler(uploadCompleteSignal, (s) => void (upload ??= s));
