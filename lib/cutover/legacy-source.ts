@@ -17,13 +17,37 @@ export interface LegacyRow<T> {
 }
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const sourceOf = (id: string): Source => ({ type: 'legacy_store', authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
+export const sourceOf = (id: string): Source => ({ type: 'legacy_store', authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
 
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/**
+ * The legacy id in a runtime id built from it (`art_lg_<id>`, `pfa_lg_<id>`, `dsg_lg_<id>`): the id as
+ * the legacy store prints it (a bigint, zero and negative ones included), or undefined when the text
+ * after the prefix is not one (so it is never sent as a bigint the store would refuse).
+ */
+export function legacyKeyOf(runtimeId: string, prefix: string): string | undefined {
+  if (!runtimeId.startsWith(prefix)) return undefined;
+  const key = runtimeId.slice(prefix.length);
+  if (!/^-?[0-9]{1,19}$/.test(key)) return undefined;
+  const id = BigInt(key);
+  return id >= BIGINT_MIN && id <= BIGINT_MAX && id.toString() === key ? key : undefined;
+}
+
+/**
+ * An array column as one dimension without its NULL elements (a text[] may hold any number of
+ * dimensions, any lower bound and NULLs; postgres.js would read a NULL element as the text "NULL").
+ */
+export const flatArray = (col: string) => `(case when ${col} is null then null else array(select e from unnest(${col}) e where e is not null) end)`;
+
+// Numeric columns are read as text and turned into numbers here (Number): a value beyond a double's
+// range reads as ±Infinity and the normalization treats it as unreadable, where `::float8` would fail.
 const COLUMNS: Record<LegacyTable, string> = {
-  studios: 'name, description, address, city, state, country, lat, lng, price_range, rating::float8 as rating, reviews_count, styles, is_verified, is_featured, status',
-  artists: 'studio_id::text as parent_id, name, bio, specialties, years_experience, hourly_rate::float8 as hourly_rate, is_active',
-  portfolio_items: 'artist_id::text as parent_id, title, description, image_url, tags, style, is_public, consent',
-  designs: "artist_id::text as parent_id, title, description, image_url, tags, style, is_public, 'flash' as consent, price::float8 as price",
+  studios: `name, description, address, city, state, country, lat, lng, price_range, rating, reviews_count, ${flatArray('styles')} as styles, is_verified, is_featured, status`,
+  artists: `studio_id::text as parent_id, name, bio, ${flatArray('specialties')} as specialties, years_experience, hourly_rate, is_active`,
+  portfolio_items: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, consent`,
+  designs: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, 'flash' as consent, price`,
 };
 
 type Raw = Record<string, any>;
