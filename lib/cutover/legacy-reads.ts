@@ -198,6 +198,8 @@ const ARTIST_COLS = `a.id::text as id, a.name, a.bio, ${flatArray('a.specialties
   s.country as s_country, s.lat as s_lat, s.lng as s_lng, s.price_range as s_price_range, s.rating as s_rating, s.reviews_count as s_reviews_count,
   ${flatArray('s.styles')} as s_styles, s.is_verified as s_is_verified, s.is_featured as s_is_featured, s.status as s_status, s.created_at as s_created_at,
   s.updated_at as s_updated_at, (${LISTED_STUDIO}) as s_listed`;
+/** The years of experience as the normalization reads them (implausible or missing: 0), in SQL. */
+const YEARS = '(case when a.years_experience between 0 and 80 then a.years_experience else 0 end)';
 const LISTED_ARTIST = `btrim(a.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'artists' and d.row_id = a.id)`;
 
 function normalizedArtist(r: Raw): { record: ArtistRecord; row: ArtistRow } | null {
@@ -229,11 +231,11 @@ export async function legacyListArtists(legacy: Sql, f: ArtistFilters) {
   const where = legacy`where ${legacy.unsafe(LISTED_ARTIST)}
     ${f.studioId ? legacy`and a.studio_id = any(${studioLegacyIds}::bigint[])` : none}
     ${f.specialty ? legacy`and a.specialties && ${specialtyRaws}::text[]` : none}
-    ${f.minExperience !== undefined ? legacy`and a.years_experience between ${f.minExperience} and 80` : none}
+    ${f.minExperience !== undefined ? legacy`and ${legacy.unsafe(YEARS)} >= ${f.minExperience}::numeric` : none}
     ${f.maxHourlyRate !== undefined ? legacy`and a.hourly_rate between 0 and ${f.maxHourlyRate}` : none}
     ${f.isActive !== undefined ? legacy`and a.is_active = ${f.isActive}` : none}
     ${f.search ? legacy`and lower(a.name || ' ' || coalesce(a.bio, '')) like ${likeContains(f.search)}` : none}`;
-  const sorts = { name: 'lower(btrim(a.name))', years_experience: '(case when a.years_experience between 0 and 80 then a.years_experience else 0 end)', hourly_rate: 'a.hourly_rate', created_at: 'a.created_at' };
+  const sorts = { name: 'lower(btrim(a.name))', years_experience: YEARS, hourly_rate: 'a.hourly_rate', created_at: 'a.created_at' };
   const [rows, [count]] = await Promise.all([
     legacy<Raw[]>`select ${legacy.unsafe(ARTIST_COLS)} from artists a left join studios s on s.id = a.studio_id ${where}
       order by ${legacy.unsafe(sorts[f.sortBy])} ${legacy.unsafe(f.sortOrder === 'asc' ? 'asc' : 'desc')} nulls last, a.id asc

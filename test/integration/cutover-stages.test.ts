@@ -97,6 +97,10 @@ describe('cutover stages', () => {
       '/designs?limit=20&page=2',
       `/designs?tags=${encodeURIComponent(tag!.v)}&min_price=1&limit=100`,
       `/designs?search=${encodeURIComponent(word!.w)}&limit=100`,
+      // a fractional minimum, and 0 (which takes the artists whose years could not be read, as 0)
+      `/artists?specialty=${encodeURIComponent(specialty!.v)}&min_experience=0.5&limit=100&sort_by=years_experience&sort_order=asc`,
+      `/artists?specialty=${encodeURIComponent(specialty!.v)}&min_experience=0&limit=100&sort_by=name&sort_order=asc`,
+      '/artists?min_experience=20.5&limit=100&sort_by=name&sort_order=asc',
     ];
     const read = async () => {
       const out: { ids: string[]; source: string | null; body: any }[] = [];
