@@ -63,8 +63,11 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
   return { id: String(r.id), deleted: r.deleted === true, source: sourceOf(String(r.id)), row, parentId: r.parentId ?? null };
 }
 
-/** The next batch after `afterId` (id order); with `since`, only rows updated or soft-deleted since then. */
-export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint, limit: number, since?: Date) {
+/**
+ * The next batch in id order: after `afterId`, or from the smallest id (zero and negative ones
+ * included) when it is null; with `since`, only rows updated or soft-deleted since then.
+ */
+export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint | null, limit: number, since?: Date) {
   const t = legacy.unsafe(table);
   const deleted = legacy`exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id)`;
   const changed = since
@@ -72,7 +75,7 @@ export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint
     : legacy``;
   const rows = await legacy<Raw[]>`
     select x.id::text as id, ${legacy.unsafe(COLUMNS[table])}, x.created_at, x.updated_at, ${deleted} as deleted
-    from ${t} x where x.id > ${afterId.toString()}::bigint ${changed}
+    from ${t} x where true ${afterId === null ? legacy`` : legacy`and x.id > ${afterId.toString()}::bigint`} ${changed}
     order by x.id limit ${limit}`;
   return rows.map((r) => convert(table, r));
 }

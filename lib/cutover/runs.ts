@@ -52,19 +52,20 @@ export async function writeBatch(tx: Tx, authority: string, table: string, runti
 }
 
 async function checkpointOf(sql: Sql, runId: number, table: string) {
-  const [cp] = await sql<{ lastId: string; rowsDone: string; done: boolean }[]>`
+  const [cp] = await sql<{ lastId: string | null; rowsDone: string; done: boolean }[]>`
     select last_id::text, rows_done::text, done from cutover_checkpoints where run_id = ${runId} and table_name = ${table}`;
-  return cp ? { lastId: BigInt(cp.lastId), rowsDone: Number(cp.rowsDone), done: cp.done } : { lastId: 0n, rowsDone: 0, done: false };
+  // no last id: nothing read yet (the first batch starts at the smallest id, zero and negative ones included)
+  return cp ? { lastId: cp.lastId === null ? null : BigInt(cp.lastId), rowsDone: Number(cp.rowsDone), done: cp.done } : { lastId: null, rowsDone: 0, done: false };
 }
 
 async function runTable(o: RunOptions, runId: number, table: LegacyTable, total: number, since?: Date): Promise<number> {
   const cp = await checkpointOf(o.sql, runId, table);
   if (cp.done) return cp.rowsDone;
-  let { lastId, rowsDone } = cp;
+  let { lastId, rowsDone }: { lastId: bigint | null; rowsDone: number } = cp;
   o.onProgress?.(table, rowsDone, total);
   const size = o.batchSize ?? 2000;
   // read the next batch while this one is written
-  const prefetch = (after: bigint) => {
+  const prefetch = (after: bigint | null) => {
     const p = readBatch(o.legacy, table, after, size, since);
     p.catch(() => {}); // awaited below; a failure while a write is under way surfaces there
     return p;
@@ -85,7 +86,7 @@ async function runTable(o: RunOptions, runId: number, table: LegacyTable, total:
     lastId = last;
     o.onProgress?.(table, rowsDone, Math.max(total, rowsDone));
   }
-  await o.sql`insert into cutover_checkpoints (run_id, table_name, last_id, rows_done, done) values (${runId}, ${table}, ${lastId.toString()}, ${rowsDone}, true)
+  await o.sql`insert into cutover_checkpoints (run_id, table_name, last_id, rows_done, done) values (${runId}, ${table}, ${lastId === null ? null : lastId.toString()}, ${rowsDone}, true)
     on conflict (run_id, table_name) do update set done = true, rows_done = excluded.rows_done`;
   o.onProgress?.(table, rowsDone, rowsDone);
   return rowsDone;
