@@ -1,5 +1,5 @@
 // Reading the legacy store in id order (keyset batches), each row with its soft-delete flag; only
-// rows changed since a time when a delta asks. Rows come out in the normalization's source shapes.
+// the rows a delta must re-read when it asks (Since). Rows come out in the normalization's source shapes.
 import type { Sql } from '../db';
 import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
 
@@ -64,18 +64,46 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
 }
 
 /**
- * The next batch in id order: after `afterId`, or from the smallest id (zero and negative ones
- * included) when it is null; with `since`, only rows updated or soft-deleted since then.
+ * What a delta re-reads: every row written by a transaction that was still running, or not yet
+ * begun, when the previous run began. `xid` is that run's snapshot xmin (the oldest transaction
+ * then running, 64-bit, as text); a row counts when the transaction that wrote it (its xmin) is not
+ * older. This holds whatever `updated_at` says and however long a writer's transaction lasts. `time`
+ * (the legacy clock then) is used instead only for runs recorded without an xid.
  */
-export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint | null, limit: number, since?: Date) {
+export interface Since {
+  time: Date;
+  xid: string | null;
+}
+
+/**
+ * The 64-bit id of the transaction that wrote row `alias` is at least `xid`: its 32-bit xmin placed in
+ * the epoch of the current snapshot (a visible row's xmin is older than the snapshot's xmax and
+ * within 2^31 of it); a frozen row (xmin below 3) counts as 0, older than any transaction. Needs
+ * `cur` (XID_EPOCH) in scope.
+ */
+function writtenSince(legacy: Sql, alias: string, xid: string) {
+  const x = legacy.unsafe(`${alias}.xmin::text::bigint`);
+  return legacy`((case when ${x} < 3 then 0 else cur.e + ${x} - (case when ${x} >= cur.l then 4294967296 else 0 end) end) >= ${xid}::bigint)`;
+}
+const XID_EPOCH = `(select c - (c & 4294967295) as e, c & 4294967295 as l from (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as c) s) cur`;
+
+function changedSince(legacy: Sql, table: LegacyTable, since: Since) {
+  if (since.xid === null)
+    return legacy`and (x.updated_at >= ${since.time} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and d.deleted_at >= ${since.time}))`;
+  return legacy`and (${writtenSince(legacy, 'x', since.xid)} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and ${writtenSince(legacy, 'd', since.xid)}))`;
+}
+
+/**
+ * The next batch in id order: after `afterId`, or from the smallest id (negative ones included) when
+ * it is null; with `since`, only the rows a delta re-reads (Since).
+ */
+export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint | null, limit: number, since?: Since) {
   const t = legacy.unsafe(table);
   const deleted = legacy`exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id)`;
-  const changed = since
-    ? legacy`and (x.updated_at >= ${since} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and d.deleted_at >= ${since}))`
-    : legacy``;
   const rows = await legacy<Raw[]>`
     select x.id::text as id, ${legacy.unsafe(COLUMNS[table])}, x.created_at, x.updated_at, ${deleted} as deleted
-    from ${t} x where true ${afterId === null ? legacy`` : legacy`and x.id > ${afterId.toString()}::bigint`} ${changed}
+    from ${t} x cross join ${legacy.unsafe(XID_EPOCH)}
+    where true ${afterId === null ? legacy`` : legacy`and x.id > ${afterId.toString()}::bigint`} ${since ? changedSince(legacy, table, since) : legacy``}
     order by x.id limit ${limit}`;
   return rows.map((r) => convert(table, r));
 }
@@ -88,13 +116,18 @@ export async function legacyCounts(legacy: Sql): Promise<Record<LegacyTable, num
   return { studios: r!.s, artists: r!.a, portfolio_items: r!.p, designs: r!.d };
 }
 
-/** Rows listed in deletions since a time (their own row may be gone). */
-export async function deletionsSince(legacy: Sql, since: Date): Promise<{ table: string; id: string }[]> {
-  return legacy<{ table: string; id: string }[]>`select table_name as table, row_id::text as id from deletions where deleted_at >= ${since} order by 1, 2`;
+/** Rows listed in deletions since a run began (Since; their own row may be gone). */
+export async function deletionsSince(legacy: Sql, since: Since): Promise<{ table: string; id: string }[]> {
+  const changed = since.xid === null ? legacy`d.deleted_at >= ${since.time}` : writtenSince(legacy, 'd', since.xid);
+  return legacy<{ table: string; id: string }[]>`select d.table_name as table, d.row_id::text as id from deletions d cross join ${legacy.unsafe(XID_EPOCH)} where ${changed} order by 1, 2`;
 }
 
-/** The legacy store's clock: the watermark a run starts from. */
-export async function legacyNow(legacy: Sql): Promise<Date> {
-  const [r] = await legacy<{ now: Date }[]>`select now() as now`;
-  return r!.now;
+/**
+ * Where a run begins, in the legacy store: its clock, and the oldest transaction still running (the
+ * snapshot's xmin) and the next one to start (xmax), as 64-bit ids in text.
+ */
+export async function legacyPosition(legacy: Sql): Promise<{ now: Date; xmin: string; xmax: string }> {
+  const [r] = await legacy<{ now: Date; xmin: string; xmax: string }[]>`
+    select now() as now, pg_snapshot_xmin(s)::text as xmin, pg_snapshot_xmax(s)::text as xmax from pg_current_snapshot() s`;
+  return r!;
 }
