@@ -81,7 +81,7 @@ export interface Since {
  * within 2^31 of it); a frozen row (xmin below 3) counts as 0, older than any transaction. Needs
  * `cur` (XID_EPOCH) in scope.
  */
-function writtenSince(legacy: Sql, alias: string, xid: string) {
+export function writtenSince(legacy: Sql, alias: string, xid: string) {
   const x = legacy.unsafe(`${alias}.xmin::text::bigint`);
   return legacy`((case when ${x} < 3 then 0 else cur.e + ${x} - (case when ${x} >= cur.l then 4294967296 else 0 end) end) >= ${xid}::bigint)`;
 }
