@@ -67,12 +67,11 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
  * What a delta re-reads: every row written by a transaction that was still running, or not yet
  * begun, when the previous run began. `xid` is that run's snapshot xmin (the oldest transaction
  * then running, 64-bit, as text); a row counts when the transaction that wrote it (its xmin) is not
- * older. This holds whatever `updated_at` says and however long a writer's transaction lasts. `time`
- * (the legacy clock then) is used instead only for runs recorded without an xid.
+ * older. This holds whatever `updated_at` says and however long a writer's transaction lasts.
+ * `xid` 0: every row.
  */
 export interface Since {
-  time: Date;
-  xid: string | null;
+  xid: string;
 }
 
 /**
@@ -88,8 +87,6 @@ export function writtenSince(legacy: Sql, alias: string, xid: string) {
 const XID_EPOCH = `(select c - (c & 4294967295) as e, c & 4294967295 as l from (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as c) s) cur`;
 
 function changedSince(legacy: Sql, table: LegacyTable, since: Since) {
-  if (since.xid === null)
-    return legacy`and (x.updated_at >= ${since.time} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and d.deleted_at >= ${since.time}))`;
   return legacy`and (${writtenSince(legacy, 'x', since.xid)} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and ${writtenSince(legacy, 'd', since.xid)}))`;
 }
 
@@ -118,8 +115,8 @@ export async function legacyCounts(legacy: Sql): Promise<Record<LegacyTable, num
 
 /** Rows listed in deletions since a run began (Since; their own row may be gone). */
 export async function deletionsSince(legacy: Sql, since: Since): Promise<{ table: string; id: string }[]> {
-  const changed = since.xid === null ? legacy`d.deleted_at >= ${since.time}` : writtenSince(legacy, 'd', since.xid);
-  return legacy<{ table: string; id: string }[]>`select d.table_name as table, d.row_id::text as id from deletions d cross join ${legacy.unsafe(XID_EPOCH)} where ${changed} order by 1, 2`;
+  return legacy<{ table: string; id: string }[]>`
+    select d.table_name as table, d.row_id::text as id from deletions d cross join ${legacy.unsafe(XID_EPOCH)} where ${writtenSince(legacy, 'd', since.xid)} order by 1, 2`;
 }
 
 /**

@@ -93,24 +93,28 @@ async function runTable(o: RunOptions, runId: number, table: LegacyTable, total:
 }
 
 async function openRun(o: RunOptions, kind: 'backfill' | 'delta'): Promise<{ id: number; since: Since | undefined; resumed: boolean }> {
-  const [open] = await o.sql<{ id: string; since: Date | null; sinceXid: string | null }[]>`
-    select id::text, since, since_xid::text from cutover_runs where kind = ${kind} and source = ${LEGACY_AUTHORITY} and finished_at is null order by id desc limit 1`;
-  if (open) return { id: Number(open.id), since: open.since ? { time: open.since, xid: open.sinceXid } : undefined, resumed: true };
+  const [open] = await o.sql<{ id: string; sinceXid: string | null }[]>`
+    select id::text, since_xid::text from cutover_runs where kind = ${kind} and source = ${LEGACY_AUTHORITY} and finished_at is null order by id desc limit 1`;
+  // a delta begun before runs recorded transaction ids re-reads every row
+  if (open) return { id: Number(open.id), since: kind === 'delta' ? { xid: open.sinceXid ?? '0' } : undefined, resumed: true };
   const at = await legacyPosition(o.legacy);
   let since: Since | undefined;
+  let sinceTime: Date | null = null;
   if (kind === 'delta') {
     const [last] = await o.sql<{ watermark: Date; watermarkXid: string | null }[]>`
       select watermark, watermark_xid::text from cutover_runs
       where source = ${LEGACY_AUTHORITY} and kind in ('backfill', 'delta') and finished_at is not null and watermark is not null
       order by watermark desc, id desc limit 1`;
     if (!last) throw new Error('no finished backfill yet: run `npm run cutover -- backfill` first');
-    // transaction ids that went back (the store was restored elsewhere): every row is re-read (xid 0)
-    const xid = last.watermarkXid === null ? null : BigInt(last.watermarkXid) > BigInt(at.xmax) ? '0' : last.watermarkXid;
-    since = { time: last.watermark, xid };
+    // every row is re-read (xid 0) after a run recorded without a transaction id, or when the ids went
+    // back (the store was restored into another cluster)
+    const xid = last.watermarkXid;
+    since = { xid: xid === null || BigInt(xid) > BigInt(at.xmax) ? '0' : xid };
+    sinceTime = last.watermark;
   }
   const [run] = await o.sql<{ id: string }[]>`
     insert into cutover_runs (kind, source, watermark, watermark_xid, since, since_xid)
-    values (${kind}, ${LEGACY_AUTHORITY}, ${at.now}, ${at.xmin}::bigint, ${since?.time ?? null}, ${since?.xid ?? null}::bigint) returning id::text`;
+    values (${kind}, ${LEGACY_AUTHORITY}, ${at.now}, ${at.xmin}::bigint, ${sinceTime}, ${since?.xid ?? null}::bigint) returning id::text`;
   return { id: Number(run!.id), since, resumed: false };
 }
 

@@ -3,6 +3,7 @@
 // a delta picks up legacy edits and deletions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLegacy } from '../../lib/cutover/connection';
+import { legacyCounts } from '../../lib/cutover/legacy-source';
 import { backfill, delta } from '../../lib/cutover/runs';
 import type { Sql } from '../../lib/db';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
@@ -223,6 +224,12 @@ describe('cutover stages', () => {
     expect(renamed!.name).toBe('Slow Writer Studio');
     const [gone] = await stack.sql<{ recordState: string }[]>`select record_state from artists where id = ${`art_lg_${artist!.key}`}`;
     expect(gone!.recordState).toBe('deprecated');
+  });
+
+  it('after a run recorded without a transaction id, a delta re-reads every row', async () => {
+    await stack.sql`update cutover_runs set watermark_xid = null where finished_at is not null`;
+    const s = await delta({ sql: stack.sql, legacy: reader });
+    expect(s.rows).toEqual(await legacyCounts(reader));
   });
 });
 
