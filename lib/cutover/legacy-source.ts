@@ -1,6 +1,7 @@
 // Reading the legacy store in id order (keyset batches), each row with its soft-delete flag; only
-// the rows a delta must re-read when it asks (Since). Rows come out in the normalization's source shapes.
+// the rows a delta must re-read when it asks (delta-window.ts). Rows come out in the normalization's source shapes.
 import type { Sql } from '../db';
+import { changedSince, xidEpoch, type Since } from './delta-window';
 import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
 
 export const LEGACY_TABLES = ['studios', 'artists', 'portfolio_items', 'designs'] as const;
@@ -64,33 +65,6 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
 }
 
 /**
- * What a delta re-reads: every row written by a transaction that was still running, or not yet
- * begun, when the previous run began. `xid` is that run's snapshot xmin (the oldest transaction
- * then running, 64-bit, as text); a row counts when the transaction that wrote it (its xmin) is not
- * older. This holds whatever `updated_at` says and however long a writer's transaction lasts.
- * `xid` 0: every row.
- */
-export interface Since {
-  xid: string;
-}
-
-/**
- * The 64-bit id of the transaction that wrote row `alias` is at least `xid`: its 32-bit xmin placed in
- * the epoch of the current snapshot (a visible row's xmin is older than the snapshot's xmax and
- * within 2^31 of it); a frozen row (xmin below 3) counts as 0, older than any transaction. Needs
- * `cur` (XID_EPOCH) in scope.
- */
-export function writtenSince(legacy: Sql, alias: string, xid: string) {
-  const x = legacy.unsafe(`${alias}.xmin::text::bigint`);
-  return legacy`((case when ${x} < 3 then 0 else cur.e + ${x} - (case when ${x} >= cur.l then 4294967296 else 0 end) end) >= ${xid}::bigint)`;
-}
-const XID_EPOCH = `(select c - (c & 4294967295) as e, c & 4294967295 as l from (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as c) s) cur`;
-
-function changedSince(legacy: Sql, table: LegacyTable, since: Since) {
-  return legacy`and (${writtenSince(legacy, 'x', since.xid)} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and ${writtenSince(legacy, 'd', since.xid)}))`;
-}
-
-/**
  * The next batch in id order: after `afterId`, or from the smallest id (negative ones included) when
  * it is null; with `since`, only the rows a delta re-reads (Since).
  */
@@ -99,7 +73,7 @@ export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint
   const deleted = legacy`exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id)`;
   const rows = await legacy<Raw[]>`
     select x.id::text as id, ${legacy.unsafe(COLUMNS[table])}, x.created_at, x.updated_at, ${deleted} as deleted
-    from ${t} x cross join ${legacy.unsafe(XID_EPOCH)}
+    from ${t} x cross join ${xidEpoch(legacy)}
     where true ${afterId === null ? legacy`` : legacy`and x.id > ${afterId.toString()}::bigint`} ${since ? changedSince(legacy, table, since) : legacy``}
     order by x.id limit ${limit}`;
   return rows.map((r) => convert(table, r));
@@ -111,20 +85,4 @@ export async function legacyCounts(legacy: Sql): Promise<Record<LegacyTable, num
     select (select count(*) from studios)::int as s, (select count(*) from artists)::int as a,
       (select count(*) from portfolio_items)::int as p, (select count(*) from designs)::int as d`;
   return { studios: r!.s, artists: r!.a, portfolio_items: r!.p, designs: r!.d };
-}
-
-/** Rows listed in deletions since a run began (Since; their own row may be gone). */
-export async function deletionsSince(legacy: Sql, since: Since): Promise<{ table: string; id: string }[]> {
-  return legacy<{ table: string; id: string }[]>`
-    select d.table_name as table, d.row_id::text as id from deletions d cross join ${legacy.unsafe(XID_EPOCH)} where ${writtenSince(legacy, 'd', since.xid)} order by 1, 2`;
-}
-
-/**
- * Where a run begins, in the legacy store: its clock, and the oldest transaction still running (the
- * snapshot's xmin) and the next one to start (xmax), as 64-bit ids in text.
- */
-export async function legacyPosition(legacy: Sql): Promise<{ now: Date; xmin: string; xmax: string }> {
-  const [r] = await legacy<{ now: Date; xmin: string; xmax: string }[]>`
-    select now() as now, pg_snapshot_xmin(s)::text as xmin, pg_snapshot_xmax(s)::text as xmax from pg_current_snapshot() s`;
-  return r!;
 }

@@ -2,7 +2,8 @@
 // batch in one transaction with its checkpoint. A killed run resumes from its checkpoints; a
 // finished one makes the next backfill a fresh pass whose upserts change nothing.
 import type { Sql, Tx } from '../db';
-import { deletionsSince, LEGACY_AUTHORITY, LEGACY_TABLES, legacyCounts, legacyPosition, readBatch, type LegacyRow, type LegacyTable, type Since } from './legacy-source';
+import { deletionsSince, legacyPosition, type Since } from './delta-window';
+import { LEGACY_AUTHORITY, LEGACY_TABLES, legacyCounts, readBatch, type LegacyRow, type LegacyTable } from './legacy-source';
 import { normalizeArtist, normalizeMedia, normalizeStudio, type Normalized, type SourceArtist, type SourceMedia, type SourceStudio } from './normalize';
 import { artistLinks, detach, ledgerOf, ledgerRuntimeIds, studioLinks, upsertRecords, writeLedger, type RuntimeTable } from './runtime-writes';
 

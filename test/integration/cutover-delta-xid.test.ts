@@ -2,7 +2,7 @@
 // the current epoch or the one before, a frozen row is older than any transaction. The epoch a real
 // cluster is in cannot be chosen, so `cur` (the current snapshot's xmax, split) is given here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writtenSince } from '../../lib/cutover/legacy-source';
+import { writtenSince } from '../../lib/cutover/delta-window';
 import { createLegacyDatabase, type LegacyDb } from '../helpers/legacy';
 
 let db: LegacyDb;
