@@ -29,8 +29,28 @@ export function writtenSince(legacy: Sql, alias: string, xid: string) {
 export const xidEpoch = (legacy: Sql) =>
   legacy.unsafe('(select c - (c & 4294967295) as e, c & 4294967295 as l from (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as c) s) cur');
 
+/** Row `alias` of `table`, or its deletion entry, was written in the window. */
+function rowWritten(legacy: Sql, table: LegacyTable, alias: string, xid: string) {
+  const d = `${alias}_d`;
+  return legacy`(${writtenSince(legacy, alias, xid)} or exists (select 1 from deletions ${legacy.unsafe(d)}
+    where ${legacy.unsafe(d)}.table_name = ${table} and ${legacy.unsafe(d)}.row_id = ${legacy.unsafe(alias)}.id and ${writtenSince(legacy, d, xid)}))`;
+}
+
+/** The studio `studioId` (a column) or its deletion was written in the window. */
+const studioOf = (legacy: Sql, studioId: string, xid: string) =>
+  legacy`exists (select 1 from studios ps where ps.id = ${legacy.unsafe(studioId)} and ${rowWritten(legacy, 'studios', 'ps', xid)})`;
+
+/**
+ * Row x of `table` is re-read when it, or a row its record links through, was written in the
+ * window: an artist's studio (its record may have moved or gone), an item's or a design's artist
+ * and that artist's studio. So a delta leaves the store as a full pass would.
+ */
 export function changedSince(legacy: Sql, table: LegacyTable, since: Since) {
-  return legacy`and (${writtenSince(legacy, 'x', since.xid)} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and ${writtenSince(legacy, 'd', since.xid)}))`;
+  const self = rowWritten(legacy, table, 'x', since.xid);
+  if (table === 'studios') return legacy`and ${self}`;
+  if (table === 'artists') return legacy`and (${self} or ${studioOf(legacy, 'x.studio_id', since.xid)})`;
+  return legacy`and (${self} or exists (select 1 from artists pa where pa.id = x.artist_id
+    and (${rowWritten(legacy, 'artists', 'pa', since.xid)} or ${studioOf(legacy, 'pa.studio_id', since.xid)})))`;
 }
 
 /** Rows listed in deletions since a run began (Since; their own row may be gone). */

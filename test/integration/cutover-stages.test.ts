@@ -226,10 +226,13 @@ describe('cutover stages', () => {
     expect(gone!.recordState).toBe('deprecated');
   });
 
-  it('after a run recorded without a transaction id, a delta re-reads every row', async () => {
+  it('after a run recorded without a transaction id, a delta re-reads every row; the deltas before left the store as a full pass does', async () => {
     await stack.sql`update cutover_runs set watermark_xid = null where finished_at is not null`;
+    const before = await runtimeSnapshot(stack.sql, true);
     const s = await delta({ sql: stack.sql, legacy: reader });
     expect(s.rows).toEqual(await legacyCounts(reader));
+    // a renamed studio's artists and a deleted artist's items were re-read with them
+    expect(await runtimeSnapshot(stack.sql, true)).toBe(before);
   });
 });
 
