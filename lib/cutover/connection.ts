@@ -2,6 +2,7 @@
 // password), and connection errors that name host:port. The legacy store is opened read-only.
 import postgres from 'postgres';
 import type { Sql } from '../db';
+import { LEGACY_TYPES } from './legacy-types';
 
 /** `host:port/db` of a PostgreSQL URL: what a tool may print (never the user or password). */
 export function whereOf(url: string): string {
@@ -22,7 +23,8 @@ export function connectionProblem(url: string, err: unknown): string {
 
 /**
  * The legacy store, read-only: every transaction of this session is READ ONLY
- * (default_transaction_read_only), so a mistake in our code cannot write to it.
+ * (default_transaction_read_only), so a mistake in our code cannot write to it. Its time zone is UTC
+ * and its timestamps are read by legacyTimestamp (a value a Date cannot hold reads as null).
  */
 export function openLegacy(url: string, opts: { max?: number } = {}): Sql {
   return postgres(url, {
@@ -31,6 +33,7 @@ export function openLegacy(url: string, opts: { max?: number } = {}): Sql {
     idle_timeout: 30,
     onnotice: () => {},
     transform: postgres.camel,
-    connection: { default_transaction_read_only: true, application_name: 'cutover-legacy-reader' },
-  });
+    types: LEGACY_TYPES,
+    connection: { default_transaction_read_only: true, application_name: 'cutover-legacy-reader', TimeZone: 'UTC', DateStyle: 'ISO, MDY' },
+  }) as unknown as Sql;
 }

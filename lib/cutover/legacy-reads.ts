@@ -6,21 +6,22 @@ import { artistDetail, artistListItem, type ArtistFilters, type ArtistRow } from
 import { offsetOf } from '../directory/params';
 import { likeContains } from '../directory/records';
 import { studioRecord, type StudioFilters, type StudioRow } from '../directory/studios';
-import { LEGACY_AUTHORITY } from './legacy-source';
+import { flatArray, legacyKeyOf, sourceOf as src } from './legacy-source';
 import { normalizeArtist, normalizeMedia, normalizeStudio, type ArtistRecord, type StudioRecord } from './normalize';
 import { designRecord, portfolioRecord, type DesignFilters } from '../directory/media';
 import { prefixQuery } from '../directory/records';
 import { mapStyles, type PriceRange } from './vocabulary';
 
-const src = (id: string) => ({ type: 'legacy_store' as const, authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
 type Raw = Record<string, any>;
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** The 5-point rating of a legacy row, in SQL (halved above 5, as the normalization does). */
 const RATING = `(case when s.rating > 5 and s.rating <= 10 then s.rating / 2 when s.rating between 0 and 5 then s.rating else 0 end)`;
-const LISTED_STUDIO = `s.status = 'active' and btrim(s.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'studios' and d.row_id = s.id)`;
-const STUDIO_COLS = `s.id::text as id, s.name, s.description, s.address, s.city, s.state, s.country, s.lat, s.lng, s.price_range, s.rating::float8 as rating,
-  s.reviews_count, s.styles, s.is_verified, s.is_featured, s.status, s.created_at, s.updated_at`;
+// the status read as the normalization reads it (placeKey: case, dots, commas and spaces do not matter)
+const LISTED_STUDIO = `btrim(regexp_replace(lower(s.status), '[.,[:space:]]+', ' ', 'g')) = 'active' and btrim(s.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'studios' and d.row_id = s.id)`;
+// numerics come as text (num: beyond a double's range is ±Infinity, never a failed cast); arrays in one dimension
+const STUDIO_COLS = `s.id::text as id, s.name, s.description, s.address, s.city, s.state, s.country, s.lat, s.lng, s.price_range, s.rating,
+  s.reviews_count, ${flatArray('s.styles')} as styles, s.is_verified, s.is_featured, s.status, s.created_at, s.updated_at`;
 
 function normalizedStudio(r: Raw): StudioRecord | null {
   const n = normalizeStudio(
@@ -159,7 +160,7 @@ async function legacyStudiosNear(legacy: Sql, f: StudioFilters & { geo: NonNulla
     const rec = normalizedStudio(r);
     if (!rec || rec.latitude === null || rec.longitude === null) return [];
     const km = distanceKm(g.latitude, g.longitude, rec.latitude, rec.longitude);
-    return km <= g.radiusKm ? [{ row: { ...studioRow(rec), distanceKm: km }, legacyId: Number(r.id), createdAt: new Date(r.createdAt as string).getTime() }] : [];
+    return km <= g.radiusKm ? [{ row: { ...studioRow(rec), distanceKm: km }, legacyId: BigInt(r.id as string), createdAt: (r.createdAt as Date | null)?.getTime() ?? 0 }] : [];
   });
   const key: Record<StudioFilters['sort'], (x: (typeof near)[number]) => number | string> = {
     rating: (x) => x.row.rating,
@@ -171,7 +172,7 @@ async function legacyStudiosNear(legacy: Sql, f: StudioFilters & { geo: NonNulla
   const dir = f.order === 'asc' ? 1 : -1;
   near.sort((x, y) => {
     const [a, b] = [key[f.sort](x), key[f.sort](y)];
-    return (a < b ? -dir : a > b ? dir : 0) || x.legacyId - y.legacyId;
+    return (a < b ? -dir : a > b ? dir : 0) || (x.legacyId < y.legacyId ? -1 : x.legacyId > y.legacyId ? 1 : 0);
   });
   const cap = f.totalCap ?? 10_000;
   const start = offsetOf(f);
@@ -192,11 +193,13 @@ export async function legacyStudiosById(legacy: Sql, ids: string[]): Promise<Map
 
 // ---- artists ----
 
-const ARTIST_COLS = `a.id::text as id, a.name, a.bio, a.specialties, a.years_experience, a.hourly_rate::float8 as hourly_rate, a.is_active, a.created_at, a.updated_at,
+const ARTIST_COLS = `a.id::text as id, a.name, a.bio, ${flatArray('a.specialties')} as specialties, a.years_experience, a.hourly_rate, a.is_active, a.created_at, a.updated_at,
   s.id::text as s_id, s.name as s_name, s.description as s_description, s.address as s_address, s.city as s_city, s.state as s_state,
-  s.country as s_country, s.lat as s_lat, s.lng as s_lng, s.price_range as s_price_range, s.rating::float8 as s_rating, s.reviews_count as s_reviews_count,
-  s.styles as s_styles, s.is_verified as s_is_verified, s.is_featured as s_is_featured, s.status as s_status, s.created_at as s_created_at,
+  s.country as s_country, s.lat as s_lat, s.lng as s_lng, s.price_range as s_price_range, s.rating as s_rating, s.reviews_count as s_reviews_count,
+  ${flatArray('s.styles')} as s_styles, s.is_verified as s_is_verified, s.is_featured as s_is_featured, s.status as s_status, s.created_at as s_created_at,
   s.updated_at as s_updated_at, (${LISTED_STUDIO}) as s_listed`;
+/** The years of experience as the normalization reads them (implausible or missing: 0), in SQL. */
+const YEARS = '(case when a.years_experience between 0 and 80 then a.years_experience else 0 end)';
 const LISTED_ARTIST = `btrim(a.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'artists' and d.row_id = a.id)`;
 
 function normalizedArtist(r: Raw): { record: ArtistRecord; row: ArtistRow } | null {
@@ -228,11 +231,11 @@ export async function legacyListArtists(legacy: Sql, f: ArtistFilters) {
   const where = legacy`where ${legacy.unsafe(LISTED_ARTIST)}
     ${f.studioId ? legacy`and a.studio_id = any(${studioLegacyIds}::bigint[])` : none}
     ${f.specialty ? legacy`and a.specialties && ${specialtyRaws}::text[]` : none}
-    ${f.minExperience !== undefined ? legacy`and a.years_experience between ${f.minExperience} and 80` : none}
+    ${f.minExperience !== undefined ? legacy`and ${legacy.unsafe(YEARS)} >= ${f.minExperience}::numeric` : none}
     ${f.maxHourlyRate !== undefined ? legacy`and a.hourly_rate between 0 and ${f.maxHourlyRate}` : none}
     ${f.isActive !== undefined ? legacy`and a.is_active = ${f.isActive}` : none}
     ${f.search ? legacy`and lower(a.name || ' ' || coalesce(a.bio, '')) like ${likeContains(f.search)}` : none}`;
-  const sorts = { name: 'lower(btrim(a.name))', years_experience: '(case when a.years_experience between 0 and 80 then a.years_experience else 0 end)', hourly_rate: 'a.hourly_rate', created_at: 'a.created_at' };
+  const sorts = { name: 'lower(btrim(a.name))', years_experience: YEARS, hourly_rate: 'a.hourly_rate', created_at: 'a.created_at' };
   const [rows, [count]] = await Promise.all([
     legacy<Raw[]>`select ${legacy.unsafe(ARTIST_COLS)} from artists a left join studios s on s.id = a.studio_id ${where}
       order by ${legacy.unsafe(sorts[f.sortBy])} ${legacy.unsafe(f.sortOrder === 'asc' ? 'asc' : 'desc')} nulls last, a.id asc
@@ -244,9 +247,9 @@ export async function legacyListArtists(legacy: Sql, f: ArtistFilters) {
 
 /** One legacy artist by runtime id (`art_lg_<legacy id>`), or null. */
 export async function legacyFindArtist(legacy: Sql, id: string) {
-  const m = /^art_lg_(\d{1,18})$/.exec(id);
-  if (!m) return null;
-  const [r] = await legacy<Raw[]>`select ${legacy.unsafe(ARTIST_COLS)} from artists a left join studios s on s.id = a.studio_id where a.id = ${m[1]!}::bigint and ${legacy.unsafe(LISTED_ARTIST)}`;
+  const key = legacyKeyOf(id, 'art_lg_');
+  if (key === undefined) return null;
+  const [r] = await legacy<Raw[]>`select ${legacy.unsafe(ARTIST_COLS)} from artists a left join studios s on s.id = a.studio_id where a.id = ${key}::bigint and ${legacy.unsafe(LISTED_ARTIST)}`;
   const a = r ? normalizedArtist(r) : null;
   return a ? artistDetail(a.row) : null;
 }
@@ -301,8 +304,8 @@ function mediaIndex(legacy: Sql, now = Date.now()) {
 }
 
 const MEDIA_COLS = (kind: MediaKind) =>
-  `m.id::text as id, m.artist_id::text as artist_id, m.title, m.description, m.image_url, m.tags, m.style, m.is_public, ${kind === 'design' ? `'flash'` : 'm.consent'} as consent,
-   ${kind === 'design' ? 'm.price::float8' : 'null::float8'} as price, m.created_at, m.updated_at, a.name as artist_name`;
+  `m.id::text as id, m.artist_id::text as artist_id, m.title, m.description, m.image_url, ${flatArray('m.tags')} as tags, m.style, m.is_public, ${kind === 'design' ? `'flash'` : 'm.consent'} as consent,
+   ${kind === 'design' ? 'm.price' : 'null::numeric'} as price, m.created_at, m.updated_at, a.name as artist_name`;
 
 /** GET /portfolios or GET /designs from the legacy store, in the runtime's public shapes. */
 export async function legacyListMedia(legacy: Sql, kind: MediaKind, f: DesignFilters, base: string) {
@@ -310,7 +313,7 @@ export async function legacyListMedia(legacy: Sql, kind: MediaKind, f: DesignFil
   const none = legacy``;
   const t = legacy(MEDIA_TABLE[kind]);
   const idx = f.styleId || f.tags ? (await mediaIndex(legacy))[kind] : undefined;
-  const artist = f.artistId ? /^art_lg_(\d{1,18})$/.exec(f.artistId)?.[1] : undefined;
+  const artist = f.artistId ? legacyKeyOf(f.artistId, 'art_lg_') : undefined;
   const styleRaws = idx && f.styleId ? [...idx.styles].filter(([, s]) => s.includes(f.styleId!)).map(([raw]) => raw) : [];
   const tagRaws = idx && f.tags ? [...idx.tags].filter(([, tag]) => f.tags!.includes(tag)).map(([raw]) => raw) : [];
   const words = f.search ? prefixQuery(f.search) : null;

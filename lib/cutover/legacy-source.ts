@@ -1,6 +1,7 @@
 // Reading the legacy store in id order (keyset batches), each row with its soft-delete flag; only
-// rows changed since a time when a delta asks. Rows come out in the normalization's source shapes.
+// the rows a delta must re-read when it asks (delta-window.ts). Rows come out in the normalization's source shapes.
 import type { Sql } from '../db';
+import { changedSince, xidEpoch, type Since } from './delta-window';
 import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
 
 export const LEGACY_TABLES = ['studios', 'artists', 'portfolio_items', 'designs'] as const;
@@ -17,13 +18,37 @@ export interface LegacyRow<T> {
 }
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const sourceOf = (id: string): Source => ({ type: 'legacy_store', authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
+export const sourceOf = (id: string): Source => ({ type: 'legacy_store', authority: LEGACY_AUTHORITY, key: id, rank: Number(id) });
 
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/**
+ * The legacy id in a runtime id built from it (`art_lg_<id>`, `pfa_lg_<id>`, `dsg_lg_<id>`): the id as
+ * the legacy store prints it (a bigint, zero and negative ones included), or undefined when the text
+ * after the prefix is not one (so it is never sent as a bigint the store would refuse).
+ */
+export function legacyKeyOf(runtimeId: string, prefix: string): string | undefined {
+  if (!runtimeId.startsWith(prefix)) return undefined;
+  const key = runtimeId.slice(prefix.length);
+  if (!/^-?[0-9]{1,19}$/.test(key)) return undefined;
+  const id = BigInt(key);
+  return id >= BIGINT_MIN && id <= BIGINT_MAX && id.toString() === key ? key : undefined;
+}
+
+/**
+ * An array column as one dimension without its NULL elements (a text[] may hold any number of
+ * dimensions, any lower bound and NULLs; postgres.js would read a NULL element as the text "NULL").
+ */
+export const flatArray = (col: string) => `(case when ${col} is null then null else array(select e from unnest(${col}) e where e is not null) end)`;
+
+// Numeric columns are read as text and turned into numbers here (Number): a value beyond a double's
+// range reads as ±Infinity and the normalization treats it as unreadable, where `::float8` would fail.
 const COLUMNS: Record<LegacyTable, string> = {
-  studios: 'name, description, address, city, state, country, lat, lng, price_range, rating::float8 as rating, reviews_count, styles, is_verified, is_featured, status',
-  artists: 'studio_id::text as parent_id, name, bio, specialties, years_experience, hourly_rate::float8 as hourly_rate, is_active',
-  portfolio_items: 'artist_id::text as parent_id, title, description, image_url, tags, style, is_public, consent',
-  designs: "artist_id::text as parent_id, title, description, image_url, tags, style, is_public, 'flash' as consent, price::float8 as price",
+  studios: `name, description, address, city, state, country, lat, lng, price_range, rating, reviews_count, ${flatArray('styles')} as styles, is_verified, is_featured, status`,
+  artists: `studio_id::text as parent_id, name, bio, ${flatArray('specialties')} as specialties, years_experience, hourly_rate, is_active`,
+  portfolio_items: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, consent`,
+  designs: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, 'flash' as consent, price`,
 };
 
 type Raw = Record<string, any>;
@@ -39,16 +64,17 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
   return { id: String(r.id), deleted: r.deleted === true, source: sourceOf(String(r.id)), row, parentId: r.parentId ?? null };
 }
 
-/** The next batch after `afterId` (id order); with `since`, only rows updated or soft-deleted since then. */
-export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint, limit: number, since?: Date) {
+/**
+ * The next batch in id order: after `afterId`, or from the smallest id (negative ones included) when
+ * it is null; with `since`, only the rows a delta re-reads (Since).
+ */
+export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint | null, limit: number, since?: Since) {
   const t = legacy.unsafe(table);
   const deleted = legacy`exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id)`;
-  const changed = since
-    ? legacy`and (x.updated_at >= ${since} or exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id and d.deleted_at >= ${since}))`
-    : legacy``;
   const rows = await legacy<Raw[]>`
     select x.id::text as id, ${legacy.unsafe(COLUMNS[table])}, x.created_at, x.updated_at, ${deleted} as deleted
-    from ${t} x where x.id > ${afterId.toString()}::bigint ${changed}
+    from ${t} x cross join ${xidEpoch(legacy)}
+    where true ${afterId === null ? legacy`` : legacy`and x.id > ${afterId.toString()}::bigint`} ${since ? changedSince(legacy, table, since) : legacy``}
     order by x.id limit ${limit}`;
   return rows.map((r) => convert(table, r));
 }
@@ -59,15 +85,4 @@ export async function legacyCounts(legacy: Sql): Promise<Record<LegacyTable, num
     select (select count(*) from studios)::int as s, (select count(*) from artists)::int as a,
       (select count(*) from portfolio_items)::int as p, (select count(*) from designs)::int as d`;
   return { studios: r!.s, artists: r!.a, portfolio_items: r!.p, designs: r!.d };
-}
-
-/** Rows listed in deletions since a time (their own row may be gone). */
-export async function deletionsSince(legacy: Sql, since: Date): Promise<{ table: string; id: string }[]> {
-  return legacy<{ table: string; id: string }[]>`select table_name as table, row_id::text as id from deletions where deleted_at >= ${since} order by 1, 2`;
-}
-
-/** The legacy store's clock: the watermark a run starts from. */
-export async function legacyNow(legacy: Sql): Promise<Date> {
-  const [r] = await legacy<{ now: Date }[]>`select now() as now`;
-  return r!.now;
 }

@@ -5,6 +5,7 @@ import type { Sql } from '../db';
 import type { Logger } from '../logger';
 import { openLegacy } from './connection';
 import { legacyArtistsById, legacyMediaById, legacyStudiosById } from './legacy-reads';
+import { legacyKeyOf } from './legacy-source';
 import { effectiveStage, storedStage, type Stage } from './stage';
 
 /** The routes the legacy store can answer in the legacy_authoritative stage (the rest read the runtime store). */
@@ -52,7 +53,7 @@ export async function studioMismatches(sql: Sql, legacy: Sql, served: Served[]):
   if (!ids.length) return [];
   const sources = await sql<{ id: string; legacyIds: string[] }[]>`
     select id, legacy_ids from studios where id = any(${ids}::text[]) and source_type = 'legacy_store' and cardinality(legacy_ids) > 0`;
-  const primary = new Map(sources.map((s) => [s.id, s.legacyIds.reduce((a, b) => (Number(b) < Number(a) ? b : a))]));
+  const primary = new Map(sources.map((s) => [s.id, s.legacyIds.reduce((a, b) => (BigInt(b) < BigInt(a) ? b : a))]));
   const rows = await legacyStudiosById(legacy, [...new Set(primary.values())]);
   return served.flatMap((s) => {
     const key = primary.get(s.id);
@@ -64,8 +65,8 @@ export async function studioMismatches(sql: Sql, legacy: Sql, served: Served[]):
 
 export async function artistMismatches(legacy: Sql, served: Served[]): Promise<string[]> {
   const keyed = served.flatMap((a) => {
-    const m = /^art_lg_(\d{1,18})$/.exec(a.id);
-    return m ? [{ a, key: m[1]! }] : [];
+    const key = legacyKeyOf(a.id, 'art_lg_');
+    return key === undefined ? [] : [{ a, key }];
   });
   const rows = await legacyArtistsById(legacy, keyed.map((k) => k.key));
   return keyed.flatMap(({ a, key }) => {
@@ -78,10 +79,10 @@ const MEDIA_FIELDS = ['artist_id', 'title', 'image_url', 'tags', 'is_public', 'p
 
 /** The served portfolio assets or designs imported from the legacy store that it now disagrees with. */
 export async function mediaMismatches(legacy: Sql, kind: 'portfolio' | 'design', served: Served[], base: string): Promise<string[]> {
-  const prefix = kind === 'portfolio' ? /^pfa_lg_(\d{1,18})$/ : /^dsg_lg_(\d{1,18})$/;
+  const prefix = kind === 'portfolio' ? 'pfa_lg_' : 'dsg_lg_';
   const keyed = served.flatMap((m) => {
-    const k = prefix.exec(m.id);
-    return k ? [{ m, key: k[1]! }] : [];
+    const key = legacyKeyOf(m.id, prefix);
+    return key === undefined ? [] : [{ m, key }];
   });
   const rows = await legacyMediaById(legacy, kind, keyed.map((k) => k.key), base);
   return keyed.flatMap(({ m, key }) => {

@@ -2,7 +2,8 @@
 // batch in one transaction with its checkpoint. A killed run resumes from its checkpoints; a
 // finished one makes the next backfill a fresh pass whose upserts change nothing.
 import type { Sql, Tx } from '../db';
-import { deletionsSince, LEGACY_AUTHORITY, LEGACY_TABLES, legacyCounts, legacyNow, readBatch, type LegacyRow, type LegacyTable } from './legacy-source';
+import { deletionsSince, legacyPosition, type Since } from './delta-window';
+import { LEGACY_AUTHORITY, LEGACY_TABLES, legacyCounts, readBatch, type LegacyRow, type LegacyTable } from './legacy-source';
 import { normalizeArtist, normalizeMedia, normalizeStudio, type Normalized, type SourceArtist, type SourceMedia, type SourceStudio } from './normalize';
 import { artistLinks, detach, ledgerOf, ledgerRuntimeIds, studioLinks, upsertRecords, writeLedger, type RuntimeTable } from './runtime-writes';
 
@@ -52,19 +53,20 @@ export async function writeBatch(tx: Tx, authority: string, table: string, runti
 }
 
 async function checkpointOf(sql: Sql, runId: number, table: string) {
-  const [cp] = await sql<{ lastId: string; rowsDone: string; done: boolean }[]>`
+  const [cp] = await sql<{ lastId: string | null; rowsDone: string; done: boolean }[]>`
     select last_id::text, rows_done::text, done from cutover_checkpoints where run_id = ${runId} and table_name = ${table}`;
-  return cp ? { lastId: BigInt(cp.lastId), rowsDone: Number(cp.rowsDone), done: cp.done } : { lastId: 0n, rowsDone: 0, done: false };
+  // no last id: nothing read yet (the first batch starts at the smallest id, zero and negative ones included)
+  return cp ? { lastId: cp.lastId === null ? null : BigInt(cp.lastId), rowsDone: Number(cp.rowsDone), done: cp.done } : { lastId: null, rowsDone: 0, done: false };
 }
 
-async function runTable(o: RunOptions, runId: number, table: LegacyTable, total: number, since?: Date): Promise<number> {
+async function runTable(o: RunOptions, runId: number, table: LegacyTable, total: number, since?: Since): Promise<number> {
   const cp = await checkpointOf(o.sql, runId, table);
   if (cp.done) return cp.rowsDone;
-  let { lastId, rowsDone } = cp;
+  let { lastId, rowsDone }: { lastId: bigint | null; rowsDone: number } = cp;
   o.onProgress?.(table, rowsDone, total);
   const size = o.batchSize ?? 2000;
   // read the next batch while this one is written
-  const prefetch = (after: bigint) => {
+  const prefetch = (after: bigint | null) => {
     const p = readBatch(o.legacy, table, after, size, since);
     p.catch(() => {}); // awaited below; a failure while a write is under way surfaces there
     return p;
@@ -85,31 +87,40 @@ async function runTable(o: RunOptions, runId: number, table: LegacyTable, total:
     lastId = last;
     o.onProgress?.(table, rowsDone, Math.max(total, rowsDone));
   }
-  await o.sql`insert into cutover_checkpoints (run_id, table_name, last_id, rows_done, done) values (${runId}, ${table}, ${lastId.toString()}, ${rowsDone}, true)
+  await o.sql`insert into cutover_checkpoints (run_id, table_name, last_id, rows_done, done) values (${runId}, ${table}, ${lastId === null ? null : lastId.toString()}, ${rowsDone}, true)
     on conflict (run_id, table_name) do update set done = true, rows_done = excluded.rows_done`;
   o.onProgress?.(table, rowsDone, rowsDone);
   return rowsDone;
 }
 
-async function openRun(o: RunOptions, kind: 'backfill' | 'delta'): Promise<{ id: number; since: Date | undefined; resumed: boolean }> {
-  const [open] = await o.sql<{ id: string; since: Date | null }[]>`
-    select id::text, since from cutover_runs where kind = ${kind} and source = ${LEGACY_AUTHORITY} and finished_at is null order by id desc limit 1`;
-  if (open) return { id: Number(open.id), since: open.since ?? undefined, resumed: true };
-  let since: Date | undefined;
+async function openRun(o: RunOptions, kind: 'backfill' | 'delta'): Promise<{ id: number; since: Since | undefined; resumed: boolean }> {
+  const [open] = await o.sql<{ id: string; sinceXid: string | null }[]>`
+    select id::text, since_xid::text from cutover_runs where kind = ${kind} and source = ${LEGACY_AUTHORITY} and finished_at is null order by id desc limit 1`;
+  // a delta begun before runs recorded transaction ids re-reads every row
+  if (open) return { id: Number(open.id), since: kind === 'delta' ? { xid: open.sinceXid ?? '0' } : undefined, resumed: true };
+  const at = await legacyPosition(o.legacy);
+  let since: Since | undefined;
+  let sinceTime: Date | null = null;
   if (kind === 'delta') {
-    const [last] = await o.sql<{ watermark: Date | null }[]>`
-      select max(watermark) as watermark from cutover_runs where source = ${LEGACY_AUTHORITY} and kind in ('backfill', 'delta') and finished_at is not null`;
-    if (!last?.watermark) throw new Error('no finished backfill yet: run `npm run cutover -- backfill` first');
-    since = last.watermark;
+    const [last] = await o.sql<{ watermark: Date; watermarkXid: string | null }[]>`
+      select watermark, watermark_xid::text from cutover_runs
+      where source = ${LEGACY_AUTHORITY} and kind in ('backfill', 'delta') and finished_at is not null and watermark is not null
+      order by watermark desc, id desc limit 1`;
+    if (!last) throw new Error('no finished backfill yet: run `npm run cutover -- backfill` first');
+    // every row is re-read (xid 0) after a run recorded without a transaction id, or when the ids went
+    // back (the store was restored into another cluster)
+    const xid = last.watermarkXid;
+    since = { xid: xid === null || BigInt(xid) > BigInt(at.xmax) ? '0' : xid };
+    sinceTime = last.watermark;
   }
-  const watermark = await legacyNow(o.legacy);
   const [run] = await o.sql<{ id: string }[]>`
-    insert into cutover_runs (kind, source, watermark, since) values (${kind}, ${LEGACY_AUTHORITY}, ${watermark}, ${since ?? null}) returning id::text`;
+    insert into cutover_runs (kind, source, watermark, watermark_xid, since, since_xid)
+    values (${kind}, ${LEGACY_AUTHORITY}, ${at.now}, ${at.xmin}::bigint, ${sinceTime}, ${since?.xid ?? null}::bigint) returning id::text`;
   return { id: Number(run!.id), since, resumed: false };
 }
 
 /** Soft deletes since `since` of rows the ledger still counts as imported: their records lose them. */
-async function applyDeletions(o: RunOptions, since: Date): Promise<number> {
+async function applyDeletions(o: RunOptions, since: Since): Promise<number> {
   const deleted = await deletionsSince(o.legacy, since);
   let n = 0;
   for (const table of LEGACY_TABLES) {
@@ -142,5 +153,5 @@ async function run(o: RunOptions, kind: 'backfill' | 'delta'): Promise<RunSummar
 
 /** Every legacy row into the runtime store (resumes an unfinished backfill). */
 export const backfill = (o: RunOptions) => run(o, 'backfill');
-/** Rows updated or soft-deleted since the last finished backfill or delta. */
+/** Rows written or soft-deleted since the last finished backfill or delta began (Since: long legacy transactions included). */
 export const delta = (o: RunOptions) => run(o, 'delta');

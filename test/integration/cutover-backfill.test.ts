@@ -131,4 +131,20 @@ describe('npm run cutover -- backfill', () => {
       await ro.end();
     }
   });
+
+  it('reads rows with zero and negative ids: the report accounts for every row', async () => {
+    await legacy.sql`insert into studios (id, slug, name, city, state, country, status) values (0, 'zero-ink', 'Zero Ink', 'Austin', 'TX', 'US', 'active'), (-5, 'minus-ink', 'Minus Ink', 'Denver', 'CO', 'US', 'active')`;
+    await legacy.sql`insert into artists (id, studio_id, name) values (-1, -5, 'Minus Artist'), (0, null, 'Zero Artist')`;
+    await legacy.sql`insert into portfolio_items (id, artist_id, title, image_url, is_public, consent) values (-2, -1, 'Minus piece', 'https://legacy.example/m.jpg', true, 'not_required')`;
+    const run = await cutover(clean.url, 'backfill', '--batch-size', '150');
+    expect(run.code, run.stderr).toBe(0);
+    const keys = await clean.sql<{ k: string }[]>`select source_table || ':' || source_key || ':' || outcome as k from cutover_ledger where source_key::bigint <= 0 order by 1`;
+    expect(keys.map((r) => r.k)).toEqual(['artists:-1:imported', 'artists:0:imported', 'portfolio_items:-2:imported', 'studios:-5:imported', 'studios:0:imported']);
+    const [artist] = await clean.sql<{ studioId: string | null }[]>`select studio_id from artists where id = 'art_lg_-1'`;
+    expect(artist!.studioId).toMatch(/^std_lg_/);
+    const report = await cutover(clean.url, 'report');
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).not.toContain('incomplete');
+    expect(report.stdout).toMatch(/studios\s+402 \/ 402/);
+  }, 120_000);
 });

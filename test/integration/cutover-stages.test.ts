@@ -3,11 +3,12 @@
 // a delta picks up legacy edits and deletions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLegacy } from '../../lib/cutover/connection';
+import { legacyCounts } from '../../lib/cutover/legacy-source';
 import { backfill, delta } from '../../lib/cutover/runs';
 import type { Sql } from '../../lib/db';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
 import { call } from '../helpers/directory-seed';
-import { createLegacyDatabase, type LegacyDb } from '../helpers/legacy';
+import { createLegacyDatabase, runtimeSnapshot, type LegacyDb } from '../helpers/legacy';
 import { runScript } from '../helpers/run-script';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
 
@@ -97,6 +98,10 @@ describe('cutover stages', () => {
       '/designs?limit=20&page=2',
       `/designs?tags=${encodeURIComponent(tag!.v)}&min_price=1&limit=100`,
       `/designs?search=${encodeURIComponent(word!.w)}&limit=100`,
+      // a fractional minimum, and 0 (which takes the artists whose years could not be read, as 0)
+      `/artists?specialty=${encodeURIComponent(specialty!.v)}&min_experience=0.5&limit=100&sort_by=years_experience&sort_order=asc`,
+      `/artists?specialty=${encodeURIComponent(specialty!.v)}&min_experience=0&limit=100&sort_by=name&sort_order=asc`,
+      '/artists?min_experience=20.5&limit=100&sort_by=name&sort_order=asc',
     ];
     const read = async () => {
       const out: { ids: string[]; source: string | null; body: any }[] = [];
@@ -191,9 +196,43 @@ describe('cutover stages', () => {
     expect(gone).toEqual({ recordState: 'deprecated', visibility: 'private' });
     const [ledger] = await stack.sql<{ outcome: string; reason: string }[]>`select outcome, reason from cutover_ledger where source_table = 'artists' and source_key = '5'`;
     expect(ledger).toEqual({ outcome: 'rejected', reason: 'deleted_in_legacy' });
-    // a second delta right after finds nothing new
-    const again = await delta({ sql: stack.sql, legacy: reader });
-    expect(Object.values(again.rows).reduce((a, b) => a + b, 0)).toBe(0);
+    // a second delta right after changes nothing (it may re-read rows of transactions still running when the first began)
+    const before = await runtimeSnapshot(stack.sql, true);
+    await delta({ sql: stack.sql, legacy: reader });
+    expect(await runtimeSnapshot(stack.sql, true)).toBe(before);
+  });
+
+  it('a delta racing a long legacy transaction: what it commits after the delta began is picked up by the next delta', async () => {
+    const [studio] = await stack.sql<{ key: string }[]>`
+      select source_key as key from cutover_ledger where source_table = 'studios' and outcome = 'imported' and source_key::bigint > 3 order by source_key::bigint limit 1`;
+    const [artist] = await stack.sql<{ key: string }[]>`
+      select source_key as key from cutover_ledger where source_table = 'artists' and outcome = 'imported' order by source_key::bigint desc limit 1`;
+    const writer = await legacy.sql.reserve();
+    try {
+      // updated_at and deleted_at are the writer's transaction start: before the delta begins
+      await writer`begin`;
+      await writer`update studios set name = 'Slow Writer Studio', updated_at = now() where id = ${studio!.key}::bigint`;
+      await writer`insert into deletions (table_name, row_id) values ('artists', ${artist!.key}::bigint)`;
+      await delta({ sql: stack.sql, legacy: reader }); // the change is not committed: not seen
+      expect(await stack.sql`select 1 from studios where name = 'Slow Writer Studio'`).toHaveLength(0);
+      await writer`commit`;
+    } finally {
+      writer.release();
+    }
+    await delta({ sql: stack.sql, legacy: reader });
+    const [renamed] = await stack.sql<{ name: string }[]>`select name from studios where ${studio!.key} = any(legacy_ids)`;
+    expect(renamed!.name).toBe('Slow Writer Studio');
+    const [gone] = await stack.sql<{ recordState: string }[]>`select record_state from artists where id = ${`art_lg_${artist!.key}`}`;
+    expect(gone!.recordState).toBe('deprecated');
+  });
+
+  it('after a run recorded without a transaction id, a delta re-reads every row; the deltas before left the store as a full pass does', async () => {
+    await stack.sql`update cutover_runs set watermark_xid = null where finished_at is not null`;
+    const before = await runtimeSnapshot(stack.sql, true);
+    const s = await delta({ sql: stack.sql, legacy: reader });
+    expect(s.rows).toEqual(await legacyCounts(reader));
+    // a renamed studio's artists and a deleted artist's items were re-read with them
+    expect(await runtimeSnapshot(stack.sql, true)).toBe(before);
   });
 });
 
