@@ -36,6 +36,9 @@ const KeyView = z
     name: z.string(),
     prefix: z.string().openapi({ description: 'the key\'s first characters (tpk_<keyId>), never the secret' }),
     permissions: z.array(permissionSchema),
+    scopes: z
+      .object({ studios: z.array(z.string()), artists: z.array(z.string()) })
+      .openapi({ description: 'where the key may act: studio and artist ids (empty: no limit of that kind); a rotation keeps them' }),
     createdBy: z.string().nullable(),
     createdAt: z.string(),
     lastUsedAt: z.string().nullable(),
@@ -226,7 +229,7 @@ export function portalRoutes(): Route[] {
     }),
     defineRoute({
       ...portal, method: 'post', path: '/portal/api/keys/{keyId}/rotate', operationId: 'portalRotateKey',
-      summary: 'Rotate a key: a new key with the same name and permissions; the old one works until the overlap ends, then answers 401',
+      summary: 'Rotate a key: a new secret for the same actor (name, role, permissions, capabilities and scopes kept; its submissions stay its own); the old one works until the overlap ends, then answers 401',
       params: keyIdParams, body: rotateBody, problems: [404, 422],
       ok: { 200: ['the new key (shown this once) and when the old one stops', RotatedKey] },
       async handler({ deps, res, params, body }) {

@@ -137,7 +137,9 @@ export async function findActiveActor(sql: Sql, id: ProvenIdentity): Promise<Act
   >`
     select actor_id, role, permissions, organization_id, studio_scope, artist_scope, capabilities, is_human_operator, self_service
     from actor_mappings
-    where credential_kind = ${id.kind} and credential_subject = ${id.subject} and credential_issuer = ${id.issuer} and active`;
+    where credential_kind = ${id.kind} and credential_issuer = ${id.issuer} and active
+      -- a key rotated away from authenticates, while its overlap lasts, as the actor its successor holds
+      and credential_subject = ${id.kind === 'api_key' ? sql`api_key_mapping_subject(${id.subject})` : id.subject}`;
   const r = rows[0];
   if (!r) return null;
   return { ...r, credential: { kind: id.kind, id: id.kind === 'api_key' ? id.subject : `${id.issuer}#${id.subject}` } };

@@ -35,6 +35,8 @@ interface KeyRow {
   revokedAt: Date | null;
   replacedBy: string | null;
   permissions: Permission[] | null;
+  studioScope: string[] | null;
+  artistScope: string[] | null;
   expired: boolean;
 }
 
@@ -45,6 +47,7 @@ function view(r: KeyRow): PortalKey {
     name: r.label,
     prefix: `${r.prefix}_${r.keyId}`,
     permissions: r.permissions ?? [],
+    scopes: { studios: r.studioScope ?? [], artists: r.artistScope ?? [] },
     createdBy: r.createdBy,
     createdAt: r.createdAt.toISOString(),
     lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
@@ -57,9 +60,9 @@ function view(r: KeyRow): PortalKey {
 
 const select = (sql: Sql) => sql`
   select k.key_id, k.prefix, k.label, k.created_by, k.created_at, k.last_used_at, k.expires_at, k.revoked_at, k.replaced_by,
-    coalesce(k.expires_at <= now(), false) as expired, m.permissions
+    coalesce(k.expires_at <= now(), false) as expired, m.permissions, m.studio_scope, m.artist_scope
   from api_keys k
-  left join actor_mappings m on m.credential_kind = 'api_key' and m.credential_subject = k.key_id`;
+  left join actor_mappings m on m.credential_kind = 'api_key' and m.credential_issuer = '' and m.credential_subject = api_key_mapping_subject(k.key_id)`;
 
 /** Every key of the organization, newest first (revoked and expired ones too, marked). */
 export async function listKeys(sql: Sql, organizationId: string): Promise<PortalKey[]> {
@@ -83,7 +86,11 @@ export async function createKey(
   return { key: k.key, view: (await findKey(sql, o.organizationId, k.keyId))! };
 }
 
-/** A new key with the old one's name and permissions; the old one works for `overlapSeconds` more (0: revoked now). */
+/**
+ * A new key for the same actor: the old key's mapping (role, permissions, capabilities, scopes)
+ * moves to it, so the key's submissions and idempotency records stay its own; the old key works,
+ * as that actor, for `overlapSeconds` more (0: revoked now).
+ */
 export async function rotateKey(
   sql: Sql,
   o: { organizationId: string; by: string; keyId: string; overlapSeconds: number },

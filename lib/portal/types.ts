@@ -6,6 +6,8 @@ export interface PortalKey {
   /** The key's first characters (`tpk_<keyId>`): enough to recognise it, never the secret. */
   prefix: string;
   permissions: string[];
+  /** Where the key may act: studio and artist ids (empty: no limit of that kind). */
+  scopes: { studios: string[]; artists: string[] };
   createdBy: string | null;
   createdAt: string;
   lastUsedAt: string | null;

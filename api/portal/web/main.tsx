@@ -243,6 +243,16 @@ function KeyRow({ k, onChanged, onMade }: { k: PortalKey; onChanged: () => void;
         <code>{k.prefix}</code>
       </td>
       <td>{k.permissions.join(', ')}</td>
+      <td class="scopes">
+        {k.scopes.studios.length === 0 && k.scopes.artists.length === 0 ? (
+          <small>no limit</small>
+        ) : (
+          <>
+            {k.scopes.studios.length > 0 && <div>studios: {k.scopes.studios.join(', ')}</div>}
+            {k.scopes.artists.length > 0 && <div>artists: {k.scopes.artists.join(', ')}</div>}
+          </>
+        )}
+      </td>
       <td>
         {when(k.createdAt)}
         {k.createdBy && <small> by {k.createdBy}</small>}
@@ -313,6 +323,7 @@ function Keys() {
                 <th>Name</th>
                 <th>Prefix</th>
                 <th>Permissions</th>
+                <th>Scopes</th>
                 <th>Created</th>
                 <th>Last used</th>
                 <th>Expires</th>
