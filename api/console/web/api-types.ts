@@ -589,7 +589,7 @@ export interface components {
              * @description stable machine-readable code
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "route_retired" | "media_taken_down" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "preview_pending";
+            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "decision_refused" | "upload_missing" | "route_retired" | "media_taken_down" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "workflow_busy" | "workflow_resuming" | "preview_pending";
             requestId: string;
             /** @description one entry per invalid field */
             errors?: {
@@ -932,6 +932,11 @@ export interface components {
             /** @description the key's first characters (tpk_<keyId>), never the secret */
             prefix: string;
             permissions: ("studios:read" | "artists:read" | "search:read" | "portfolios:read" | "designs:read" | "owner_portfolio_assets:read" | "agent_context:read" | "portfolio_intake:review" | "portfolio_intake:classify" | "portfolio_intake:stage" | "artists:write" | "bookings:manage" | "portfolios:publish" | "partner_api_keys:manage")[];
+            /** @description where the key may act: studio and artist ids (empty: no limit of that kind); a rotation keeps them */
+            scopes: {
+                studios: string[];
+                artists: string[];
+            };
             createdBy: string | null;
             createdAt: string;
             lastUsedAt: string | null;

@@ -1,0 +1,13 @@
+// `npm run test:unit`: the unit tests alone, without PostgreSQL, Temporal or a workflow bundle (no
+// global setup): the fast loop while editing pure logic. `npm test` runs them too, with the rest.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    include: ['test/unit/**/*.test.ts'],
+    testTimeout: 30_000,
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
