@@ -19,9 +19,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Raised when events were written (the dispatcher in the worker LISTENs; it also sweeps). */
 export const EVENTS_CHANNEL = 'webhook_events';
 
-const BY_STATUS: Partial<Record<IntakeStatus, EventType>> = {
+/** Every status, total: a new status does not compile until it says whether partners hear of it. */
+const BY_STATUS: Record<IntakeStatus, EventType | null> = {
   staged: 'submission.staged',
+  verifying: null,
   awaiting_review: 'submission.awaiting_review',
+  promoting: null,
   verification_failed: 'submission.verification_failed',
   expired: 'submission.expired',
   rejected: 'submission.rejected',
@@ -30,7 +33,7 @@ const BY_STATUS: Partial<Record<IntakeStatus, EventType>> = {
 
 /** The event a transition into `status` causes; none for the working states (verifying, promoting). */
 export function eventTypeOf(status: IntakeStatus): EventType | undefined {
-  return BY_STATUS[status];
+  return BY_STATUS[status] ?? undefined;
 }
 
 const newEventId = (tx: Tx) => tx`'msg_' || replace(gen_random_uuid()::text, '-', '')`;
