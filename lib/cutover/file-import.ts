@@ -7,7 +7,7 @@ import readline from 'node:readline';
 import { parse } from 'csv-parse';
 import type { Sql, Tx } from '../db';
 import { normalizeArtist, normalizeStudio, type Normalized, type Source, type StudioLink } from './normalize';
-import { writeBatch } from './runs';
+import { writeBatch } from './batch-writes';
 
 export type ImportKind = 'studios' | 'artists';
 export type ImportFormat = 'csv' | 'ndjson';
