@@ -5,6 +5,8 @@
 import crypto from 'node:crypto';
 import { checkCoordinates } from './coordinates';
 import { countryCode, countryOfState, knownCity, placeKey, stateCode, titleCase } from './places';
+import type { CellReason } from './file-cells';
+import type { RecordProblem } from './file-records';
 import { checkText, type TextRejection } from './row-check';
 import { cleaned, plainText } from './text';
 import { imageUrlOf, type UrlRefusal } from './urls';
@@ -14,7 +16,7 @@ import { fivePointRating, mapStyles, priceRangeOf, type PriceRange } from './voc
 export type SourceType = 'legacy_store' | 'file_import';
 export type RejectReason =
   | 'deleted_in_legacy' | 'empty_name' | 'artist_not_imported' | 'missing_image_url' | 'value_out_of_range'
-  | 'normalization_failed' | 'write_failed'
+  | 'normalization_failed' | 'write_failed' | RecordProblem | CellReason | 'duplicate_id'
   | TextRejection | UrlRefusal;
 
 /** Where a row came from: the legacy table and id, or the imported file and its line. */
