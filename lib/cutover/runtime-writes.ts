@@ -46,7 +46,7 @@ const UPSERT: Record<RuntimeTable, string> = Object.fromEntries(
          ${cols.map((c) => `${c} = case when ${wins} then excluded.${c} else t.${c} end`).join(',\n         ')},
          legacy_ids = array(select distinct k from unnest(t.legacy_ids || excluded.legacy_ids) k order by k),
          source_rank = least(t.source_rank, excluded.source_rank)
-       where excluded.source_rank < coalesce(t.source_rank, 9223372036854775807)
+       where t.source_rank is null or excluded.source_rank < t.source_rank
          or not (excluded.legacy_ids <@ t.legacy_ids)
          or (excluded.source_rank = t.source_rank and (${cols.map((c) => `t.${c}`).join(', ')}) is distinct from (${cols.map((c) => `excluded.${c}`).join(', ')}))`,
     ];

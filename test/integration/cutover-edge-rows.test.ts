@@ -117,6 +117,15 @@ describe('backfill over edge values', () => {
     expect(s!.name).toBe('Plain Ink Two');
     expect(await ledger('studios', '2')).toMatchObject({ outcome: 'imported' });
   }, 120_000);
+
+  it('a duplicate left with only the id 2^63-1 shows that row', async () => {
+    await legacy.sql.unsafe(`insert into deletions (table_name, row_id) values ('studios', ${MAX_1}); update studios set updated_at = now() where id = ${MAX}`);
+    const run = await cutover('delta');
+    expect(run.code, run.stderr).toBe(0);
+    const [s] = await sql<{ legacyIds: string[]; description: string; sourceRank: string }[]>`
+      select legacy_ids, description, source_rank::text from studios where ${MAX} = any(legacy_ids)`;
+    expect(s).toEqual({ legacyIds: [MAX], description: 'the larger id', sourceRank: MAX });
+  }, 120_000);
 });
 
 describe('a row the runtime store refuses', () => {
