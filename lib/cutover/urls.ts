@@ -7,7 +7,7 @@ export type UrlRefusal = 'image_url_invalid' | 'image_url_scheme_not_allowed';
 /** Whether a tool allows plain http: everywhere but production. */
 export const httpAllowedIn = (cfg: { NODE_ENV: string }) => cfg.NODE_ENV !== 'production';
 
-/** The URL as written (trimmed), or why it is refused. */
+/** The URL (serialized by the URL parser), or why it is refused. */
 export function imageUrlOf(text: string, allowHttp: boolean): { url: string } | { refused: UrlRefusal } {
   const t = text.trim();
   // control characters and spaces inside a URL hide schemes from some parsers (`java\tscript:`)
@@ -18,6 +18,7 @@ export function imageUrlOf(text: string, allowHttp: boolean): { url: string } | 
   } catch {
     return { refused: 'image_url_invalid' };
   }
-  if (u.protocol === 'https:' || (allowHttp && u.protocol === 'http:')) return u.hostname ? { url: t } : { refused: 'image_url_invalid' };
+  // the URL as the WHATWG parser writes it: quotes and angle brackets percent-encoded
+  if (u.protocol === 'https:' || (allowHttp && u.protocol === 'http:')) return u.hostname ? { url: u.href } : { refused: 'image_url_invalid' };
   return { refused: 'image_url_scheme_not_allowed' };
 }

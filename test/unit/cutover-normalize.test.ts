@@ -225,6 +225,7 @@ describe('portfolio items and designs', () => {
   });
   it('takes https image URLs, http only when allowed, and rejects every other scheme or non-URL', () => {
     expect(ok<any>(normalizeMedia(item({ imageUrl: ' https://cdn.example/a.jpg ' }), src, 'portfolio', artist)).image_url).toBe('https://cdn.example/a.jpg');
+    expect(ok<any>(normalizeMedia(item({ imageUrl: 'https://cdn.example/a.jpg?x="><script>' }), src, 'portfolio', artist)).image_url).toBe('https://cdn.example/a.jpg?x=%22%3E%3Cscript%3E');
     expect(normalizeMedia(item({ imageUrl: 'http://cdn.example/a.jpg' }), src, 'portfolio', artist)).toMatchObject({ ok: false, reason: 'image_url_scheme_not_allowed' });
     expect(ok<any>(normalizeMedia(item({ imageUrl: 'http://cdn.example/a.jpg' }), src, 'portfolio', artist, false, { allowHttp: true })).image_url).toBe('http://cdn.example/a.jpg');
     for (const u of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html;base64,PHNjcmlwdD4=', 'vbscript:msgbox(1)', 'file:///etc/passwd', 'ftp://x.example/a.jpg'])
