@@ -114,6 +114,9 @@ describe('npm run import', () => {
       { name: 'Good One', styles: [], reviewCount: 0 },
       { name: 'Tags', styles: ['fine_line'], reviewCount: 0 },
     ]);
+    const before = await runtimeSnapshot(sql, true);
+    expect((await run(file)).code).toBe(0);
+    expect(await runtimeSnapshot(sql, true)).toBe(before);
   });
 
   it('rejects bad CSV rows (a word for a number, an overflow, a NUL, a duplicate id, a quote never closed) and goes on', async () => {
