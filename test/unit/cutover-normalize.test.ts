@@ -4,6 +4,7 @@ import { checkCoordinates } from '../../lib/cutover/coordinates';
 import { normalizeArtist, normalizeMedia, normalizeStudio, studioMergeKey, type Source, type SourceMedia, type SourceStudio } from '../../lib/cutover/normalize';
 import { countryCode, knownCity, stateCode } from '../../lib/cutover/places';
 import { plainText } from '../../lib/cutover/text';
+import { parseTextArray, serializeTextArray } from '../../lib/cutover/text-arrays';
 import { fivePointRating, mapStyles, priceRangeOf } from '../../lib/cutover/vocabulary';
 
 const at = new Date('2024-05-01T10:00:00Z');
@@ -34,6 +35,19 @@ describe('text', () => {
     expect(plainText('Hi <img src=x onerror=alert(1)')).toBe('Hi');
     expect(plainText('&#60;svg onload=alert(1)&#62;ok')).toBe('ok');
     expect(plainText('&#xD800;&#0;')).toBe('&#xD800;&#0;');
+  });
+});
+
+describe('text[] of the legacy connection', () => {
+  it('reads an unquoted NULL element as null and a quoted "NULL" as text, with escapes', () => {
+    expect(parseTextArray('{NULL,fineline,"NULL","a \\"b\\" c","x,y",null}')).toEqual([null, 'fineline', 'NULL', 'a "b" c', 'x,y', null]);
+    expect(parseTextArray('{}')).toEqual([]);
+    expect(parseTextArray('[0:1]={a,b}')).toEqual(['a', 'b']);
+    expect(parseTextArray('{{a,b},{c,NULL}}')).toEqual([['a', 'b'], ['c', null]]);
+  });
+  it('writes what it reads back', () => {
+    const xs = [null, 'NULL', 'a "b" c', 'back\\slash', 'x,y', '{}'];
+    expect(parseTextArray(serializeTextArray(xs))).toEqual(xs);
   });
 });
 
