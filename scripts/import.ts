@@ -55,7 +55,7 @@ try {
   const s = await importFile(sql, file!, { kind, format, batchSize, onProgress: (n) => process.stderr.isTTY && process.stderr.write(`\r${n} records`) });
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(`${s.rows} ${kind} records from ${s.authority}:`);
-  for (const o of s.outcomes) console.log(`  ${o.outcome.padEnd(9)} ${(o.reason ?? '').padEnd(24)} ${o.n}`);
+  for (const o of s.outcomes) console.log(`  ${o.outcome.padEnd(9)} ${(o.reason ?? '').padEnd(30)} ${o.n}`);
   if (s.rejected.length) console.log(`rejected rows (line, record, key: reason and note):`);
   for (const r of s.rejected.slice(0, SHOWN)) console.log(`  line ${r.line}, record ${r.record}, ${r.key}: ${r.reason}${r.notes.length ? ` (${r.notes.join(', ')})` : ''}`);
   if (s.rejected.length > SHOWN) console.log(`  ... and ${s.rejected.length - SHOWN} more (every one is in the ledger: npm run cutover -- report)`);
