@@ -8,6 +8,7 @@ import { legacyCounts } from '../lib/cutover/legacy-source';
 import { runProgress } from '../lib/cutover/progress';
 import { formatReport, readReport } from '../lib/cutover/report';
 import { backfill, delta } from '../lib/cutover/runs';
+import { httpAllowedIn } from '../lib/cutover/urls';
 import { effectiveStage, setStage, STAGES, storedStage, type Stage } from '../lib/cutover/stage';
 import { createSql } from '../lib/db';
 
@@ -62,7 +63,7 @@ try {
   if (command === 'backfill' || command === 'delta') {
     const progress = runProgress();
     try {
-      const s = await (command === 'backfill' ? backfill : delta)({ sql, legacy: legacy!, batchSize, onProgress: progress.onProgress });
+      const s = await (command === 'backfill' ? backfill : delta)({ sql, legacy: legacy!, batchSize, allowHttp: httpAllowedIn(cfg), onProgress: progress.onProgress });
       progress.stop();
       console.log(
         `${s.kind} #${s.runId}${s.resumed ? ' (resumed)' : ''}: ${Object.entries(s.rows).map(([t, n]) => `${n} ${t}`).join(', ')}${s.kind === 'delta' ? `, ${s.deletions} deletions applied` : ''} in ${(s.ms / 1000).toFixed(1)} s. Details: npm run cutover -- report`,

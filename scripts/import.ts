@@ -10,7 +10,8 @@ import { createSql } from '../lib/db';
 const { values, positionals } = parseCli(
   `Imports studios or artists from a file (CSV with a header row, or NDJSON: one JSON object a line) into the runtime store (DATABASE_URL),
 through the same normalization as the legacy backfill. Rerunning the same file changes nothing. Rows are accounted for in the
-cutover ledger (npm run cutover -- report).
+cutover ledger (npm run cutover -- report). A row that cannot be read or holds a bad value is rejected (printed with its line and
+reason) and the import goes on.
 
 Columns (studios): id, name, description, address, city, state, country, lat, lng, price_range, rating, reviews_count, styles
   (separated by , ; or |), is_verified, is_featured, status, created_at, updated_at
@@ -40,6 +41,9 @@ if (!['csv', 'ndjson'].includes(format)) fail('--format must be csv or ndjson (d
 const batchSize = Number(values['batch-size']);
 if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) fail('--batch-size must be a whole number from 1 to 50000');
 
+/** Rejected rows printed one by one (the rest are counted). */
+const SHOWN = 50;
+
 const cfg = loadConfigOrExit(toolConfigSchema);
 const url = databaseUrlOf(cfg);
 const sql = createSql(url, { max: 2 });
@@ -51,7 +55,10 @@ try {
   const s = await importFile(sql, file!, { kind, format, batchSize, onProgress: (n) => process.stderr.isTTY && process.stderr.write(`\r${n} records`) });
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(`${s.rows} ${kind} records from ${s.authority}:`);
-  for (const o of s.outcomes) console.log(`  ${o.outcome.padEnd(9)} ${(o.reason ?? '').padEnd(24)} ${o.n}`);
+  for (const o of s.outcomes) console.log(`  ${o.outcome.padEnd(9)} ${(o.reason ?? '').padEnd(30)} ${o.n}`);
+  if (s.rejected.length) console.log(`rejected rows (line, record, key: reason and note):`);
+  for (const r of s.rejected.slice(0, SHOWN)) console.log(`  line ${r.line}, record ${r.record}, ${r.key}: ${r.reason}${r.notes.length ? ` (${r.notes.join(', ')})` : ''}`);
+  if (s.rejected.length > SHOWN) console.log(`  ... and ${s.rejected.length - SHOWN} more (every one is in the ledger: npm run cutover -- report)`);
 } catch (err) {
   console.error(`error: ${(err as Error).message}`);
   process.exitCode = 1;

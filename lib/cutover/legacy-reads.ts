@@ -286,7 +286,7 @@ async function buildMediaIndex(legacy: Sql): Promise<Record<MediaKind, MediaInde
     const tags = new Map<string, string>();
     for (const { v } of await legacy<{ v: string }[]>`select distinct unnest(tags) as v from ${t}`) {
       if (v === null) continue;
-      const n = normalizeMedia({ title: null, description: null, imageUrl: 'x', tags: [v], style: null, isPublic: false, consent: null, price: null, createdAt: null, updatedAt: null }, src('0'), kind, { id: 'x', studioId: null });
+      const n = normalizeMedia({ title: null, description: null, imageUrl: 'https://x.invalid/', tags: [v], style: null, isPublic: false, consent: null, price: null, createdAt: null, updatedAt: null }, src('0'), kind, { id: 'x', studioId: null });
       if (n.ok && n.record.tags[0]) tags.set(v, n.record.tags[0]);
     }
     return { styles, tags };

@@ -5,143 +5,25 @@
 import crypto from 'node:crypto';
 import { checkCoordinates } from './coordinates';
 import { countryCode, countryOfState, knownCity, placeKey, stateCode, titleCase } from './places';
+import type { ArtistRecord, MediaRecord, Normalized, RecordMeta, Source, SourceArtist, SourceMedia, SourceStudio, SourceTime, StudioLink, StudioRecord } from './records';
+import { checkText } from './row-check';
 import { cleaned, plainText } from './text';
-import { fivePointRating, mapStyles, priceRangeOf, type PriceRange } from './vocabulary';
+import { imageUrlOf } from './urls';
+import { INT4_MAX, rankText, timestampOf } from './values';
+import { fivePointRating, mapStyles, priceRangeOf } from './vocabulary';
 
-export type SourceType = 'legacy_store' | 'file_import';
-export type RejectReason = 'deleted_in_legacy' | 'empty_name' | 'artist_not_imported' | 'missing_image_url';
-
-/** Where a row came from: the legacy table and id, or the imported file and its line. */
-export interface Source {
-  type: SourceType;
-  /** `legacy_directory`, or `file_import:<file name>`. */
-  authority: string;
-  /** The legacy id, or the file's id column (else the line number). */
-  key: string;
-  /** Orders rows of one merge group: the legacy id, or the line number. The smallest gives the fields. */
-  rank: number;
-}
-
-export interface SourceStudio {
-  name: string | null;
-  description: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  lat: number | null;
-  lng: number | null;
-  priceRange: string | null;
-  rating: number | null;
-  reviewsCount: number | null;
-  styles: (string | null)[] | null;
-  isVerified: boolean | null;
-  isFeatured: boolean | null;
-  status: string | null;
-  createdAt: Date | null;
-  updatedAt: Date | null;
-}
-
-export interface SourceArtist {
-  name: string | null;
-  bio: string | null;
-  specialties: (string | null)[] | null;
-  yearsExperience: number | null;
-  hourlyRate: number | null;
-  isActive: boolean | null;
-  createdAt: Date | null;
-  updatedAt: Date | null;
-}
-
-export interface SourceMedia {
-  title: string | null;
-  description: string | null;
-  imageUrl: string | null;
-  tags: (string | null)[] | null;
-  style: string | null;
-  isPublic: boolean | null;
-  /** portfolio items: 'client_consented' | 'not_required' | null (unknown); designs carry no consent column (flash). */
-  consent: string | null | 'flash';
-  price?: number | null;
-  createdAt: Date | null;
-  updatedAt: Date | null;
-}
-
-/** Provenance and trust columns every runtime record carries (snake_case: the runtime column names). */
-export interface RecordMeta {
-  record_state: 'normalized' | 'raw';
-  source_type: SourceType;
-  origin_authority: string;
-  source_url: string | null;
-  source_collected_at: string | null;
-  license_status: string;
-  consent_level: string;
-  source_notes: string[];
-  verification_status: string;
-  approval_status: string;
-  visibility: 'public' | 'private';
-  cultural_sensitivity_level: string;
-  trust_notes: string[];
-  created_at: string;
-  updated_at: string;
-  legacy_ids: string[];
-  source_rank: number;
-}
-
-export interface StudioRecord extends RecordMeta {
-  id: string;
-  name: string;
-  description: string;
-  address: string;
-  city: string;
-  state: string;
-  country: string;
-  latitude: number | null;
-  longitude: number | null;
-  price_range: PriceRange | null;
-  rating: number;
-  review_count: number;
-  styles: string[];
-  specialties: string[];
-  verified: boolean;
-  featured: boolean;
-  is_active: boolean;
-}
-
-export interface ArtistRecord extends RecordMeta {
-  id: string;
-  studio_id: string | null;
-  name: string;
-  bio: string;
-  specialties: string[];
-  styles: string[];
-  years_experience: number;
-  hourly_rate: number | null;
-  is_active: boolean;
-}
-
-export interface MediaRecord extends RecordMeta {
-  id: string;
-  artist_id: string;
-  studio_id: string | null;
-  title: string;
-  description: string;
-  image_url: string;
-  tags: string[];
-  style_ids: string[];
-  is_public: boolean;
-  publish_state: 'published_public' | 'draft';
-  rights_posture: 'artist_attested' | 'review_required';
-  consent_posture: 'client_consented' | 'not_required' | 'review_required';
-  price: number | null;
-}
-
-export type Normalized<T> =
-  | { ok: true; record: T; notes: string[]; unknownStyles: string[] }
-  | { ok: false; reason: RejectReason; notes: string[] };
+export type * from './records';
 
 const EPOCH = '1970-01-01T00:00:00.000Z';
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** A normalization that threw (a value no rule above foresaw) rejects its row alone, with the error's name as a note. */
+export function normalizedSafely<T>(normalize: () => Normalized<T>): Normalized<T> {
+  try {
+    return normalize();
+  } catch (err) {
+    return { ok: false, reason: 'normalization_failed', notes: [`error:${(err as Error)?.name ?? 'unknown'}`] };
+  }
+}
 const hash = (text: string) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 20);
 
 /** Address words written out or abbreviated, one form each, for the duplicate key. */
@@ -175,20 +57,43 @@ export const runtimeIds = {
   design: (legacyId: string) => `dsg_lg_${legacyId}`,
 };
 
-function meta(src: Source, collectedAt: Date | null, createdAt: Date | null, notes: string[]): Omit<RecordMeta, 'record_state' | 'verification_status' | 'approval_status' | 'visibility' | 'trust_notes'> {
+/** The row's timestamps as ISO strings; an infinite or unreadable one is taken as absent, with a note. */
+function times(createdAt: SourceTime, updatedAt: SourceTime, notes: string[]) {
+  const one = (v: SourceTime, name: string) => {
+    const t = timestampOf(v);
+    if (t !== 'unreadable') return t;
+    notes.push(`${name}_unreadable`);
+    return null;
+  };
+  return { created: one(createdAt, 'created_at'), updated: one(updatedAt, 'updated_at') };
+}
+
+/**
+ * The text fields of a row checked (row-check.ts): a rejection, or null with `text_not_utf8` noted
+ * when some text held bytes that were not UTF-8.
+ */
+function textRejection(row: object, fields: readonly string[], notes: string[]): Normalized<never> | null {
+  const c = checkText(row, fields);
+  if (c.reject) return { ok: false, reason: c.reject.reason, notes: [c.reject.note] };
+  if (c.notUtf8) notes.push('text_not_utf8');
+  return null;
+}
+
+function meta(src: Source, row: { createdAt: SourceTime; updatedAt: SourceTime }, notes: string[]): Omit<RecordMeta, 'record_state' | 'verification_status' | 'approval_status' | 'visibility' | 'trust_notes'> {
+  const t = times(row.createdAt, row.updatedAt, notes);
   return {
     source_type: src.type,
     origin_authority: src.authority,
     source_url: null,
-    source_collected_at: iso(collectedAt),
+    source_collected_at: t.updated,
     license_status: 'rights_unknown',
     consent_level: 'recommendation_only',
     source_notes: notes,
     cultural_sensitivity_level: 'none',
-    created_at: iso(createdAt) ?? iso(collectedAt) ?? EPOCH,
-    updated_at: iso(collectedAt) ?? iso(createdAt) ?? EPOCH,
+    created_at: t.created ?? t.updated ?? EPOCH,
+    updated_at: t.updated ?? t.created ?? EPOCH,
     legacy_ids: [src.key],
-    source_rank: src.rank,
+    source_rank: rankText(src.rank),
   };
 }
 
@@ -240,6 +145,10 @@ function place(s: SourceStudio, notes: string[]) {
 export function normalizeStudio(s: SourceStudio, src: Source, deleted = false): Normalized<StudioRecord> {
   const notes: string[] = [];
   if (deleted) return { ok: false, reason: 'deleted_in_legacy', notes };
+  const bad = textRejection(s, ['name', 'description', 'address', 'city', 'state', 'country', 'priceRange', 'status', 'styles[]'], notes);
+  if (bad) return bad;
+  if (s.reviewsCount !== null && (!Number.isInteger(s.reviewsCount) || s.reviewsCount > INT4_MAX))
+    return { ok: false, reason: 'value_out_of_range', notes: ['value_out_of_range:reviews_count'] };
   const name = cleaned(s.name);
   if (!name.text) return { ok: false, reason: 'empty_name', notes };
   if (name.changed) notes.push('name_cleaned');
@@ -289,7 +198,7 @@ export function normalizeStudio(s: SourceStudio, src: Source, deleted = false): 
       verified,
       featured: s.isFeatured === true,
       is_active: listing.active,
-      ...meta(src, s.updatedAt, s.createdAt, notes),
+      ...meta(src, s, notes),
       record_state: p.raw || !status ? 'raw' : 'normalized',
       verification_status: verified ? 'verified' : 'unverified',
       approval_status: listing.approval,
@@ -299,15 +208,11 @@ export function normalizeStudio(s: SourceStudio, src: Source, deleted = false): 
   };
 }
 
-/** The artist's studio as the runtime knows it: its id and whether it is listed; null when independent or not imported. */
-export interface StudioLink {
-  id: string;
-  listed: boolean;
-}
-
 export function normalizeArtist(a: SourceArtist, src: Source, studio: StudioLink | null | 'not_imported', deleted = false): Normalized<ArtistRecord> {
   const notes: string[] = [];
   if (deleted) return { ok: false, reason: 'deleted_in_legacy', notes };
+  const bad = textRejection(a, ['name', 'bio', 'specialties[]'], notes);
+  if (bad) return bad;
   const name = cleaned(a.name);
   if (!name.text) return { ok: false, reason: 'empty_name', notes };
   if (name.changed) notes.push('name_cleaned');
@@ -317,12 +222,12 @@ export function normalizeArtist(a: SourceArtist, src: Source, studio: StudioLink
   const styles = mapStyles(a.specialties);
   for (const u of styles.unknown) notes.push(`unknown_style:${u}`);
   let years = a.yearsExperience ?? 0;
-  if (years < 0 || years > 80) {
+  if (!Number.isFinite(years) || years < 0 || years > 80) {
     notes.push('years_experience_implausible');
     years = 0;
   }
   let rate = a.hourlyRate;
-  if (rate !== null && (rate < 0 || rate > 100_000)) {
+  if (rate !== null && (!Number.isFinite(rate) || rate < 0 || rate > 100_000)) {
     notes.push('hourly_rate_implausible');
     rate = null;
   }
@@ -343,7 +248,7 @@ export function normalizeArtist(a: SourceArtist, src: Source, studio: StudioLink
       years_experience: Math.round(years),
       hourly_rate: rate,
       is_active: active,
-      ...meta(src, a.updatedAt, a.createdAt, notes),
+      ...meta(src, a, notes),
       record_state: 'normalized',
       verification_status: 'unverified',
       approval_status: 'approved',
@@ -353,10 +258,20 @@ export function normalizeArtist(a: SourceArtist, src: Source, studio: StudioLink
   };
 }
 
+/** The largest price the runtime holds (numeric(10, 2)). */
+const PRICE_MAX = 99_999_999.99;
+/** A design's price; negative, infinite, NaN or beyond PRICE_MAX: null with a note. */
+function priceOf(price: number | null | undefined, notes: string[]): number | null {
+  if (price === undefined || price === null) return null;
+  if (Number.isFinite(price) && price >= 0 && price <= PRICE_MAX) return price;
+  notes.push('price_implausible');
+  return null;
+}
+
 const CONSENT: Record<string, 'client_consented' | 'not_required'> = { client_consented: 'client_consented', not_required: 'not_required', flash: 'not_required' };
 
 /**
- * A portfolio item or a design. Public only where the legacy row was public and its consent is known
+ * A portfolio item or a design; its image URL must be https (http too with `allowHttp`). Public only where the legacy row was public and its consent is known
  * (designs are flash: no client, consent not required). The image stays at its legacy URL, not
  * fetched and not verified: the partner resubmits it through intake for renditions.
  */
@@ -366,12 +281,17 @@ export function normalizeMedia(
   kind: 'portfolio' | 'design',
   artist: { id: string; studioId: string | null } | null,
   deleted = false,
+  opts: { allowHttp?: boolean } = {},
 ): Normalized<MediaRecord> {
   const notes: string[] = [];
   if (deleted) return { ok: false, reason: 'deleted_in_legacy', notes };
   if (!artist) return { ok: false, reason: 'artist_not_imported', notes };
-  const url = (m.imageUrl ?? '').trim();
-  if (!url) return { ok: false, reason: 'missing_image_url', notes };
+  const bad = textRejection(m, ['title', 'description', 'imageUrl', 'style', 'consent', 'tags[]'], notes);
+  if (bad) return bad;
+  if (!(m.imageUrl ?? '').trim()) return { ok: false, reason: 'missing_image_url', notes };
+  const image = imageUrlOf(m.imageUrl!, opts.allowHttp === true);
+  if ('refused' in image) return { ok: false, reason: image.refused, notes };
+  const url = image.url;
   const title = cleaned(m.title);
   if (title.changed) notes.push('title_html_stripped');
   const description = cleaned(m.description);
@@ -401,8 +321,8 @@ export function normalizeMedia(
       publish_state: isPublic ? 'published_public' : 'draft',
       rights_posture: isPublic ? 'artist_attested' : 'review_required',
       consent_posture: consent ?? 'review_required',
-      price: kind === 'design' && m.price !== undefined && m.price !== null && m.price >= 0 ? m.price : null,
-      ...meta(src, m.updatedAt, m.createdAt, notes),
+      price: kind === 'design' ? priceOf(m.price, notes) : null,
+      ...meta(src, m, notes),
       source_url: url,
       record_state: 'normalized',
       verification_status: 'image_not_verified',

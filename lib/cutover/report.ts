@@ -29,7 +29,7 @@ export function accountedFor(report: CutoverReport, authority: string): Record<s
 
 export function formatReport(report: CutoverReport, legacyCounts?: Record<string, number>): string {
   const lines: string[] = ['Source rows by outcome (imported / merged into another record / rejected with a reason):'];
-  for (const o of report.outcomes) lines.push(`  ${o.originAuthority.padEnd(24)} ${o.sourceTable.padEnd(16)} ${o.outcome.padEnd(9)} ${(o.reason ?? '').padEnd(24)} ${o.n}`);
+  for (const o of report.outcomes) lines.push(`  ${o.originAuthority.padEnd(24)} ${o.sourceTable.padEnd(16)} ${o.outcome.padEnd(9)} ${(o.reason ?? '').padEnd(30)} ${o.n}`);
   if (legacyCounts) {
     const acc = accountedFor(report, 'legacy_directory');
     lines.push('', 'Accounted for (ledger / legacy rows):');

@@ -2,10 +2,11 @@
 // batch in one transaction with its checkpoint. A killed run resumes from its checkpoints; a
 // finished one makes the next backfill a fresh pass whose upserts change nothing.
 import type { Sql, Tx } from '../db';
+import { writeBatch } from './batch-writes';
 import { deletionsSince, legacyPosition, type Since } from './delta-window';
 import { LEGACY_AUTHORITY, LEGACY_TABLES, legacyCounts, readBatch, type LegacyRow, type LegacyTable } from './legacy-source';
-import { normalizeArtist, normalizeMedia, normalizeStudio, type Normalized, type SourceArtist, type SourceMedia, type SourceStudio } from './normalize';
-import { artistLinks, detach, ledgerOf, ledgerRuntimeIds, studioLinks, upsertRecords, writeLedger, type RuntimeTable } from './runtime-writes';
+import { normalizeArtist, normalizeMedia, normalizeStudio, normalizedSafely, type Normalized, type Source, type SourceArtist, type SourceMedia, type SourceStudio } from './normalize';
+import { artistLinks, detach, studioLinks, upsertRecords, type RuntimeTable } from './runtime-writes';
 
 export const RUNTIME_TABLE: Record<LegacyTable, RuntimeTable> = { studios: 'studios', artists: 'artists', portfolio_items: 'portfolio_assets', designs: 'designs' };
 
@@ -13,6 +14,8 @@ export interface RunOptions {
   sql: Sql;
   legacy: Sql;
   batchSize?: number;
+  /** Image URLs may be plain http (outside production); else https only. */
+  allowHttp?: boolean;
   onProgress?: (table: LegacyTable, done: number, total: number) => void;
 }
 
@@ -27,29 +30,20 @@ export interface RunSummary {
 
 type AnyNormalized = Normalized<Parameters<typeof upsertRecords>[2][number]>;
 
-/** Normalize one batch of a legacy table, with the runtime links its rows need. */
-async function normalizeBatch(tx: Tx, table: LegacyTable, rows: LegacyRow<unknown>[]): Promise<AnyNormalized[]> {
+/** The row's source with its rank from the id text: exact for every bigint (a Number is not above 2^53). */
+const exactSource = (r: LegacyRow<unknown>): Source => ({ ...r.source, rank: BigInt(r.id) });
+
+/** Normalize one batch of a legacy table, with the runtime links its rows need; each row on its own. */
+async function normalizeBatch(tx: Tx, table: LegacyTable, rows: LegacyRow<unknown>[], allowHttp: boolean): Promise<AnyNormalized[]> {
   const parents = [...new Set(rows.map((r) => r.parentId).filter((p): p is string => p !== null))];
-  if (table === 'studios') return rows.map((r) => normalizeStudio(r.row as SourceStudio, r.source, r.deleted));
+  if (table === 'studios') return rows.map((r) => normalizedSafely(() => normalizeStudio(r.row as SourceStudio, exactSource(r), r.deleted)));
   if (table === 'artists') {
     const links = await studioLinks(tx, LEGACY_AUTHORITY, parents);
-    return rows.map((r) => normalizeArtist(r.row as SourceArtist, r.source, r.parentId === null ? null : (links.get(r.parentId) ?? 'not_imported'), r.deleted));
+    return rows.map((r) => normalizedSafely(() => normalizeArtist(r.row as SourceArtist, exactSource(r), r.parentId === null ? null : (links.get(r.parentId) ?? 'not_imported'), r.deleted)));
   }
   const links = await artistLinks(tx, LEGACY_AUTHORITY, parents);
   const kind = table === 'designs' ? 'design' : 'portfolio';
-  return rows.map((r) => normalizeMedia(r.row as SourceMedia, r.source, kind, r.parentId === null ? null : (links.get(r.parentId) ?? null), r.deleted));
-}
-
-/** Write one batch: detach keys whose record changed, upsert, ledger, checkpoint; all in one transaction. */
-export async function writeBatch(tx: Tx, authority: string, table: string, runtime: RuntimeTable, items: { key: string; n: AnyNormalized; updatedAt: Date | null }[]) {
-  const prev = await ledgerRuntimeIds(tx, authority, table, items.map((i) => i.key));
-  const moved = items.flatMap(({ key, n }) => {
-    const was = prev.get(key);
-    return was && was !== (n.ok ? n.record.id : null) ? [{ runtimeId: was, key }] : [];
-  });
-  await detach(tx, runtime, moved);
-  const ranks = await upsertRecords(tx, runtime, items.flatMap(({ n }) => (n.ok ? [n.record] : [])));
-  await writeLedger(tx, authority, table, ledgerOf(items, ranks));
+  return rows.map((r) => normalizedSafely(() => normalizeMedia(r.row as SourceMedia, exactSource(r), kind, r.parentId === null ? null : (links.get(r.parentId) ?? null), r.deleted, { allowHttp })));
 }
 
 async function checkpointOf(sql: Sql, runId: number, table: string) {
@@ -79,8 +73,8 @@ async function runTable(o: RunOptions, runId: number, table: LegacyTable, total:
     next = prefetch(last);
     rowsDone += rows.length;
     await o.sql.begin(async (tx) => {
-      const normalized = await normalizeBatch(tx, table, rows);
-      await writeBatch(tx, LEGACY_AUTHORITY, table, RUNTIME_TABLE[table], rows.map((r, i) => ({ key: r.id, n: normalized[i]!, updatedAt: (r.row as { updatedAt: Date | null }).updatedAt })));
+      const normalized = await normalizeBatch(tx, table, rows, o.allowHttp === true);
+      await writeBatch(tx, LEGACY_AUTHORITY, table, RUNTIME_TABLE[table], rows.map((r, i) => ({ key: r.id, n: normalized[i]!, updatedAt: (r.row as { updatedAt: unknown }).updatedAt })));
       await tx`insert into cutover_checkpoints (run_id, table_name, last_id, rows_done) values (${runId}, ${table}, ${last.toString()}, ${rowsDone})
         on conflict (run_id, table_name) do update set last_id = excluded.last_id, rows_done = excluded.rows_done`;
     });

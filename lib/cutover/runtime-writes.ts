@@ -3,6 +3,7 @@
 // source rank and keeps every source key; the ledger accounts for every source row.
 import type { Tx } from '../db';
 import type { ArtistRecord, MediaRecord, Normalized, StudioLink, StudioRecord } from './normalize';
+import { compareRanks, isoOrNull } from './values';
 
 export type RuntimeTable = 'studios' | 'artists' | 'portfolio_assets' | 'designs';
 
@@ -45,7 +46,7 @@ const UPSERT: Record<RuntimeTable, string> = Object.fromEntries(
          ${cols.map((c) => `${c} = case when ${wins} then excluded.${c} else t.${c} end`).join(',\n         ')},
          legacy_ids = array(select distinct k from unnest(t.legacy_ids || excluded.legacy_ids) k order by k),
          source_rank = least(t.source_rank, excluded.source_rank)
-       where excluded.source_rank < coalesce(t.source_rank, 9223372036854775807)
+       where t.source_rank is null or excluded.source_rank < t.source_rank
          or not (excluded.legacy_ids <@ t.legacy_ids)
          or (excluded.source_rank = t.source_rank and (${cols.map((c) => `t.${c}`).join(', ')}) is distinct from (${cols.map((c) => `excluded.${c}`).join(', ')}))`,
     ];
@@ -58,13 +59,13 @@ type AnyRecord = StudioRecord | ArtistRecord | MediaRecord;
  * Upsert the records of one batch. Records with one id (duplicates inside the batch) are folded
  * first: one statement may not touch a row twice. Returns the source rank each id now shows.
  */
-export async function upsertRecords(tx: Tx, table: RuntimeTable, records: AnyRecord[]): Promise<Map<string, number | null>> {
+export async function upsertRecords(tx: Tx, table: RuntimeTable, records: AnyRecord[]): Promise<Map<string, string | null>> {
   const byId = new Map<string, AnyRecord>();
   for (const r of records) {
     const seen = byId.get(r.id);
     if (!seen) byId.set(r.id, r);
     else {
-      const [win, lose] = r.source_rank < seen.source_rank ? [r, seen] : [seen, r];
+      const [win, lose] = compareRanks(r.source_rank, seen.source_rank) < 0 ? [r, seen] : [seen, r];
       byId.set(r.id, { ...win, legacy_ids: [...new Set([...win.legacy_ids, ...lose.legacy_ids])].sort() });
     }
   }
@@ -76,7 +77,7 @@ export async function upsertRecords(tx: Tx, table: RuntimeTable, records: AnyRec
   });
   await tx.unsafe(UPSERT[table], [JSON.stringify(rows)]);
   const ranks = await tx<{ id: string; sourceRank: string | null }[]>`select id, source_rank::text from ${tx(table)} where id = any(${[...byId.keys()]}::text[])`;
-  return new Map(ranks.map((r) => [r.id, r.sourceRank === null ? null : Number(r.sourceRank)]));
+  return new Map(ranks.map((r) => [r.id, r.sourceRank]));
 }
 
 /**
@@ -148,10 +149,10 @@ export async function artistLinks(tx: Tx, authority: string, keys: string[]): Pr
   return new Map(rows.map((r) => [r.sourceKey, { id: r.id, studioId: r.studioId }]));
 }
 
-/** Ledger entries of a normalized batch, given the rank each runtime id now shows. */
-export function ledgerOf<T extends AnyRecord>(items: { key: string; n: Normalized<T>; updatedAt: Date | null }[], ranks: Map<string, number | null>): LedgerEntry[] {
+/** Ledger entries of a normalized batch, given the rank each runtime id now shows (an unreadable updatedAt: null). */
+export function ledgerOf<T extends AnyRecord>(items: { key: string; n: Normalized<T>; updatedAt: unknown }[], ranks: Map<string, string | null>): LedgerEntry[] {
   return items.map(({ key, n, updatedAt }) => {
-    const sourceUpdatedAt = updatedAt ? updatedAt.toISOString() : null;
+    const sourceUpdatedAt = isoOrNull(updatedAt);
     if (!n.ok) return { key, outcome: 'rejected', reason: n.reason, runtimeId: null, recordState: null, notes: n.notes, sourceUpdatedAt };
     const rank = ranks.get(n.record.id);
     const merged = rank !== undefined && rank !== null && rank !== n.record.source_rank;

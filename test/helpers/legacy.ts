@@ -13,10 +13,11 @@ export interface LegacyDb {
   drop(): Promise<void>;
 }
 
-export async function createLegacyDatabase(opts: { studios?: number; seed?: number } = {}): Promise<LegacyDb> {
+/** `sqlAscii`: a store in SQL_ASCII, as old legacy stores are: its text may hold any bytes, UTF-8 or not. */
+export async function createLegacyDatabase(opts: { studios?: number; seed?: number; sqlAscii?: boolean } = {}): Promise<LegacyDb> {
   const name = uid('legacy_');
   const admin = postgres(inject('pgAdminUrl'), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  await admin.unsafe(`create database ${name}${opts.sqlAscii ? ` encoding 'SQL_ASCII' template template0 lc_collate 'C' lc_ctype 'C'` : ''}`);
   await admin.end();
   const url = inject('pgAdminUrl').replace(/\/postgres$/, `/${name}`);
   const sql = createSql(url, { max: 2 });

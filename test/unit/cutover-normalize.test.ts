@@ -4,6 +4,7 @@ import { checkCoordinates } from '../../lib/cutover/coordinates';
 import { normalizeArtist, normalizeMedia, normalizeStudio, studioMergeKey, type Source, type SourceMedia, type SourceStudio } from '../../lib/cutover/normalize';
 import { countryCode, knownCity, stateCode } from '../../lib/cutover/places';
 import { plainText } from '../../lib/cutover/text';
+import { parseTextArray, serializeTextArray } from '../../lib/cutover/text-arrays';
 import { fivePointRating, mapStyles, priceRangeOf } from '../../lib/cutover/vocabulary';
 
 const at = new Date('2024-05-01T10:00:00Z');
@@ -19,12 +20,77 @@ const ok = <T>(n: { ok: boolean; record?: T }) => {
 };
 
 describe('text', () => {
-  it('strips tags, decodes entities after the tags and collapses spaces, keeping emoji', () => {
+  it('strips tags, decodes entities and collapses spaces, keeping emoji', () => {
     expect(plainText('  <p>Best&nbsp;ink <b>in</b> town</p>&amp; more 🌹 ')).toBe('Best ink in town & more 🌹');
-    expect(plainText('&lt;b&gt; stays text')).toBe('<b> stays text');
+    expect(plainText('1 < 2 &gt; 0 &lt;3')).toBe('1 < 2 > 0 <3');
     expect(plainText('<script>alert(1)</script>Safe')).toBe('Safe');
     expect(plainText('Caf&#233; &#x263A;')).toBe('Café ☺');
     expect(plainText(null)).toBe('');
+  });
+  it('strips markup written as entities, however many times encoded, and a tag left open', () => {
+    expect(plainText('&lt;b&gt; goes too')).toBe('goes too');
+    expect(plainText('&lt;script&gt;alert(1)&lt;/script&gt;Safe')).toBe('Safe');
+    expect(plainText('Hi &amp;lt;img src=x onerror=alert(1)&amp;gt; there')).toBe('Hi there');
+    expect(plainText('&amp;amp;lt;iframe src=javascript:alert(1)&amp;amp;gt;x')).toBe('x');
+    expect(plainText('Hi <img src=x onerror=alert(1)')).toBe('Hi');
+    expect(plainText('&#60;svg onload=alert(1)&#62;ok')).toBe('ok');
+    expect(plainText('&#xD800;&#0;')).toBe('&#xD800;&#0;');
+  });
+});
+
+describe('text[] of the legacy connection', () => {
+  it('reads an unquoted NULL element as null and a quoted "NULL" as text, with escapes', () => {
+    expect(parseTextArray('{NULL,fineline,"NULL","a \\"b\\" c","x,y",null}')).toEqual([null, 'fineline', 'NULL', 'a "b" c', 'x,y', null]);
+    expect(parseTextArray('{}')).toEqual([]);
+    expect(parseTextArray('[0:1]={a,b}')).toEqual(['a', 'b']);
+    expect(parseTextArray('{{a,b},{c,NULL}}')).toEqual([['a', 'b'], ['c', null]]);
+  });
+  it('writes what it reads back', () => {
+    const xs = [null, 'NULL', 'a "b" c', 'back\\slash', 'x,y', '{}'];
+    expect(parseTextArray(serializeTextArray(xs))).toEqual(xs);
+  });
+});
+
+describe('edge values', () => {
+  it('takes infinite, invalid and out-of-range timestamps as absent, with a note', () => {
+    for (const v of [new Date(NaN), Infinity, -Infinity, 'infinity', '-infinity', new Date('+275000-01-01T00:00:00Z'), '0000-12-31T00:00:00Z']) {
+      const r = ok<any>(normalizeStudio(studio({ createdAt: v, updatedAt: v }), src));
+      expect(r.source_notes).toEqual(expect.arrayContaining(['created_at_unreadable', 'updated_at_unreadable']));
+      expect([r.source_collected_at, r.created_at, r.updated_at]).toEqual([null, '1970-01-01T00:00:00.000Z', '1970-01-01T00:00:00.000Z']);
+    }
+    const r = ok<any>(normalizeStudio(studio({ createdAt: '2024-05-01T10:00:00Z', updatedAt: 'infinity' }), src));
+    expect(r).toMatchObject({ created_at: at.toISOString(), updated_at: at.toISOString(), source_collected_at: null });
+  });
+  it('carries ranks above 2^53 exactly', () => {
+    expect(ok<any>(normalizeStudio(studio(), { ...src, key: '9223372036854775807', rank: 9223372036854775807n })).source_rank).toBe('9223372036854775807');
+    expect(ok<any>(normalizeStudio(studio(), { ...src, key: '9007199254740993', rank: 9007199254740993n })).source_rank).toBe('9007199254740993');
+  });
+  it('takes review counts up to the int4 maximum and rejects larger or fractional ones', () => {
+    expect(ok<any>(normalizeStudio(studio({ reviewsCount: 2147483647 }), src)).review_count).toBe(2147483647);
+    for (const n of [2147483648, 1.5, NaN, Infinity]) expect(normalizeStudio(studio({ reviewsCount: n }), src)).toEqual({ ok: false, reason: 'value_out_of_range', notes: ['value_out_of_range:reviews_count'] });
+  });
+  it('drops implausible numbers with a note: NaN rates and years, prices beyond numeric(10, 2)', () => {
+    const a = ok<any>(normalizeArtist({ name: 'A', bio: null, specialties: null, yearsExperience: NaN, hourlyRate: NaN, isActive: true, createdAt: at, updatedAt: at }, src, null));
+    expect(a).toMatchObject({ years_experience: 0, hourly_rate: null });
+    expect(a.source_notes).toEqual(expect.arrayContaining(['years_experience_implausible', 'hourly_rate_implausible']));
+    const media = { title: 'x', description: null, imageUrl: 'https://a.example/x.png', tags: null, style: null, isPublic: true, consent: 'flash', createdAt: at, updatedAt: at };
+    for (const price of [1e10, NaN, -1]) {
+      const d = ok<any>(normalizeMedia({ ...media, price }, src, 'design', { id: 'art_lg_1', studioId: null }));
+      expect([d.price, d.source_notes.includes('price_implausible')]).toEqual([null, true]);
+    }
+  });
+  it('keeps text that held bytes other than UTF-8 (U+FFFD) and notes it; rejects NUL and lone surrogates', () => {
+    expect(ok<any>(normalizeStudio(studio({ name: 'Caf\uFFFD' }), src)).source_notes).toContain('text_not_utf8');
+    expect(normalizeStudio(studio({ description: 'a\u0000b' }), src)).toEqual({ ok: false, reason: 'invalid_text', notes: ['invalid_text:description'] });
+    expect(normalizeStudio(studio({ city: 'x\uD800' }), src)).toEqual({ ok: false, reason: 'invalid_text', notes: ['invalid_text:city'] });
+    expect(normalizeStudio(studio({ styles: ['ok', '\uDC00'] }), src)).toEqual({ ok: false, reason: 'invalid_text', notes: ['invalid_text:styles'] });
+    expect(ok<any>(normalizeStudio(studio({ name: '🌹 Rose' }), src)).name).toBe('🌹 Rose');
+  });
+  it('drops NULL array elements and rejects values that are not text', () => {
+    expect(ok<any>(normalizeStudio(studio({ styles: [null, 'Fine Line', null] }), src)).styles).toEqual(['fine_line']);
+    expect(normalizeStudio(studio({ name: { a: 1 } as unknown as string }), src)).toEqual({ ok: false, reason: 'value_not_text', notes: ['value_not_text:name'] });
+    expect(normalizeStudio(studio({ priceRange: 2 as unknown as string }), src)).toEqual({ ok: false, reason: 'value_not_text', notes: ['value_not_text:price_range'] });
+    expect(normalizeStudio(studio({ styles: ['ok', 3 as unknown as string] }), src)).toEqual({ ok: false, reason: 'value_not_text', notes: ['value_not_text:styles'] });
   });
 });
 
@@ -170,6 +236,16 @@ describe('portfolio items and designs', () => {
   it('designs are flash (consent not required) and keep a price', () => {
     const r = ok<any>(normalizeMedia(item({ consent: 'flash', price: 150 }), src, 'design', artist));
     expect(r).toMatchObject({ id: 'dsg_lg_42', is_public: true, consent_posture: 'not_required', price: 150 });
+  });
+  it('takes https image URLs, http only when allowed, and rejects every other scheme or non-URL', () => {
+    expect(ok<any>(normalizeMedia(item({ imageUrl: ' https://cdn.example/a.jpg ' }), src, 'portfolio', artist)).image_url).toBe('https://cdn.example/a.jpg');
+    expect(ok<any>(normalizeMedia(item({ imageUrl: 'https://cdn.example/a.jpg?x="><script>' }), src, 'portfolio', artist)).image_url).toBe('https://cdn.example/a.jpg?x=%22%3E%3Cscript%3E');
+    expect(normalizeMedia(item({ imageUrl: 'http://cdn.example/a.jpg' }), src, 'portfolio', artist)).toMatchObject({ ok: false, reason: 'image_url_scheme_not_allowed' });
+    expect(ok<any>(normalizeMedia(item({ imageUrl: 'http://cdn.example/a.jpg' }), src, 'portfolio', artist, false, { allowHttp: true })).image_url).toBe('http://cdn.example/a.jpg');
+    for (const u of ['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html;base64,PHNjcmlwdD4=', 'vbscript:msgbox(1)', 'file:///etc/passwd', 'ftp://x.example/a.jpg'])
+      expect(normalizeMedia(item({ imageUrl: u }), src, 'portfolio', artist, false, { allowHttp: true })).toMatchObject({ ok: false, reason: 'image_url_scheme_not_allowed' });
+    for (const u of ['java\tscript:alert(1)', 'not a url', '/relative.jpg', 'https://'])
+      expect(normalizeMedia(item({ imageUrl: u }), src, 'portfolio', artist, false, { allowHttp: true })).toMatchObject({ ok: false, reason: 'image_url_invalid' });
   });
   it('rejects items of artists that were not imported, and items without an image', () => {
     expect(normalizeMedia(item(), src, 'portfolio', null)).toMatchObject({ ok: false, reason: 'artist_not_imported' });
