@@ -386,9 +386,20 @@ export function loadConfigOrExit<S extends z.ZodType>(schema: S, env: Env = proc
   }
 }
 
-/** A copy of the current environment for child processes, with overrides. */
+/**
+ * The ports of a stack's pieces. Whoever launches a stack (npm start, a test, a bench) picks them
+ * and hands them down; no child inherits the caller's (set for a stack of their own).
+ */
+export const STACK_PORT_VARIABLES = ['PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'WORKER_METRICS_PORT'] as const;
+
+/**
+ * A copy of the current environment for child processes, without the caller's
+ * STACK_PORT_VARIABLES, with overrides (where a launcher names the ports it picked).
+ */
 export function childEnv(overrides: Env): Env {
-  return { ...process.env, ...overrides };
+  const env: Env = { ...process.env };
+  for (const name of STACK_PORT_VARIABLES) delete env[name];
+  return { ...env, ...overrides };
 }
 
 /** Where the embedded stack keeps its PostgreSQL superuser password (under DATA_DIR/secrets). */
