@@ -332,15 +332,21 @@ export const stackConfigSchema = z.object({
   SEED_DEMO: bool.default(true),
 });
 
-export const toolConfigSchema = z.object({
-  ...shared,
-  ...webhookSecretKeys,
-  /** The embedded PostgreSQL's port when no stack.json of a running stack says it (tools only). */
-  POSTGRES_PORT: port.optional(),
-  /** Where a tool's links point (iam console-link), when no --api and no stack.json says it. */
-  PUBLIC_BASE_URL: z.url().optional(),
-  PORT: port.optional(),
-});
+/** The tools (migrate, iam, seed, import, cutover): in production DATABASE_URL, never the embedded default. */
+export const toolConfigSchema = z
+  .object({
+    ...shared,
+    ...webhookSecretKeys,
+    /** The embedded PostgreSQL's port when no stack.json of a running stack says it (tools only). */
+    POSTGRES_PORT: port.optional(),
+    /** Where a tool's links point (iam console-link), when no --api and no stack.json says it. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    PORT: port.optional(),
+  })
+  .superRefine((cfg, ctx) => {
+    if (cfg.NODE_ENV === 'production' && cfg.DATABASE_URL === undefined)
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required when NODE_ENV=production (a tool never falls back to the embedded database there)' });
+  });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

@@ -143,7 +143,7 @@ function commandHelp(name: CommandName): string {
 
 const FOOTER = wrap(`Permissions: ${PERMISSIONS.join(', ')}. Capabilities: ${CAPABILITIES.join(', ')}. Lists (a,b) are comma-separated.`, 100, '');
 const ENV =
-  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL), DATA_DIR (the token signing key; the development webhook secret key), and for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS.";
+  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL; required with NODE_ENV=production), DATA_DIR (the token signing key; the development webhook secret key), and for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS.";
 
 const USAGE = `usage: npm run iam -- <command> [options]    (npm run iam -- <command> --help for one command)
 
