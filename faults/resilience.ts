@@ -140,7 +140,8 @@ export function malformedPayloads(kind: 'approve' | 'reject' | 'uploadComplete',
       if (!target || typeof target !== 'object') continue;
       const key = tail ?? head;
       if (value === undefined) delete target[key];
-      else target[key] = value;
+      // A copy: a bad value set into one payload is never shared with (and later changed through) another.
+      else target[key] = structuredClone(value);
     }
     if (!check(p).ok) out.push(p);
   }

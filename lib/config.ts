@@ -348,15 +348,21 @@ export const stackConfigSchema = z.object({
   SEED_DEMO: bool.default(true),
 });
 
-export const toolConfigSchema = z.object({
-  ...shared,
-  ...webhookSecretKeys,
-  /** The embedded PostgreSQL's port when no stack.json of a running stack says it (tools only). */
-  POSTGRES_PORT: port.optional(),
-  /** Where a tool's links point (iam console-link), when no --api and no stack.json says it. */
-  PUBLIC_BASE_URL: z.url().optional(),
-  PORT: port.optional(),
-});
+/** The tools (migrate, iam, seed, import, cutover): in production DATABASE_URL, never the embedded default. */
+export const toolConfigSchema = z
+  .object({
+    ...shared,
+    ...webhookSecretKeys,
+    /** The embedded PostgreSQL's port when no stack.json of a running stack says it (tools only). */
+    POSTGRES_PORT: port.optional(),
+    /** Where a tool's links point (iam console-link), when no --api and no stack.json says it. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    PORT: port.optional(),
+  })
+  .superRefine((cfg, ctx) => {
+    if (cfg.NODE_ENV === 'production' && cfg.DATABASE_URL === undefined)
+      ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required when NODE_ENV=production (a tool never falls back to the embedded database there)' });
+  });
 
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
@@ -402,9 +408,20 @@ export function loadConfigOrExit<S extends z.ZodType>(schema: S, env: Env = proc
   }
 }
 
-/** A copy of the current environment for child processes, with overrides. */
+/**
+ * The ports of a stack's pieces. Whoever launches a stack (npm start, a test, a bench) picks them
+ * and hands them down; no child inherits the caller's (set for a stack of their own).
+ */
+export const STACK_PORT_VARIABLES = ['PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'WORKER_METRICS_PORT'] as const;
+
+/**
+ * A copy of the current environment for child processes, without the caller's
+ * STACK_PORT_VARIABLES, with overrides (where a launcher names the ports it picked).
+ */
 export function childEnv(overrides: Env): Env {
-  return { ...process.env, ...overrides };
+  const env: Env = { ...process.env };
+  for (const name of STACK_PORT_VARIABLES) delete env[name];
+  return { ...env, ...overrides };
 }
 
 /** Where the embedded stack keeps its PostgreSQL superuser password (under DATA_DIR/secrets). */

@@ -41,6 +41,20 @@ export function readRunFile(dataDir: string): RunFile | undefined {
   }
 }
 
+/**
+ * Remove DATA_DIR/stack.json if it is this launcher's (names `launcherPid`): a launcher that stops,
+ * or refuses beside a running stack, leaves another launcher's file alone.
+ */
+export function removeOwnRunFile(dataDir: string, launcherPid: number): void {
+  const file = path.join(dataDir, RUN_FILE);
+  try {
+    if ((JSON.parse(fs.readFileSync(file, 'utf8')) as RunFile).launcherPid !== launcherPid) return;
+  } catch {
+    return; // no file, or not one a launcher wrote
+  }
+  fs.rmSync(file, { force: true });
+}
+
 /** host:port/database of a PostgreSQL URL, never its user or password: what a tool says it connected to. */
 export function whereOf(url: string): string {
   try {

@@ -20,6 +20,13 @@ import { resealSecrets } from '../lib/webhooks/secret-reseal';
 const TOKEN_TTL_DEFAULT_SECONDS = 3600;
 const TOKEN_TTL_MAX_SECONDS = MAX_TOKEN_AGE_SECONDS;
 
+/**
+ * What --artist-scope does (lib/intake/requests.ts scopeViolation, lib/intake/artist-ties.ts): it limits the
+ * actor and ties its artists to the organization; a stage actor stages only for tied artists.
+ */
+const ARTIST_SCOPE_HELP =
+  'artist canonical ids the actor may stage for; they become artists of its organization. Default: none, i.e. no limit of its own, yet a stage actor stages only for artists its organization is tied to (in an active mapping\'s artist scope, or resolved by POST /artist-resolution-requests): with none of those every create answers 403 artist_out_of_scope';
+
 interface OptionSpec {
   type: 'string' | 'boolean';
   /** The placeholder shown after a string option. */
@@ -40,7 +47,7 @@ const COMMANDS = {
       org: { type: 'string', arg: 'org', help: 'organization (tenant) the key belongs to (required)' },
       permissions: { type: 'string', arg: 'a,b', help: 'permissions (default: portfolio_intake:stage); artists:write, bookings:manage, portfolios:publish and portfolio_intake:review are refused on keys' },
       capabilities: { type: 'string', arg: 'c', help: 'internal capabilities (portfolio_intake:stage_cross_tenant, only with --service)' },
-      'artist-scope': { type: 'string', arg: 'a,b', help: 'artist canonical ids the actor is limited to (default: none, i.e. no artist limit)' },
+      'artist-scope': { type: 'string', arg: 'a,b', help: ARTIST_SCOPE_HELP },
       'studio-scope': { type: 'string', arg: 'a,b', help: 'studio ids the actor is limited to (default: none, i.e. no studio limit)' },
       label: { type: 'string', arg: 'text', help: 'free-text label stored with the key (default: empty)' },
       actor: { type: 'string', arg: 'id', help: 'actor id of the mapping (default: partner-<keyId>); an existing actor id is re-pointed to the new key' },
@@ -65,7 +72,7 @@ const COMMANDS = {
       role: { type: 'string', arg: 'role', help: 'role, e.g. partner, operator, team_member (required)' },
       permissions: { type: 'string', arg: 'a,b', help: 'permissions (default: none)' },
       capabilities: { type: 'string', arg: 'c', help: 'internal capabilities (portfolio_intake:stage_cross_tenant, only with --service)' },
-      'artist-scope': { type: 'string', arg: 'a,b', help: 'artist canonical ids the actor is limited to (default: none, i.e. no artist limit)' },
+      'artist-scope': { type: 'string', arg: 'a,b', help: ARTIST_SCOPE_HELP },
       'studio-scope': { type: 'string', arg: 'a,b', help: 'studio ids the actor is limited to (default: none, i.e. no studio limit)' },
       operator: { type: 'boolean', help: 'a human operator (bearer only; needed for portfolio_intake:review)' },
       service: { type: 'boolean', help: 'an approved service actor, not self-service' },
@@ -143,7 +150,7 @@ function commandHelp(name: CommandName): string {
 
 const FOOTER = wrap(`Permissions: ${PERMISSIONS.join(', ')}. Capabilities: ${CAPABILITIES.join(', ')}. Lists (a,b) are comma-separated.`, 100, '');
 const ENV =
-  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL), DATA_DIR (the token signing key; the development webhook secret key), and for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS.";
+  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL; required with NODE_ENV=production), DATA_DIR (the token signing key; the development webhook secret key), and for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS.";
 
 const USAGE = `usage: npm run iam -- <command> [options]    (npm run iam -- <command> --help for one command)
 

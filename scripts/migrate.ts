@@ -9,7 +9,7 @@ import { parseCli } from '../lib/cli';
 import { APP_ROLE, ensureAppRole } from '../lib/db/app-role';
 import { migrateUp } from '../lib/db/migrate';
 
-const { values } = parseCli("Apply pending migrations to DATABASE_URL (or the embedded stack's database) and say which.", 'npm run migrate --', {
+const { values } = parseCli("Apply pending migrations to DATABASE_URL (or the embedded stack's database; with NODE_ENV=production DATABASE_URL is required) and say which.", 'npm run migrate --', {
   options: {
     'app-role': { type: 'boolean', default: false, description: `then create or update the role ${APP_ROLE} (password: INTAKE_APP_PASSWORD) and grant it the tables; run as the owner` },
   },

@@ -17,7 +17,7 @@ import { loadOrCreateSecret } from '../lib/secrets';
 import { withPrivateUmask } from '../lib/umask';
 import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
-import { RUN_FILE, type RunFile } from '../lib/stack-run';
+import { removeOwnRunFile, RUN_FILE, type RunFile } from '../lib/stack-run';
 import { findHaproxy, haproxyConfig } from './tools/haproxy';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
 
@@ -95,7 +95,7 @@ export interface StackOptions {
   signal?: AbortSignal;
   /** Restart children that exit on their own (the embedded `npm start`); default: report them through onUnexpectedExit only. */
   supervise?: SuperviseSpec;
-  /** Write DATA_DIR/stack.json (ports, URLs, pids) and keep it current; removed by stop(). */
+  /** Write DATA_DIR/stack.json (ports, URLs, pids) and keep it current; stop() removes it while it is this launcher's. */
   runFile?: boolean;
 }
 
@@ -317,7 +317,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       temporal = undefined;
       if (pg) await stopPostgresServer(pg).catch(() => {});
       pg = undefined;
-      if (o.runFile) fs.rmSync(path.join(o.dataDir, RUN_FILE), { force: true });
+      if (o.runFile) removeOwnRunFile(o.dataDir, process.pid);
     })());
 
   try {

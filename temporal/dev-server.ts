@@ -1,5 +1,6 @@
 // Launches the official Temporal dev server (`temporal server start-dev`) as a child process.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { childEnv } from '../lib/config';
 import { withPrivateUmask } from '../lib/umask';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,7 +49,7 @@ export class DevServerExitedError extends Error {}
 
 export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   if (o.dbFile) fs.mkdirSync(path.dirname(o.dbFile), { recursive: true });
-  const child = withPrivateUmask(() => spawn(o.cliPath, devServerArgs(o), { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = withPrivateUmask(() => spawn(o.cliPath, devServerArgs(o), { env: childEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }));
   const log = o.log ?? (() => {});
   let exited: string | undefined;
   // The last lines it wrote, so a start that fails says why (a port taken, a bad flag).

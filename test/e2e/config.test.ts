@@ -34,6 +34,13 @@ describe('configuration is checked once at start', () => {
     expect(short.stderr).not.toContain('c2hvcnQtc2VjcmV0LWtleQ');
   });
 
+  it('a production migrate without DATABASE_URL exits 78 naming it, and connects nowhere', () => {
+    const r = runEntry('scripts/migrate.ts', { NODE_ENV: 'production' });
+    expect(r.status, r.stdout + r.stderr).toBe(78);
+    expect(r.stderr).toContain('DATABASE_URL: required when NODE_ENV=production');
+    expect(r.stdout).not.toContain('[migrate] PostgreSQL');
+  });
+
   it('the worker rejects a malformed value and names it, without echoing the value', () => {
     const r = runEntry('worker/main.ts', { DATABASE_URL: 'mysql://secret-pass@host/db', TEMPORAL_ADDRESS: 'nope' });
     expect(r.status).not.toBe(0);

@@ -2,7 +2,7 @@
 // time; what it printed and how it ended.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../lib/config';
+import { childEnv, PROJECT_ROOT } from '../../lib/config';
 
 export interface ScriptRun {
   code: number | null;
@@ -14,7 +14,7 @@ export function runScript(script: string, args: string[], env: Record<string, st
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, script), ...args], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, NODE_ENV: 'test', ...env },
+      env: childEnv({ NODE_ENV: 'test', ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

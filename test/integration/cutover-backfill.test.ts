@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/config';
+import { childEnv, PROJECT_ROOT } from '../../lib/config';
 import { openLegacy } from '../../lib/cutover/connection';
 import { createSql, type Sql } from '../../lib/db';
 import { fixtureCounts } from '../../scripts/cutover/fixture';
@@ -103,7 +103,7 @@ describe('npm run cutover -- backfill', () => {
     const killed = await runtimeDb();
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', '25'], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: killed.url, LEGACY_DATA_URL: legacy.url },
+      env: childEnv({ NODE_ENV: 'test', DATABASE_URL: killed.url, LEGACY_DATA_URL: legacy.url }),
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));

@@ -1,9 +1,12 @@
 // `npm run iam -- create-key` writes the key and its mapping in one transaction: a mapping that is
 // refused (by the rules or by the database) leaves no key behind. Run as the operator runs it (the
 // script in a child process) against a database of its own.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/config';
 import { createSql, type Sql } from '../../lib/db';
+import { stageArtistViolation } from '../../lib/intake/artist-ties';
 import { createMappedApiKey, findActiveActor, MappingRefusedError } from '../../lib/identity/actors';
 import { verifyLocalApiKey } from '../../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../../lib/identity';
@@ -66,6 +69,24 @@ describe('iam create-key: the key and its mapping together or not at all', () =>
     const actor = await findActiveActor(sql, identity);
     expect(actor).toMatchObject({ actorId: `partner-${keyId}`, organizationId: 'acme', permissions: ['portfolio_intake:stage', 'search:read'], artistScope: ['artist-1'], selfService: true });
     expect(await count('api_keys')).toBe(1);
+  });
+
+  it("the README's create-key example makes a key that stages for the artist it names; one without --artist-scope stages for no artist of a new organization", async () => {
+    const readme = fs.readFileSync(path.join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const example = /^npm run iam -- (create-key .*?)\s+#/m.exec(readme)![1]!.split(/\s+/);
+    const artist = example[example.indexOf('--artist-scope') + 1]!;
+    const org = example[example.indexOf('--org') + 1]!;
+    const actorOf = async (args: string[]) => {
+      const r = await iam(args, { DATABASE_URL: db.url });
+      expect(r.code, r.stderr).toBe(0);
+      return (await findActiveActor(sql, await verifyLocalApiKey(sql, /tpk_[A-Za-z0-9]+_[A-Za-z0-9_-]+/.exec(r.stdout)![0])))!;
+    };
+    expect(await stageArtistViolation(sql, await actorOf(example), artist)).toBeUndefined();
+    const bare = await actorOf(['create-key', '--org', uid('org-new-')]);
+    expect(bare.artistScope).toEqual([]);
+    expect(await stageArtistViolation(sql, bare, artist)).toMatch(/is not an artist of your organization/);
+    // the scoped key ties the artist to its organization: another key of it, unscoped, stages for it too
+    expect(await stageArtistViolation(sql, await actorOf(['create-key', '--org', org]), artist)).toBeUndefined();
   });
 
   it('map, token, list and revoke-key do what their help says', async () => {

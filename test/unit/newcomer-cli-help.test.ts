@@ -105,6 +105,15 @@ describe('operator CLIs: --help and usage mistakes', () => {
     expect(usage.join('\n')).toMatch(/^usage/);
   });
 
+  it("iam create-key --help and map --help say a stage key without --artist-scope stages only for its organization's artists", () => {
+    for (const name of ['iam create-key --help', 'iam map --help']) {
+      const help = results.get(name)!.stdout.replace(/\s+/g, ' ');
+      expect(help).not.toContain('no artist limit');
+      expect(help).toContain('a stage actor stages only for artists its organization is tied to');
+      expect(help).toContain('403 artist_out_of_scope');
+    }
+  });
+
   it('iam token --help states the default lifetime and, as its maximum, the longest the API accepts', () => {
     const help = results.get('iam token --help')!.stdout.replace(/\s+/g, ' ');
     expect(help).toContain(`default 3600 (1 hour), maximum ${MAX_TOKEN_AGE_SECONDS} (${MAX_TOKEN_AGE_SECONDS / 3600} hours, the longest the API accepts)`);
