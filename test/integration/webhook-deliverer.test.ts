@@ -57,6 +57,8 @@ describe('the endpoint deliverer', () => {
   it('12 submissions, every other attempt failing: each submission in order, every event once accepted, and the events cost the workflow no history', async () => {
     const p = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const { receiver, endpointId } = await subscribed(p);
+    // Failures from the first delivery on (the intakes may all be delivered before they return).
+    receiver.failNext(3);
     const ids = await Promise.all(Array.from({ length: 12 }, () => intake(p)));
     // Failures while they flow: the retries (1 s) come back in order per submission.
     for (let i = 0; i < 6; i++) {
