@@ -8,13 +8,22 @@ import { Counter, type Registry } from 'prom-client';
 import type { Sql } from '../lib/db';
 import type { DecisionKeys } from '../lib/intake/decision-check';
 import { openStatuses } from '../lib/intake/lifecycle';
+import { transitionOf, type Transition } from '../lib/intake/lifecycle';
 import { findSubmission, type SubmissionRow } from '../lib/intake/submissions';
+import { applyTransition } from '../lib/intake/transitions';
 import type { Logger } from '../lib/logger';
 import { startIntakeRun } from '../temporal/intake-start';
 import { intakeWorkflowId, type IntakeResume } from '../workflows/messages';
 
 /** Runs looked at per pass (the newest closed first); the next pass takes the rest. */
 const MAX_PER_PASS = 200;
+/**
+ * Resumptions of one submission after which a new run is not expected to help (something keeps
+ * closing its runs): a submission still waiting for its upload or its verification is then ended
+ * in a recorded state. One waiting for a human decision keeps being resumed: its decision is a
+ * person's, and any new run can take it.
+ */
+export const MAX_RESUMPTIONS = 3;
 const ID_PREFIX = intakeWorkflowId('');
 
 export interface ReconcilerOptions {
@@ -54,11 +63,20 @@ async function resumeOf(sql: Sql, row: SubmissionRow, closedAs: string): Promise
   }
 }
 
+/** The recorded end of a submission whose runs keep closing, where one exists without a human. */
+function endOf(row: SubmissionRow, note: string): Transition | undefined {
+  const at = { intakeStatus: row.intakeStatus, reviewStatus: row.reviewStatus };
+  const o = { submissionId: row.submissionId, note };
+  if (row.intakeStatus === 'staged') return transitionOf(at, 'upload_window_passed', o);
+  if (row.intakeStatus === 'verifying') return transitionOf(at, 'verification_failed', { ...o, facts: { failureCode: 'verification_error' } });
+  return undefined;
+}
+
 export function startReconciler(o: ReconcilerOptions): Reconciler {
   const resumed = new Counter({
     name: 'intake_runs_resumed_total',
-    help: 'Open submissions whose workflow run was gone (terminated, failed, timed out) and that a new run took over, by how the run closed.',
-    labelNames: ['closed_as'] as const,
+    help: 'Open submissions whose workflow run was gone (terminated, failed, timed out), by how the run closed and what the reconciler did (resumed: a new run took over; ended: the row was ended in a recorded state after repeated closing).',
+    labelNames: ['closed_as', 'outcome'] as const,
     registers: o.registry ? [o.registry] : [],
   });
 
@@ -67,6 +85,20 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
     if (!row || !openStatuses.includes(row.intakeStatus)) return false;
     const latest = await o.client.workflow.getHandle(intakeWorkflowId(submissionId)).describe();
     if (latest.status.name === 'RUNNING') return false;
+    const [earlier] = await o.sql<{ n: number }[]>`select count(*)::int as n from intake_resumptions where submission_id = ${submissionId}`;
+    const end = earlier!.n >= MAX_RESUMPTIONS ? endOf(row, `ended: its workflow runs kept closing (${earlier!.n} resumptions, the last ${closedAs})`) : undefined;
+    if (end) {
+      await o.sql.begin(async (tx) => {
+        await applyTransition(tx, end);
+        await tx`
+          insert into intake_resumptions (submission_id, closed_run_id, closed_as, resumed_from, new_run_id, note)
+          values (${submissionId}, ${latest.runId}, ${closedAs}, ${row.intakeStatus}, null, ${end.note})
+          on conflict (submission_id, closed_run_id) do nothing`;
+      });
+      resumed.inc({ closed_as: closedAs, outcome: 'ended' });
+      o.log.error({ submissionId, closedAs, endedAs: end.to }, `intake ${end.note}; ended as ${end.to}`);
+      return true;
+    }
     const resume = await resumeOf(o.sql, row, closedAs);
     if (!resume) {
       o.log.error({ submissionId, intakeStatus: row.intakeStatus }, 'open submission with a closed run and no recorded state to resume from');
@@ -89,7 +121,7 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
       insert into intake_resumptions (submission_id, closed_run_id, closed_as, resumed_from, new_run_id, note)
       values (${submissionId}, ${latest.runId}, ${closedAs}, ${row.intakeStatus}, ${runId}, ${resume.why})
       on conflict (submission_id, closed_run_id) do nothing`;
-    resumed.inc({ closed_as: closedAs });
+    resumed.inc({ closed_as: closedAs, outcome: 'resumed' });
     o.log.warn({ submissionId, closedRunId, closedAs, resumedFrom: row.intakeStatus, runId }, `intake ${resume.why}; resumed from ${row.intakeStatus}`);
     return true;
   }

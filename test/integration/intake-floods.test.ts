@@ -260,3 +260,30 @@ describe('F18: a run gone while promoting', () => {
     }
   });
 });
+
+describe('F18: a submission whose runs keep closing', () => {
+  it('is resumed three times, then a staged one is ended expired with the reason recorded', { timeout: 120_000 }, async () => {
+    const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: 2048 }) });
+    const id = created.body.data.submission.submissionId as string;
+    const closeAndReconcile = async (k: number) => {
+      await handle(id).terminate(`F18: closed by hand (${k})`);
+      // The interval's own pass may be first; either way the closed run is handled once.
+      await eventually(async () => {
+        await stack.reconcile();
+        const [r] = await stack.sql<{ n: number }[]>`select count(*)::int as n from intake_resumptions where submission_id = ${id}`;
+        return r!.n === k;
+      }, 20_000);
+    };
+    for (let k = 1; k <= 3; k++) {
+      await closeAndReconcile(k);
+      expect((await handle(id).describe()).status.name).toBe('RUNNING');
+    }
+    await closeAndReconcile(4);
+    const [row] = await stack.sql<{ intakeStatus: string }[]>`select intake_status from submissions where submission_id = ${id}`;
+    expect(row!.intakeStatus).toBe('expired');
+    const [ended] = await stack.sql<{ note: string }[]>`select note from intake_events where submission_id = ${id} and to_status = 'expired'`;
+    expect(ended!.note).toMatch(/^ended: its workflow runs kept closing \(3 resumptions/);
+    const upload = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers });
+    expect([upload.status, upload.body.code]).toEqual([409, 'invalid_transition']);
+  });
+});
