@@ -3,10 +3,13 @@
 // double, NaN, NULL and multi-dimensional array elements, text that normalizes to nothing. Every
 // public read answers 200 with sane records; ids stay exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLegacy } from '../../lib/cutover/connection';
+import { backfill } from '../../lib/cutover/runs';
+import { setStage, type Stage } from '../../lib/cutover/stage';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
 import { call } from '../helpers/directory-seed';
 import { createLegacyDatabase, type LegacyDb } from '../helpers/legacy';
-import { startTestStack, type TestStack } from '../helpers/stack';
+import { eventually, startTestStack, type TestStack } from '../helpers/stack';
 
 const MAX = '9223372036854775807';
 const MIN = '-9223372036854775808';
@@ -21,13 +24,17 @@ beforeAll(async () => {
       (${MAX}, 'edge-max', 'Edge Max Ink', '<b>&amp;</b>', 'Chicago', 'IL', 'US', 41.88, -87.63, '$$', 1e400, 2147483647, '{{"fine line",NULL},{NULL,"trad"}}', 'active', '-infinity', 'infinity'),
       (${MIN}, 'edge-min', 'Edge Min Ink', null, ' chicago ', 'illinois', 'USA', 41.89, -87.62, 'high end', 'NaN', -2147483648, '[0:1]={NULL,geometric}', 'ACTIVE', '4713-01-01 00:00:00+00 BC', '294276-12-31 23:59:59+00'),
       (0, 'edge-zero', 'Edge Zero Ink', '&#0;&#xFFFFFFFF;', 'Chicago', 'IL', 'US', 'NaN', 'Infinity', '$', 1e-400, 0, '{}', 'active', '0005-03-01 00:00:00+00', 'infinity'),
-      (-1, 'edge-blank', '&nbsp;', null, 'Chicago', 'IL', 'US', 41.88, -87.63, null, null, null, null, 'active', now(), 'infinity');
+      (-1, 'edge-blank', '&nbsp;', null, 'Chicago', 'IL', 'US', 41.88, -87.63, null, null, null, null, 'active', now(), 'infinity'),
+      (42, 'hostile', 'Hostile &lt;script&gt;alert(1)&lt;/script&gt; Ink', '&amp;lt;img src=x onerror=alert(1)&amp;gt;', 'Chicago', 'IL', 'US', 41.88, -87.63, '$', 4.5, 3, '{"&lt;b&gt;x&lt;/b&gt;"}', 'active', now(), now());
     insert into artists (id, studio_id, name, bio, specialties, years_experience, hourly_rate, created_at, updated_at) values
       (${MAX}, ${MAX}, 'Edge Max Artist', null, '{NULL,"fine line"}', 2147483647, 1e400, 'infinity', '-infinity'),
       (${MIN}, null, 'Edge Min Artist', '&bogus;', '{{a,NULL},{NULL,b}}', -2147483648, 'NaN', '-infinity', 'infinity'),
       (0, 0, 'Edge Zero Artist', '', '{}', 3, 'Infinity', '0005-03-01 00:00:00+00', now());
     insert into portfolio_items (id, artist_id, title, image_url, tags, style, is_public, consent, created_at, updated_at) values
-      (${MAX}, ${MAX}, 'Edge piece', 'https://legacy.example/edge.jpg', '{NULL,"Koi"}', 'fine line', true, 'client_consented', 'infinity', 'infinity');
+      (${MAX}, ${MAX}, 'Edge piece', 'https://legacy.example/edge.jpg', '{NULL,"Koi"}', 'fine line', true, 'client_consented', 'infinity', 'infinity'),
+      (43, 0, 'Script piece', 'javascript:alert(1)', '{}', null, true, 'client_consented', now(), now()),
+      (44, 0, 'Data piece', 'data:text/html,<script>alert(1)</script>', '{}', null, true, 'client_consented', now(), now()),
+      (45, 0, 'VB piece', 'vbscript:msgbox(1)', '{}', null, true, 'client_consented', now(), now());
     insert into designs (id, artist_id, title, image_url, tags, price, is_public, created_at, updated_at) values
       (${MIN}, ${MIN}, 'Edge flash', 'https://legacy.example/flash.jpg', '{{koi,NULL},{rose,NULL}}', 1e400, true, '-infinity', 'infinity'),
       (0, 0, 'Zero flash', 'https://legacy.example/zero.jpg', null, 'NaN', true, '294276-12-31 23:59:59+00', now())`);
@@ -114,5 +121,33 @@ describe('legacy_authoritative over every value the legacy schema allows', () =>
     for (const d of designs.data) expect(d.price === null || Number.isFinite(d.price), d.id).toBe(true);
     expect(designs.data.find((d: any) => d.id === `dsg_lg_${MIN}`).tags.sort()).toEqual(['koi', 'rose']);
     await ok('/designs?tags=koi&min_price=0&search=edge');
+  });
+});
+
+/** What must never reach a public read: live markup, or an image URL that runs script. */
+const HOSTILE = /<\s*(script|img|b)\b|javascript:|vbscript:|data:text\/html/i;
+const PATHS = ['/studios?limit=50', '/studios?limit=50&page=2', '/studios?city=chicago&limit=50', '/studios?latitude=41.88&longitude=-87.63&radius=10&sort=distance&limit=50', '/artists?limit=100', '/portfolios?limit=100', '/designs?limit=100'];
+
+describe('the same store backfilled, in every stage', () => {
+  it('every public read answers 200, and none carries markup or a script URL', async () => {
+    const reader = openLegacy(legacy.url);
+    try {
+      await backfill({ sql: stack.sql, legacy: reader, batchSize: 50 });
+    } finally {
+      await reader.end();
+    }
+    for (const stage of ['shadow_reads', 'runtime_authoritative', 'legacy_authoritative'] as Stage[]) {
+      await setStage(stack.sql, stage, 'test');
+      await eventually(async () => (await call(stack, '/health')).body.runtime.apiCutoverStage === stage, 10_000, 100);
+      for (const path of PATHS) {
+        const r = await call(stack, path, { headers: key.headers });
+        expect(r.status, `${stage} ${path}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
+        expect(JSON.stringify(r.body), `${stage} ${path}`).not.toMatch(HOSTILE);
+      }
+      const names: string[] = [];
+      for (const page of [1, 2]) names.push(...((await call(stack, `/studios?limit=50&page=${page}`, { headers: key.headers })).body.data as { name: string }[]).map((s) => s.name));
+      // Its name, entity-encoded markup in the legacy store, is served as text without the markup.
+      expect(names.filter((n) => n.startsWith('Hostile')), stage).toEqual([expect.stringMatching(/^Hostile [^<>]*Ink$/)]);
+    }
   });
 });
