@@ -53,8 +53,14 @@ const COLUMNS: Record<LegacyTable, string> = {
 
 type Raw = Record<string, any>;
 
+/** What the normalization reads as an unreadable timestamp (lib/cutover/values.ts timestampOf). */
+const UNREADABLE = 'unreadable';
+
 function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArtist | SourceMedia> {
-  const common = { createdAt: r.createdAt as Date | null, updatedAt: r.updatedAt as Date | null };
+  // A timestamp the connection could not hold as a Date (±infinity, BC, beyond 9999) reads as null
+  // there; the normalization is told it was unreadable, so the row's ledger entry notes it.
+  const time = (v: Date | null, present: boolean) => v ?? (present ? UNREADABLE : null);
+  const common = { createdAt: time(r.createdAt, r.createdAtPresent === true), updatedAt: time(r.updatedAt, r.updatedAtPresent === true) };
   const row =
     table === 'studios'
       ? ({ name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng, priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified, isFeatured: r.isFeatured, status: r.status, ...common } satisfies SourceStudio)
@@ -72,7 +78,8 @@ export async function readBatch(legacy: Sql, table: LegacyTable, afterId: bigint
   const t = legacy.unsafe(table);
   const deleted = legacy`exists (select 1 from deletions d where d.table_name = ${table} and d.row_id = x.id)`;
   const rows = await legacy<Raw[]>`
-    select x.id::text as id, ${legacy.unsafe(COLUMNS[table])}, x.created_at, x.updated_at, ${deleted} as deleted
+    select x.id::text as id, ${legacy.unsafe(COLUMNS[table])}, x.created_at, x.updated_at,
+      x.created_at is not null as created_at_present, x.updated_at is not null as updated_at_present, ${deleted} as deleted
     from ${t} x cross join ${xidEpoch(legacy)}
     where true ${afterId === null ? legacy`` : legacy`and x.id > ${afterId.toString()}::bigint`} ${since ? changedSince(legacy, table, since) : legacy``}
     order by x.id limit ${limit}`;

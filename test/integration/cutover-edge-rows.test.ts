@@ -62,12 +62,10 @@ describe('backfill over edge values', () => {
     expect(n).toEqual({ studios: 7, artists: 2, items: 6 });
   });
 
-  it('takes infinite timestamps as unknown: the row is imported, its times missing', async () => {
-    // The legacy connection reads a timestamp a Date cannot hold as null (lib/cutover/legacy-types.ts),
-    // so the legacy-authoritative reads and the backfill see the same value; a file's unreadable
-    // timestamp is noted instead (cutover-normalize.test.ts).
+  it('takes infinite timestamps as unreadable, with a note', async () => {
     const l = await ledger('studios', '2');
     expect(l).toMatchObject({ outcome: 'imported' });
+    expect(l!.notes).toEqual(expect.arrayContaining(['created_at_unreadable', 'updated_at_unreadable']));
     const [s] = await sql<{ sourceCollectedAt: Date | null }[]>`select source_collected_at from studios where '2' = any(legacy_ids)`;
     expect(s!.sourceCollectedAt).toBeNull();
   });
