@@ -163,7 +163,7 @@ export async function updateAndSettle<P>(
   return { view: statusView(row), outcome: settled ? 'settled' : 'accepted' };
 }
 
-/** The answer of a signal route: 200 settled, 202 accepted or pending (with `outcome`). */
+/** The answer of an upload-complete, approve or reject route: 200 settled, 202 accepted or pending (with `outcome`). */
 export function signalAnswer(res: Response, r: { view: ReturnType<typeof statusView>; outcome: SignalOutcome }) {
   res.status(r.outcome === 'settled' ? 200 : 202).json({ success: true, data: r.view, outcome: r.outcome });
 }

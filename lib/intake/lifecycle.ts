@@ -1,6 +1,6 @@
 // The intake state machine, once: every (from, trigger) -> to the lifecycle knows. The workflow
 // builds each Transition from this table and is the only one that does; activities persist the
-// transitions the workflow hands them; routes ask `accepts` before they send a signal. Adding a
+// transitions the workflow hands them; routes ask `accepts` before they send an Update. Adding a
 // state means a row here and a step in workflows/portfolio-intake.ts. Pure: workflow code imports it.
 import {
   SYSTEM_ACTOR,
