@@ -5,12 +5,12 @@ import { requestLog } from './http/request-log';
 import { allowedHosts } from './http/allowed-hosts';
 import { securityHeaders } from './http/security-headers';
 import { errorHandler, notFoundHandler } from './http/problem';
-import { methodGuards } from './http/method-guards';
-import { mountRoutes } from './http/route';
+import { methodGuards } from './routing/method-guards';
+import { mountRoutes, type Authenticators } from './routing/route';
 import { docsPageRouter } from './openapi/router';
-import { allRoutes } from './routes';
+import { allRoutes } from './route-list';
 
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps, authenticators: Authenticators): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -27,7 +27,7 @@ export function createApp(deps: AppDeps): Express {
   const routes = allRoutes({ maxMediaBytes: deps.cfg.MAX_MEDIA_BYTES });
   const methods = methodGuards(routes);
   app.use(methods.options);
-  mountRoutes(app, routes, deps);
+  mountRoutes(app, routes, deps, authenticators);
   app.use(docsPageRouter(deps));
   app.use(metricsRouter(deps.cfg, deps.metrics));
 

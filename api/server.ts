@@ -19,6 +19,9 @@ import { createObjectStore } from '../lib/storage';
 import { createTemporalClient } from '../temporal/connection';
 import type { Express } from 'express';
 import { createApp } from './app';
+import { authenticators } from './auth/authenticators';
+import { consoleSurface } from './console/session';
+import { portalSurface } from './portal/session';
 import type { AppDeps } from './deps';
 import { createApiMetrics } from './http/metrics';
 import { createRateLimits } from './http/rate-limit';
@@ -102,7 +105,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         rateLimits,
         cutover,
       };
-      const app = createApp(deps);
+      const app = createApp(deps, authenticators({ console: consoleSurface, portal: portalSurface }));
       const server = http.createServer(app);
       server.keepAliveTimeout = 65_000;
       return { url, deps, app, server };

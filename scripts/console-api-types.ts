@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildDocument } from '../api/openapi/documents';
-import { allRoutes } from '../api/routes';
+import { allRoutes } from '../api/route-list';
 import { PROJECT_ROOT } from '../lib/config';
 
 export const CONSOLE_API_TYPES = path.join(PROJECT_ROOT, 'api', 'console', 'web', 'api-types.ts');

@@ -75,3 +75,6 @@ export function enforce(actor: Actor, rule: AuthRule): void {
     throw new AppError('permission_denied', `The actor lacks the permission ${rule.permission}.`);
   }
 }
+
+/** Who did it, as rows and events record it: the actor and the credential it used. */
+export const byActor = (actor: Actor) => ({ actorId: actor.actorId, credentialId: actor.credential.id });

@@ -15,7 +15,7 @@ import '../openapi/components'; // extends zod with .openapi() before the schema
 import { PROJECT_ROOT } from '../../lib/config';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
-import { defineRoute, type Route } from '../http/route';
+import { defineRoute, type Route } from '../routing/route';
 import { pageBundleOptions } from '../portal/page';
 import { submissionIdParams } from '../routes/intake/schemas';
 

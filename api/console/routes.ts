@@ -7,14 +7,12 @@ import { z } from 'zod';
 import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
 import { artistProfiles, consoleDrafts, decisionsSince, queueFigures, recentDecisions, reviewQueue, submissionDetail } from '../../lib/console/review';
 import { listArtists } from '../../lib/directory/artists';
-import { claim, releaseClaim, revokeSession } from '../../lib/console/sessions';
+import { claim, releaseClaim } from '../../lib/console/sessions';
 import { flaggedMatchesOf } from '../../lib/intake/similar';
 import { findSubmission } from '../../lib/intake/submissions';
 import { filterText } from '../../lib/validation/text';
 import { AppError } from '../http/errors';
-import { defineRoute, type Route } from '../http/route';
-import { sessionFromBearer, sessionFromLink } from '../http/session-signin';
-import { sameOrigin } from '../http/same-origin';
+import { defineRoute, type Route } from '../routing/route';
 import * as C from '../openapi/components';
 import { decide, requestIdOf, signalAnswer } from '../operations/decisions';
 import { resolutionIdParams, resolutionListQuery, resolutionsPage, verifyEvidenceOp, verifyEvidenceSchema } from '../operations/evidence';
@@ -24,7 +22,8 @@ import { EvidenceVerified, ResolutionReviewPage } from '../routes/intake/evidenc
 import { PublishAnswer, SettlementAnswer, TakedownAnswer } from '../routes/intake/publishing';
 import { approveSchema, rejectSchema, submissionIdParams } from '../routes/intake/schemas';
 import { SimilarMatch } from '../routes/intake/similar';
-import { clearConsoleCookie, CONSOLE_SESSION_MAX_SECONDS, consoleOf, operatorOf, setConsoleCookie } from './session';
+import { consoleSurface } from './session';
+import { sessionRoutes } from '../routes/session-routes';
 
 /** How long opening an item claims it. */
 export const CLAIM_SECONDS = 300;
@@ -32,7 +31,6 @@ export const CLAIM_SECONDS = 300;
 const BASE = '/console/api';
 const review = { doc: 'intake', tag: 'review console', auth: 'console', permission: 'portfolio_intake:review' } as const;
 const publishing = { ...review, permission: 'portfolios:publish' } as const;
-const signin = { doc: 'intake', tag: 'review console', auth: 'public' } as const;
 
 // The console's queue filters: the API's page and limit, plus who sent it and how long it waited.
 export const consoleQueueQuery = z
@@ -49,8 +47,6 @@ export const consoleQueueQuery = z
 const consoleApproveSchema = approveSchema.extend({
   acknowledgeMatches: z.boolean().optional().describe('the operator looked at the flagged matches; needed to approve over one'),
 });
-const sessionBody = z.object({ token: z.string().min(20).max(8192) }).strict();
-const signinQuery = z.object({ code: z.string().min(20).max(200) }).strict();
 const statusQuery = z
   .object({ since: z.string().datetime({ offset: true }).optional().describe('count decisions from this instant (the operator\'s local midnight); default: 24 hours ago') })
   .strict();
@@ -164,48 +160,16 @@ const Drafts = z
 export function consoleRoutes(): Route[] {
   return [
     // Signing in: a bearer token (the provider's with an external IdP), or the one-time link `npm start` prints.
-    defineRoute({
-      ...signin, method: 'post', path: `${BASE}/session`, operationId: 'consoleSignIn',
-      summary: 'Sign in to the review console with your bearer token: sets the session cookie',
-      body: sessionBody, problems: [401, 403, 503],
-      ok: { 201: ['signed in: the cookie is set; send csrf as X-Console-CSRF on writes', SignedIn] },
-      async handler({ deps, req, res, body }) {
-        if (!sameOrigin(req)) throw new AppError('csrf_failed', 'Sign in from the console page itself.');
-        const { actor, token, csrf, expiresAt } = await sessionFromBearer(deps, body.token, 'console', CONSOLE_SESSION_MAX_SECONDS, operatorOf);
-        setConsoleCookie(deps, res, token, expiresAt);
-        res.status(201).set('cache-control', 'no-store').json({ success: true, data: { actorId: actor.actorId, csrf, expiresAt: expiresAt.toISOString() } });
+    ...sessionRoutes({
+      surface: consoleSurface, name: 'review console', tag: 'review console', auth: 'console', permission: 'portfolio_intake:review',
+      linkSummary: 'A one-time sign-in link (npm start prints one; npm run iam -- console-link): sets the session cookie and opens the console',
+      signedIn: {
+        description: 'signed in: the cookie is set; send csrf as X-Console-CSRF on writes', schema: SignedIn,
+        data: ({ actor, csrf, expiresAt }) => ({ actorId: actor.actorId, csrf, expiresAt: expiresAt.toISOString() }),
       },
-    }),
-    defineRoute({
-      ...signin, method: 'get', path: '/console/signin', operationId: 'consoleSignInLink',
-      summary: 'A one-time sign-in link (npm start prints one; npm run iam -- console-link): sets the session cookie and opens the console',
-      query: signinQuery, problems: [403],
-      ok: { 303: ['to /console, signed in; or to /console?signin=expired when the link is used or expired', null] },
-      async handler({ deps, res, query }) {
-        const session = await sessionFromLink(deps, query.code, 'console', operatorOf);
-        if (!session) {
-          res.redirect(303, '/console?signin=expired');
-          return;
-        }
-        setConsoleCookie(deps, res, session.token, session.expiresAt);
-        res.redirect(303, '/console');
-      },
-    }),
-    defineRoute({
-      ...review, method: 'get', path: `${BASE}/me`, operationId: 'consoleMe', summary: 'Who is signed in, and the CSRF token for writes',
-      ok: { 200: ['the signed-in operator', Me] },
-      handler({ res }) {
-        const c = consoleOf(res);
-        res.json({ success: true, data: { actorId: c.actor.actorId, organizationId: c.actor.organizationId, csrf: c.csrf, expiresAt: c.expiresAt.toISOString() } });
-      },
-    }),
-    defineRoute({
-      ...review, method: 'delete', path: `${BASE}/session`, operationId: 'consoleSignOut', summary: 'Sign out: the session ends and the cookie is cleared',
-      ok: { 204: ['signed out', null] },
-      async handler({ deps, res }) {
-        await revokeSession(deps.sql, consoleOf(res).token);
-        clearConsoleCookie(deps, res);
-        res.status(204).end();
+      me: {
+        description: 'the signed-in operator', schema: Me,
+        data: (c) => ({ actorId: c.actor.actorId, organizationId: c.actor.organizationId, csrf: c.csrf, expiresAt: c.expiresAt.toISOString() }),
       },
     }),
 

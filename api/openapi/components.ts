@@ -22,7 +22,8 @@ export const Problem = z
   })
   .openapi('Problem', { description: 'RFC 9457 problem details with the house extensions success, code, requestId and errors[]' });
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
+import type { ProblemStatus } from '../http/errors';
+export type { ProblemStatus };
 
 const PROBLEM_HEADERS: Partial<Record<ProblemStatus, Record<string, { description: string; schema: { type: 'string' } }>>> = {
   405: { Allow: { description: 'the methods this resource answers', schema: { type: 'string' } } },

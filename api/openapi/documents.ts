@@ -2,11 +2,11 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { Problem, problems } from './components';
-import type { DocumentId, Route } from '../http/route';
+import type { DocumentId, Route } from '../routing/route';
 import { operations, problemStatusesOf, type Operation } from './operations';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../lib/webhooks/events';
-import { WebhookPayload } from '../routes/intake/webhook-schemas';
+import { WebhookPayload } from './webhook-schemas';
 
 const WEBHOOK_DESCRIPTIONS: Record<(typeof EVENT_TYPES)[number], string> = {
   'submission.staged': 'a submission was created and waits for its upload',

@@ -1,6 +1,6 @@
 // The documented operations are the route definitions themselves (api/http/route.ts): this file
 // only picks them out and says which problem answers each one can give.
-import { isOperation, rateFamilyOf, type Operation, type Route } from '../http/route';
+import { isOperation, rateFamilyOf, type Operation, type Route } from '../routing/route';
 import type { ProblemStatus } from './components';
 
 export type { Operation };

@@ -1,14 +1,13 @@
 // Serves the two OpenAPI documents and the docs page (/docs: Swagger UI from the swagger-ui-dist
 // npm package, served from this origin; no CDN).
-import { portalUrlOf } from '../routes/identity';
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
 import { createRequire } from 'node:module';
 import { PROJECT_ROOT } from '../../lib/config';
 import type { AppDeps } from '../deps';
-import { defineRoute, type DocumentId, type Route } from '../http/route';
-import { INTAKE_BASE, PUBLIC_BASE } from '../routes/bases';
+import { defineRoute, type DocumentId, type Route } from '../routing/route';
+import { INTAKE_BASE, portalUrlOf, PUBLIC_BASE } from '../routing/bases';
 import * as C from './components';
 import { buildDocument } from './documents';
 

@@ -17,8 +17,8 @@ import { approveUpdate, BUSY_REFUSALS, REFUSAL_SEPARATOR, rejectUpdate, type Int
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { statusView } from '../../lib/intake/status-view';
-import { byActor } from '../routes/intake/submissions';
-import { intakeHandle, requireWorker, temporalCall } from '../routes/intake/workflow-calls';
+import { byActor } from '../auth/middleware';
+import { intakeHandle, requireWorker, temporalCall } from '../temporal/workflow-calls';
 
 export const REFUSED: Record<'upload_complete' | 'approve' | 'reject', (s: IntakeStatus) => string> = {
   upload_complete: (s) => `Upload already completed (status ${s}).`,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
 import { PROJECT_ROOT } from '../../lib/config';
-import { defineRoute, type Route } from '../http/route';
+import { defineRoute, type Route } from '../routing/route';
 import { requireLocalPortal } from './session';
 
 export const PORTAL_WEB_ENTRY = path.join(PROJECT_ROOT, 'api', 'portal', 'web', 'main.tsx');

@@ -2,28 +2,27 @@
 // organization holding partner_api_keys:manage sign in (their bearer token, or a one-time link from
 // `npm run iam -- portal-link`) and list, create, rotate and revoke their organization's API keys.
 // Auth kind `portal`: the session cookie, plus X-Portal-CSRF on writes (api/portal/session.ts).
-import type { Response } from 'express';
 import { z } from 'zod';
-import { findSession, revokeSession } from '../../lib/console/sessions';
+import { findSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { SELF_SERVICE_PERMISSIONS, permissionSchema, type Permission } from '../../lib/identity/permissions';
-import type { ProvenIdentity } from '../../lib/identity/types';
 import { openHandoff, sealHandoff } from '../../lib/portal/handoff';
 import { createKey, findKey, listKeys, PortalKeyError, revokeKey, rotateKey, type PortalKey } from '../../lib/portal/keys';
 import { trimmedText } from '../../lib/validation/text';
 import type { Actor } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
-import { defineRoute, type Route } from '../http/route';
-import { sessionFromBearer, sessionFromLink } from '../http/session-signin';
+import { defineRoute, type Route } from '../routing/route';
 import { PORTAL_WEBHOOK_SURFACE, webhookEndpointRoutes } from '../routes/intake/webhooks';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
-import { clearPortalCookie, requireLocalPortal, PORTAL_COOKIE, PORTAL_SESSION_MAX_SECONDS, portalOf, sameOrigin, setPortalCookie } from './session';
+import { PORTAL_PERMISSION, portalSurface } from './session';
+import type { SessionLocals } from '../auth/session-surface';
+import { sessionRoutes } from '../routes/session-routes';
 
 /** The docs handoff the browser handed back, for /portal/api/docs-prefill only. */
 export const HANDOFF_COOKIE = 'docs_handoff';
 
-export const PORTAL_PERMISSION: Permission = 'partner_api_keys:manage';
+export { PORTAL_PERMISSION };
 /** The overlaps a rotation offers: none, 1 h, 24 h, 7 d. */
 export const ROTATION_OVERLAPS = [0, 3600, 86_400, 604_800] as const;
 
@@ -89,8 +88,6 @@ const Prefill = z
 type PrefillReason = 'signed_out' | 'not_permitted' | 'no_handoff' | 'invalid' | 'expired' | 'another_person' | 'key_unusable';
 const KeyEnvelope = z.object({ success: z.literal(true), data: KeyView }).openapi('PortalKeyEnvelope');
 
-const sessionBody = z.object({ token: z.string().min(20).max(8192) }).strict();
-const signinQuery = z.object({ code: z.string().min(20).max(200) }).strict();
 const keyIdParams = z.object({ keyId: z.string().regex(/^[A-Za-z0-9]{12,32}$/, 'a key id (the part after tpk_)') });
 const createBody = z
   .object({
@@ -109,14 +106,6 @@ const rotateBody = z
     }),
   })
   .strict();
-
-/** The person behind a proven bearer identity, if they may use the portal. */
-async function personOf(deps: AppDeps, identity: ProvenIdentity): Promise<Actor> {
-  const actor = await findActiveActor(deps.sql, identity);
-  if (!actor) throw new AppError('actor_not_mapped', 'Your credential has no active actor mapping: ask us to map you with partner_api_keys:manage.');
-  if (!actor.permissions.includes(PORTAL_PERMISSION)) throw new AppError('permission_denied', `The partner portal needs ${PORTAL_PERMISSION}.`);
-  return actor;
-}
 
 /** A handoff for a key just made, for this person and organization (the answer carries it once). */
 async function handoffFor(deps: AppDeps, me: Actor, key: PortalKey, secret: string) {
@@ -145,67 +134,31 @@ function keyError(err: unknown): never {
   throw err;
 }
 
-const mePayload = (res: Response) => {
-  const p = portalOf(res);
-  return { subject: p.subject, organizationId: p.actor.organizationId, csrfToken: p.csrf, permissions: [...p.actor.permissions], expiresAt: p.expiresAt.toISOString() };
-};
+const mePayload = (p: Pick<SessionLocals, 'actor' | 'subject' | 'csrf' | 'expiresAt'>) => ({
+  subject: p.subject,
+  organizationId: p.actor.organizationId,
+  csrfToken: p.csrf,
+  permissions: [...p.actor.permissions],
+  expiresAt: p.expiresAt.toISOString(),
+});
 
 export function portalRoutes(): Route[] {
   return [
-    defineRoute({
-      ...signin, method: 'post', path: '/portal/api/session', operationId: 'portalSignIn',
-      summary: 'Sign in to the partner portal with your bearer token: sets the session cookie',
-      body: sessionBody, problems: [401, 403, 404, 503],
-      ok: { 201: ['signed in: the cookie is set; send csrfToken as X-Portal-CSRF on writes', Me] },
-      async handler({ deps, req, res, body }) {
-        requireLocalPortal(deps);
-        if (!sameOrigin(req)) throw new AppError('csrf_failed', 'Sign in from the portal page itself.');
-        const { identity, actor, token, csrf, expiresAt } = await sessionFromBearer(deps, body.token, 'portal', PORTAL_SESSION_MAX_SECONDS, personOf);
-        setPortalCookie(deps, res, token, expiresAt);
-        res.status(201).set('cache-control', 'no-store').json({
-          success: true,
-          data: { subject: identity.subject, organizationId: actor.organizationId, csrfToken: csrf, permissions: [...actor.permissions], expiresAt: expiresAt.toISOString() },
-        });
+    ...sessionRoutes({
+      surface: portalSurface, name: 'partner portal', tag: 'partner portal', auth: 'portal', permission: PORTAL_PERMISSION,
+      linkSummary: 'A one-time sign-in link (npm run iam -- portal-link): sets the session cookie and opens the portal',
+      signedIn: {
+        description: 'signed in: the cookie is set; send csrfToken as X-Portal-CSRF on writes', schema: Me,
+        data: ({ identity, actor, csrf, expiresAt }) => mePayload({ actor, subject: identity.subject, csrf, expiresAt }),
       },
-    }),
-    defineRoute({
-      ...signin, method: 'get', path: '/portal/signin', operationId: 'portalSignInLink',
-      summary: 'A one-time sign-in link (npm run iam -- portal-link): sets the session cookie and opens the portal',
-      query: signinQuery, problems: [403, 404],
-      ok: { 303: ['to /portal, signed in; or to /portal?signin=expired when the link is used or expired', null] },
-      async handler({ deps, res, query }) {
-        requireLocalPortal(deps);
-        const session = await sessionFromLink(deps, query.code, 'portal', personOf);
-        if (!session) {
-          res.redirect(303, '/portal?signin=expired');
-          return;
-        }
-        setPortalCookie(deps, res, session.token, session.expiresAt);
-        res.redirect(303, '/portal');
-      },
-    }),
-    defineRoute({
-      ...portal, method: 'get', path: '/portal/api/me', operationId: 'portalMe', summary: 'Who is signed in, and the CSRF token for writes',
-      ok: { 200: ['the signed-in person', Me] },
-      handler({ res }) {
-        res.json({ success: true, data: mePayload(res) });
-      },
-    }),
-    defineRoute({
-      ...portal, method: 'delete', path: '/portal/api/session', operationId: 'portalSignOut', summary: 'Sign out: the session ends and the cookie is cleared',
-      ok: { 204: ['signed out', null] },
-      async handler({ deps, res }) {
-        await revokeSession(deps.sql, portalOf(res).token);
-        clearPortalCookie(deps, res);
-        res.status(204).end();
-      },
+      me: { description: 'the signed-in person', schema: Me, data: mePayload },
     }),
     defineRoute({
       ...portal, method: 'get', path: '/portal/api/keys', operationId: 'portalListKeys',
       summary: "Your organization's API keys (name, prefix, permissions, created, last used, expiry), newest first",
       ok: { 200: ['the keys, and the permissions a new key may hold', KeyList] },
       async handler({ deps, res }) {
-        res.json({ success: true, data: await listKeys(deps.sql, portalOf(res).actor.organizationId), selectablePermissions: [...SELF_SERVICE_PERMISSIONS] });
+        res.json({ success: true, data: await listKeys(deps.sql, portalSurface.localsOf(res).actor.organizationId), selectablePermissions: [...SELF_SERVICE_PERMISSIONS] });
       },
     }),
     defineRoute({
@@ -222,7 +175,7 @@ export function portalRoutes(): Route[] {
           if (expiresAt.getTime() <= Date.now() + 60_000 || expiresAt.getTime() > Date.now() + 2 * 366 * 86_400_000)
             throw new AppError('validation_failed', 'expiresAt must be at least a minute and at most two years ahead.', { errors: [{ path: 'body.expiresAt', message: 'between one minute and two years ahead' }] });
         }
-        const me = portalOf(res).actor;
+        const me = portalSurface.localsOf(res).actor;
         const made = await createKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, name: body.name, permissions: [...new Set(body.permissions)], expiresAt }).catch(keyError);
         res.status(201).set('cache-control', 'no-store').json({ success: true, data: { ...made.view, key: made.key, docsHandoff: await handoffFor(deps, me, made.view, made.key) } });
       },
@@ -233,7 +186,7 @@ export function portalRoutes(): Route[] {
       params: keyIdParams, body: rotateBody, problems: [404, 422],
       ok: { 200: ['the new key (shown this once) and when the old one stops', RotatedKey] },
       async handler({ deps, res, params, body }) {
-        const me = portalOf(res).actor;
+        const me = portalSurface.localsOf(res).actor;
         const r = await rotateKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId, overlapSeconds: body.overlapSeconds }).catch(keyError);
         res.set('cache-control', 'no-store').json({
           success: true,
@@ -247,7 +200,7 @@ export function portalRoutes(): Route[] {
       params: keyIdParams, problems: [404],
       ok: { 200: ['revoked', KeyEnvelope] },
       async handler({ deps, res, params }) {
-        const me = portalOf(res).actor;
+        const me = portalSurface.localsOf(res).actor;
         const key: PortalKey = await revokeKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId }).catch(keyError);
         res.json({ success: true, data: key });
       },
@@ -258,7 +211,7 @@ export function portalRoutes(): Route[] {
       body: handoffBody, problems: [422],
       ok: { 204: ['handed over: /docs prefills X-API-Key while the handoff holds', null] },
       async handler({ deps, res, body }) {
-        const me = portalOf(res).actor;
+        const me = portalSurface.localsOf(res).actor;
         const checked = await checkHandoff(deps, me, body.handoff);
         if (!checked.ok) throw new AppError('handoff_refused', `This handoff cannot be used (${checked.reason}); paste the key in the docs by hand.`);
         const maxAge = Math.max(1, checked.exp - Math.floor(Date.now() / 1000));
@@ -274,21 +227,19 @@ export function portalRoutes(): Route[] {
       ok: { 200: ['the key to prefill, or null with the reason', Prefill] },
       async handler({ deps, req, res }) {
         res.set('cache-control', 'private, no-store');
-        if (deps.cfg.IDP_DRIVER !== 'local') return void res.json({ success: true, data: null, reason: 'signed_out' });
-        const cookies = parseCookies(req.headers.cookie ?? '');
-        const session = cookies[PORTAL_COOKIE] ? await findSession(deps.sql, cookies[PORTAL_COOKIE], 'portal') : undefined;
+        const none = (reason: PrefillReason) => ({ data: null, reason });
+        if (deps.cfg.IDP_DRIVER !== 'local') return none('signed_out');
+        const sessionToken = portalSurface.sessionOf(req);
+        const session = sessionToken ? await findSession(deps.sql, sessionToken, 'portal') : undefined;
         const me = session ? await findActiveActor(deps.sql, session.identity) : undefined;
-        if (!session || !me) return void res.json({ success: true, data: null, reason: 'signed_out' });
-        if (!me.permissions.includes(PORTAL_PERMISSION)) return void res.json({ success: true, data: null, reason: 'not_permitted' });
-        const token = cookies[HANDOFF_COOKIE];
+        if (!session || !me) return none('signed_out');
+        if (!me.permissions.includes(PORTAL_PERMISSION)) return none('not_permitted');
+        const token = parseCookies(req.headers.cookie ?? '')[HANDOFF_COOKIE];
         const checked: Awaited<ReturnType<typeof checkHandoff>> = token ? await checkHandoff(deps, me, token) : { ok: false, reason: 'no_handoff' };
-        if (!checked.ok) {
-          res.json({ success: true, data: null, reason: checked.reason });
-          return;
-        }
+        if (!checked.ok) return none(checked.reason);
         await deps.sql`insert into access_audit (action, subject, detail)
           values ('docs_prefill', ${me.actorId}, ${deps.sql.json({ keyId: checked.key.keyId, organizationId: me.organizationId })})`;
-        res.json({ success: true, data: { apiKey: checked.apiKey, keyId: checked.key.keyId, prefix: checked.key.prefix, handoffExpiresAt: new Date(checked.exp * 1000).toISOString() } });
+        return { data: { apiKey: checked.apiKey, keyId: checked.key.keyId, prefix: checked.key.prefix, handoffExpiresAt: new Date(checked.exp * 1000).toISOString() } };
       },
     }),
     // The organization's webhook endpoints and their deliveries: the partner API's own operations,

@@ -1,9 +1,9 @@
 // Health, as the contract's 2.11 and 4.2 describe: live, ready, and the legacy report.
 // Only variable *names* appear here, never values.
 import type { Response } from 'express';
-import { defineRoute, type Route } from '../http/route';
+import { defineRoute, type Route } from '../routing/route';
 import * as C from '../openapi/components';
-import { PUBLIC_BASE } from './bases';
+import { PUBLIC_BASE } from '../routing/bases';
 import type { AppDeps } from '../deps';
 import { runProbes, type ProbeResults, probeDepsOf } from '../health/probes';
 import { stageReport } from '../../lib/cutover/stage';

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import { LOCAL_JWKS_PATH } from '../../lib/identity';
-import { defineRoute, type Method, type Route } from '../http/route';
+import { defineRoute, type Method, type Route } from '../routing/route';
 import { AppError } from '../http/errors';
 import * as C from '../openapi/components';
-import { PUBLIC_BASE } from './bases';
+import { portalUrlOf, PUBLIC_BASE } from '../routing/bases';
 import { RETIRED_TAG } from '../openapi/documents';
-import type { AppDeps } from '../deps';
-
-/** Where partners manage keys: this API's /portal with the local identity provider, else PARTNER_PORTAL_URL. */
-export function portalUrlOf(deps: Pick<AppDeps, 'cfg' | 'publicBaseUrl'>): string | undefined {
-  return deps.cfg.IDP_DRIVER === 'local' ? `${deps.publicBaseUrl}/portal` : deps.cfg.PARTNER_PORTAL_URL;
-}
 
 /** Local API-key management moved to the identity provider's partner portal: these answer 410. */
 export const RETIRED_KEY_ROUTES = [`${PUBLIC_BASE}/api-keys`, `${PUBLIC_BASE}/api-keys/{keyId}`, `${PUBLIC_BASE}/auth/api-keys`, `${PUBLIC_BASE}/auth/api-keys/{keyId}`] as const;

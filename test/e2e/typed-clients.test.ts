@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { operations, type Operation } from '../../api/openapi/operations';
 import { encodeCursor } from '../../api/routes/intake/schemas';
-import { encodeSeq } from '../../api/routes/intake/webhook-schemas';
-import { allRoutes } from '../../api/routes/index';
+import { encodeSeq } from '../../api/openapi/webhook-schemas';
+import { allRoutes } from '../../api/route-list';
 import { seedDirectory } from '../../lib/directory/seed';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
 

@@ -1,7 +1,7 @@
 // The shared auth cases (no credential, bad credential, unmapped, wrong permission, right) run on
 // every route whose definition asks for a credential: the list is derived from the definitions.
-import { allRoutes } from '../../api/routes';
-import { authRuleOf, isOperation } from '../../api/http/route';
+import { allRoutes } from '../../api/route-list';
+import { authRuleOf, isOperation } from '../../api/routing/route';
 import type { Permission } from '../../lib/identity/permissions';
 import type { CredentialKind } from '../../lib/identity/types';
 

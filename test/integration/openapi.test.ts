@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as C from '../../api/openapi/components';
 import { securityOf } from '../../api/openapi/documents';
 import { operations, type Operation } from '../../api/openapi/operations';
-import { allRoutes } from '../../api/routes';
+import { allRoutes } from '../../api/route-list';
 import { directoryRoutes } from '../../api/routes/directory';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { seedTestDirectory } from '../helpers/directory-seed';

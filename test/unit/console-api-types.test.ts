@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_API_TYPES, consoleApiTypes } from '../../scripts/console-api-types';
-import { allRoutes } from '../../api/routes';
+import { allRoutes } from '../../api/route-list';
 
 describe('the console API types', () => {
   it('are generated from the current route list', async () => {

@@ -5,7 +5,7 @@ import { legacyPagination, searchPagination } from '../../api/routes/directory/e
 import { searchQuery } from '../../api/routes/directory/search';
 import { studiosQuery } from '../../api/routes/directory/studios';
 import { buildDocument } from '../../api/openapi/documents';
-import { allRoutes } from '../../api/routes/index';
+import { allRoutes } from '../../api/route-list';
 import { boolParam, geoOf, intParam, numParam } from '../../lib/directory/params';
 import { likeContains, prefixQuery } from '../../lib/directory/records';
 import { mulberry32, plannedCounts } from '../../lib/directory/seed';

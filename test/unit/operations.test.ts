@@ -1,8 +1,8 @@
 // Pure rules of issue 17: who may read /metrics, which limit an operation counts against, and the
 // Web UI's current-details line.
 import { describe, expect, it } from 'vitest';
-import { rateFamilyOf } from '../../api/http/route';
-import { allRoutes } from '../../api/routes';
+import { rateFamilyOf } from '../../api/routing/route';
+import { allRoutes } from '../../api/route-list';
 import { metricsAccess } from '../../lib/metrics-access';
 import { currentDetailsOf } from '../../workflows/portfolio-intake';
 

@@ -5,7 +5,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../api/http/errors';
 import { deliveryUnknown } from '../../api/operations/decisions';
-import { withTemporal } from '../../api/routes/intake/workflow-calls';
+import { withTemporal } from '../../api/temporal/workflow-calls';
 
 /** The route's mapping of a failed call, as it reaches the signal route (a connection that runs the call at once). */
 async function failedWith(code: number): Promise<unknown> {

@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { plainText } from '../../../lib/validation/text';
 import { AppError } from '../../http/errors';
-import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import { blockedWrites, defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { PUBLIC_BASE } from '../bases';
+import { PUBLIC_BASE } from '../../routing/bases';
 import { ARTIST_SORTS, findArtist, listArtists } from '../../../lib/directory/artists';
 import { boolParam, limitParam, numParam, pageParam, textParam } from '../../../lib/directory/params';
 import { artistsPagination } from './envelopes';

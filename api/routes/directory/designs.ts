@@ -1,9 +1,9 @@
 // GET /designs (designs:read): published public designs only; public=false answers no records.
 // Writes on /designs and /designs/{id}: 405.
 import { z } from 'zod';
-import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import { blockedWrites, defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { PUBLIC_BASE } from '../bases';
+import { PUBLIC_BASE } from '../../routing/bases';
 import { listPublicDesigns } from '../../../lib/directory/media';
 import { boolParam, numParam, textParam } from '../../../lib/directory/params';
 import { mediaPagination } from './envelopes';

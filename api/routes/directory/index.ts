@@ -1,4 +1,4 @@
-import type { BlockedRoute, Route, WriteMethod } from '../../http/route';
+import type { BlockedRoute, Route, WriteMethod } from '../../routing/route';
 import { artistsRoutes } from './artists';
 import { designsRoutes } from './designs';
 import { mediaFileRoutes } from './media-files';

@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { plainText } from '../../../lib/validation/text';
 import { AppError } from '../../http/errors';
-import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import { blockedWrites, defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { PUBLIC_BASE } from '../bases';
+import { PUBLIC_BASE } from '../../routing/bases';
 import { findOwnerAsset, findOwnerDesign, listOwnerAssets, listOwnerDesigns } from '../../../lib/directory/media';
 import { limitParam, pageParam } from '../../../lib/directory/params';
 import { mediaPagination } from './envelopes';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { findPublicRendition } from '../../../lib/directory/media';
 import { RENDITION_FORMAT, RENDITION_NAMES } from '../../../lib/media/renditions';
 import { AppError } from '../../http/errors';
-import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import { blockedWrites, defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 
 export const MEDIA_BASE = '/media';

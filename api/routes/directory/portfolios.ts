@@ -1,9 +1,9 @@
 // GET /portfolios (portfolios:read): published public portfolio assets only (lib/directory/records.ts
 // publicMediaWhere). Writes on /portfolios and /portfolios/{id}: 405.
 import { z } from 'zod';
-import { blockedWrites, defineRoute, type Route } from '../../http/route';
+import { blockedWrites, defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { PUBLIC_BASE } from '../bases';
+import { PUBLIC_BASE } from '../../routing/bases';
 import { listPublicPortfolios } from '../../../lib/directory/media';
 import { boolParam, limitParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
 import { mediaPagination } from './envelopes';

@@ -4,9 +4,9 @@
 // `total` is exact up to SEARCH_TOTAL_CAP (default 10,000), beyond it the cap with
 // `total_relation: "gte"` (lib/directory/search.ts says how the ranking and the facets stay bounded).
 import { z } from 'zod';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { PUBLIC_BASE } from '../bases';
+import { PUBLIC_BASE } from '../../routing/bases';
 import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
 import { search, SEARCH_SORTS, SEARCH_TYPES, type SearchSort } from '../../../lib/directory/search';
 import { searchPagination } from './envelopes';

@@ -2,9 +2,9 @@
 // totalRelation beside the pagination block: its total is exact up to SEARCH_TOTAL_CAP, then the
 // cap with totalRelation "gte" (as /search counts).
 import { z } from 'zod';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { PUBLIC_BASE } from '../bases';
+import { PUBLIC_BASE } from '../../routing/bases';
 import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, textParam } from '../../../lib/directory/params';
 import { listStudios, PRICE_RANGES, STUDIO_SORTS } from '../../../lib/directory/studios';
 import { legacyPagination } from './envelopes';

@@ -5,11 +5,11 @@ import { fingerprintOf, scopeViolation } from '../../../lib/intake/requests';
 import type { artistResolution } from '../../../workflows/artist-resolution';
 import { artistResolutionWorkflowId } from '../../../workflows/messages';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 import { artistResolutionSchema } from './schemas';
-import { temporalCall } from './workflow-calls';
+import { temporalCall } from '../../temporal/workflow-calls';
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
 import { EVIDENCE_KINDS } from '../../../lib/identity/evidence-review';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import { resolutionIdParams, resolutionListQuery, resolutionsPage, verifyEvidenceOp, verifyEvidenceSchema } from '../../operations/evidence';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 
 const review = z.object({ by: z.string(), at: z.string(), artistCanonicalId: z.string(), note: z.string() });
 const resolution = z.object({

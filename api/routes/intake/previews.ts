@@ -1,9 +1,9 @@
 // GET /submissions/{id}/preview: the private review preview of a verified submission, for human
 // operators only (bearer, portfolio_intake:review), never cached, never to an API key.
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 import { previewBytes, previewQuery } from '../../operations/previews';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 import { submissionIdParams } from './schemas';
 
 export function previewRoutes(): Route[] {

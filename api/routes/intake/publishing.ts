@@ -11,9 +11,9 @@
 // for a projected draft).
 import { z } from 'zod';
 import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import { assetIdParams, documentIdParams, publishOp, publishSchema, settleOp, settlePosturesSchema, unpublishOp, unpublishSchema } from '../../operations/publishing';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 
 const reason = z.object({ code: z.string(), message: z.string() });
 const rendition = z.object({ name: z.string(), url: z.string(), contentType: z.string(), width: z.number().int(), height: z.number().int(), sizeBytes: z.number().int() });

@@ -2,9 +2,9 @@
 // workflow passes through, so an item leaves the queue as soon as its promotion starts. The same
 // query as the console's queue (lib/console/review.ts), answered with the contract's fields.
 import { reviewQueue } from '../../../lib/console/review';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 import { reviewQueueQuery } from './schemas';
 
 export function reviewQueueRoutes(): Route[] {

@@ -1,12 +1,12 @@
 // upload-complete, approve, reject: the routes of the signal operations (api/operations/decisions.ts).
 import { findOwnSubmission } from '../../../lib/intake/submissions';
 import { uploadCompleteUpdate } from '../../../workflows/messages';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 import { decide, requestIdOf, signalAnswer, updateAndSettle } from '../../operations/decisions';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
-import { byActor } from './submissions';
+import { byActor } from '../../auth/middleware';
 
 export function signalRoutes(): Route[] {
   const review = { doc: 'intake', tag: 'review', auth: 'operator', permission: 'portfolio_intake:review', params: submissionIdParams, problems: [404, 409] } as const;

@@ -7,8 +7,8 @@ import { similarTo } from '../../../lib/intake/similar';
 import { GUARANTEED_DISTANCE } from '../../../lib/media/fingerprints/index';
 import { findSubmission } from '../../../lib/intake/submissions';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../http/route';
-import { INTAKE_BASE } from '../bases';
+import { defineRoute, type Route } from '../../routing/route';
+import { INTAKE_BASE } from '../../routing/bases';
 import { submissionIdParams } from './schemas';
 
 export const SimilarMatch = z

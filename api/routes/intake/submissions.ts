@@ -4,16 +4,14 @@ import { createSubmission, findOwnSubmission, findSubmission, listOwnSubmissions
 import { stageArtistViolation } from '../../../lib/intake/artist-ties';
 import { acceptsUpload } from '../../../lib/intake/lifecycle';
 import { statusView } from '../../../lib/intake/status-view';
-import { isOperatorWith, type Actor } from '../../auth/middleware';
+import { byActor, isOperatorWith, type Actor } from '../../auth/middleware';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 import { createSubmissionSchema, encodeCursor, listSubmissionsQuery, submissionIdParams } from './schemas';
-import { startIntake } from './workflow-calls';
-
-export const byActor = (actor: Actor) => ({ actorId: actor.actorId, credentialId: actor.credential.id });
+import { startIntake } from '../../temporal/workflow-calls';
 
 /** The caller's own submission, or 404 (another partner's looks exactly like a missing one). */
 async function ownSubmission(deps: AppDeps, actor: Actor, submissionId: string): Promise<SubmissionRow> {

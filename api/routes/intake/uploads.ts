@@ -7,9 +7,9 @@ import { findByStagingKey } from '../../../lib/intake/submissions';
 import { isSafeObjectKey, LocalObjectStore, SAFE_KEY, SealedError, UploadTooLargeError } from '../../../lib/storage/local';
 import { checkGrant } from '../../../lib/storage/signing';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../http/route';
+import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { INTAKE_BASE } from '../bases';
+import { INTAKE_BASE } from '../../routing/bases';
 
 // The key is judged before the signature: an unsafe one is the client's error (400), never a 500
 // from the store refusing to map it to a file.

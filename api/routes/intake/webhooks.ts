@@ -20,8 +20,8 @@ import {
 import type { Permission } from '../../../lib/identity/permissions';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../http/route';
-import { INTAKE_BASE } from '../bases';
+import { defineRoute, type Route } from '../../routing/route';
+import { INTAKE_BASE } from '../../routing/bases';
 import {
   createEndpointSchema,
   deliveriesQuery,
@@ -37,7 +37,7 @@ import {
   WebhookEndpointCreated,
   WebhookEndpointEnvelope,
   WebhookEndpointList,
-} from './webhook-schemas';
+} from '../../openapi/webhook-schemas';
 
 const endpointView = (e: Endpoint) => ({
   endpointId: e.endpointId,

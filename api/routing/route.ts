@@ -6,14 +6,11 @@ import express, { type Express, type Request, type RequestHandler, type Response
 import type { z } from 'zod';
 import type { Permission } from '../../lib/identity/permissions';
 import type { CredentialKind } from '../../lib/identity/types';
-import { authenticate, enforce, type Actor, type AuthRule } from '../auth/middleware';
-import { authenticateConsole } from '../console/session';
-import { authenticatePortal } from '../portal/session';
+import { enforce, type Actor, type AuthRule } from '../auth/middleware';
 import type { AppDeps } from '../deps';
-import type { ProblemStatus } from '../openapi/components';
-import { AppError } from './errors';
-import { rateKeysOf, type RateFamily } from './rate-limit';
-import { parseInput } from './validate';
+import { AppError, type ProblemStatus } from '../http/errors';
+import { rateKeysOf, type RateFamily } from '../http/rate-limit';
+import { parseInput } from '../http/validate';
 
 export type DocumentId = 'intake' | 'public';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -77,6 +74,26 @@ export interface OperationDef extends Operation {
   handler(ctx: RouteContext<any, any, any>): unknown;
 }
 
+type OkTable = Readonly<Record<number, readonly [string, z.ZodType | null]>>;
+/** What a handler returns for an answer: its schema's body without `success: true` (mountRoutes writes the envelope). */
+type BodyOf<S> = S extends z.ZodObject<infer Shape> ? ('success' extends keyof Shape ? Omit<z.input<S>, 'success'> : z.input<S>) : S extends z.ZodType ? z.input<S> : never;
+/** One of the route's success answers: `reply(201, body)`; a bare body is the first status's. */
+export class Reply<Status extends number = number, Body = unknown> {
+  constructor(
+    readonly status: Status,
+    readonly body: Body,
+  ) {}
+}
+export const reply = <Status extends number, Body>(status: Status, body: Body) => new Reply(status, body);
+type Replies<OK extends OkTable> = { [K in keyof OK & number]: OK[K] extends readonly [string, infer S] ? (S extends z.ZodType ? Reply<K, BodyOf<S>> : never) : never }[keyof OK & number];
+type FirstBody<OK extends OkTable> = OK extends { 200: readonly [string, infer S] } ? BodyOf<S> : OK extends { 201: readonly [string, infer S] } ? BodyOf<S> : never;
+/**
+ * A handler answers by returning a body (of its first success status) or a Reply (any of its
+ * success statuses), typed by the route's response schemas; it returns nothing only when it wrote
+ * the answer itself (bytes, redirects, 204).
+ */
+export type Answer<OK extends OkTable> = FirstBody<OK> | Replies<OK> | void;
+
 /** A write method blocked by design (405 public_writes_blocked), answered before authentication. Not an operation. */
 export interface BlockedRoute {
   kind: 'blocked';
@@ -91,12 +108,18 @@ export type Route = OperationDef | BlockedRoute;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** Define an operation; the handler's params, query and body are typed by the schemas given. */
-export function defineRoute<P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  def: Omit<Operation, 'kind' | 'params' | 'query' | 'body'> & {
+export function defineRoute<
+  OK extends OkTable,
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  def: Omit<Operation, 'kind' | 'params' | 'query' | 'body' | 'ok'> & {
+    ok: OK;
     params?: P;
     query?: Q;
     body?: B;
-    handler(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): unknown;
+    handler(ctx: RouteContext<Out<P>, Out<Q>, Out<B>>): Answer<OK> | Promise<Answer<OK>>;
   },
 ): OperationDef {
   return { kind: 'operation', ...def } as OperationDef;
@@ -151,8 +174,26 @@ function blockedHandler(allow: string): RequestHandler {
   };
 }
 
+/** Proves the request's credential for an auth kind; built in server.ts (the sessions are the console's and the portal's). */
+export type Authenticator = (deps: AppDeps, req: Request, res: Response) => Promise<Actor>;
+export type Authenticators = Readonly<Record<Exclude<Auth, 'public'>, Authenticator>>;
+
+/** Whether an answer's schema is the `{ success: true, ... }` envelope. */
+const isEnvelope = (schema: z.ZodType | null | undefined) => !!schema && 'shape' in schema && typeof schema.shape === 'object' && schema.shape !== null && 'success' in schema.shape;
+
+/** Writes what the handler returned: the envelope around its body, with its status. */
+function writeAnswer(op: OperationDef, res: Response, result: unknown): void {
+  if (result === undefined) {
+    if (!res.headersSent) throw new Error(`${op.method.toUpperCase()} ${op.path} answered nothing`);
+    return;
+  }
+  const [status, body] = result instanceof Reply ? [result.status, result.body] : [Number(Object.keys(op.ok)[0]), result];
+  const schema = op.ok[status]?.[1];
+  res.status(status).json(isEnvelope(schema) ? { success: true, ...(body as object) } : body);
+}
+
 /** Mount every route on the app: JSON body parser, then credential and permission, then the schemas, then the handler. */
-export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDeps): void {
+export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDeps, authenticators: Authenticators): void {
   for (const r of routes) {
     const path = expressPath(r.path);
     if (r.kind === 'blocked') {
@@ -169,10 +210,7 @@ export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDep
     ];
     if (r.body) chain.push(express.json({ limit: r.bodyLimit ?? '64kb' }));
     chain.push(async (req, res) => {
-      let actor: Actor | undefined;
-      if (r.auth === 'portal') actor = await authenticatePortal(deps, req, res);
-      else if (r.auth === 'console') actor = await authenticateConsole(deps, req, res);
-      else if (r.auth !== 'public') actor = await authenticate(deps, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
+      const actor = r.auth === 'public' ? undefined : await authenticators[r.auth](deps, req, res);
       // Counted per credential once it is proven (per client address on public routes), before
       // anything is read or written: a refused request changes nothing.
       if (deps.rateLimits && family !== 'none') await deps.rateLimits.consume(family, rateKeysOf(family, actor, req.ip), res);
@@ -180,7 +218,7 @@ export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDep
       const params = r.params ? parseInput(r.params, req.params, 'path') : undefined;
       const query = r.query ? parseInput(r.query, req.query, 'query') : undefined;
       const body = r.body ? parseInput(r.body, req.body, 'body') : undefined;
-      await r.handler({
+      const result = await r.handler({
         req,
         res,
         deps,
@@ -193,6 +231,7 @@ export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDep
           return actor;
         },
       });
+      writeAnswer(r, res, result);
     });
     app[r.method](path, ...chain);
   }

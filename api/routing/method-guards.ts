@@ -2,7 +2,7 @@
 // listing the blocked (405-only) methods too, and an unserved method on a known path with 404.
 import type { RequestHandler } from 'express';
 import { match } from 'path-to-regexp';
-import { AppError } from './errors';
+import { AppError } from '../http/errors';
 import { expressPath, type Route } from './route';
 
 type Table = { matches: (p: string) => boolean; methods: Set<string> }[];

@@ -1,10 +1,10 @@
 // Request and answer schemas of the partners' webhook endpoints and events feed (issue 15): they
 // validate requests and describe them in the intake OpenAPI document, webhooks section included.
 import { z } from 'zod';
-import { limitParam } from '../../../lib/directory/params';
-import { plainText } from '../../../lib/validation/text';
-import { EVENT_TYPES } from '../../../lib/webhooks/events';
-import { SubmissionStatus } from '../../openapi/components';
+import { limitParam } from '../../lib/directory/params';
+import { plainText } from '../../lib/validation/text';
+import { EVENT_TYPES } from '../../lib/webhooks/events';
+import { SubmissionStatus } from './components';
 
 const opaque = (what: string, shape: RegExp) =>
   z

@@ -2,12 +2,12 @@
 // found" map to HTTP here. Start, signal and query are the only ways the routes touch a workflow.
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type Connection } from '@temporalio/client';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import type { SubmissionRow } from '../../../lib/intake/submissions';
-import { startIntakeRun } from '../../../temporal/intake-start';
-import { intakeWorkflowId } from '../../../workflows/messages';
-import type { AppDeps } from '../../deps';
-import { AppError } from '../../http/errors';
-import { probeDepsOf, workerPolls } from '../../health/probes';
+import type { SubmissionRow } from '../../lib/intake/submissions';
+import { startIntakeRun } from '../../temporal/intake-start';
+import { intakeWorkflowId } from '../../workflows/messages';
+import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
+import { probeDepsOf, workerPolls } from '../health/probes';
 
 const UNAVAILABLE_CODES = new Set<number>([grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.CANCELLED, grpcStatus.RESOURCE_EXHAUSTED]);
 
