@@ -24,6 +24,9 @@ export interface SessionLocals {
   token: string;
 }
 
+/** The surface whose session authenticated this request (undefined: a credential header). */
+export const surfaceOf = (res: Response) => res.locals.surface as SurfaceId | undefined;
+
 export interface SurfaceOptions {
   id: SurfaceId;
   /** How messages name it: 'console', 'partner portal'. */
@@ -74,6 +77,7 @@ export function sessionSurface(o: SurfaceOptions): SessionSurface {
       const actor = await current(deps, session.identity);
       if (req.method !== 'GET' && req.method !== 'HEAD' && (!sameOrigin(req) || req.get(o.csrfHeader) !== session.csrf))
         throw new AppError('csrf_failed', `This ${o.id} request lacks its ${o.csrfHeader} token or comes from another origin.`);
+      res.locals.surface = o.id;
       res.locals[localsKey] = { actor, subject: session.identity.subject, csrf: session.csrf, expiresAt: session.expiresAt, token } satisfies SessionLocals;
       res.set('cache-control', 'private, no-store');
       return actor;

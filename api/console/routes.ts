@@ -1,8 +1,8 @@
-// The review console's API (issue 14; in the route list since issue 27, so OpenAPI, the auth
-// cases, the 405 table and the request metrics cover it). Auth kind `console`: the session cookie of
-// a mapped human operator with portfolio_intake:review, plus X-Console-CSRF on writes
-// (api/console/session.ts). The operations are the API's own (api/operations/): a console decision
-// is the approve / reject route's decision, signed and claim-checked the same way.
+// The review console's own reads and claims, in the route list like every endpoint. Auth kind
+// `console`: the session cookie of a mapped human operator with portfolio_intake:review, plus
+// X-Console-CSRF on writes (api/console/session.ts). Every operator action (decide, preview,
+// similar images, publish, settle, unpublish, evidence) is the intake API's own route, which takes
+// the console's session as a credential: one door.
 import { z } from 'zod';
 import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
 import { artistProfiles, consoleDrafts, decisionsSince, queueFigures, recentDecisions, reviewQueue, submissionDetail } from '../../lib/console/review';
@@ -13,15 +13,7 @@ import { findSubmission } from '../../lib/intake/submissions';
 import { filterText } from '../../lib/validation/text';
 import { AppError } from '../http/errors';
 import { defineRoute, type Route } from '../routing/route';
-import * as C from '../openapi/components';
-import { decide, requestIdOf, signalAnswer } from '../operations/decisions';
-import { resolutionIdParams, resolutionListQuery, resolutionsPage, verifyEvidenceOp, verifyEvidenceSchema } from '../operations/evidence';
-import { previewBytes, previewQuery } from '../operations/previews';
-import { assetIdParams, documentIdParams, publishOp, publishSchema, settleOp, settlePosturesSchema, unpublishOp, unpublishSchema } from '../operations/publishing';
-import { EvidenceVerified, ResolutionReviewPage } from '../routes/intake/evidence-review';
-import { PublishAnswer, SettlementAnswer, TakedownAnswer } from '../routes/intake/publishing';
-import { approveSchema, rejectSchema, submissionIdParams } from '../routes/intake/schemas';
-import { SimilarMatch } from '../routes/intake/similar';
+import { submissionIdParams } from '../routes/intake/schemas';
 import { consoleSurface } from './session';
 import { sessionRoutes } from '../routes/session-routes';
 
@@ -42,11 +34,6 @@ export const consoleQueueQuery = z
     limit: z.coerce.number().int().min(1).max(100).default(50),
   })
   .strict();
-// acknowledgeMatches: the operator ticked that they looked at the similar images flagged as another
-// artist's work, and their notes say why approving is right.
-const consoleApproveSchema = approveSchema.extend({
-  acknowledgeMatches: z.boolean().optional().describe('the operator looked at the flagged matches; needed to approve over one'),
-});
 const statusQuery = z
   .object({ since: z.string().datetime({ offset: true }).optional().describe('count decisions from this instant (the operator\'s local midnight); default: 24 hours ago') })
   .strict();
@@ -112,9 +99,6 @@ const Decisions = z
     data: z.array(z.object({ submissionId: z.string(), fileName: z.string(), decision: z.enum(['approved', 'rejected']), actorId: z.string(), at: z.string(), note: z.string().nullable(), intakeStatus: z.string() })),
   })
   .openapi('ConsoleDecisions');
-const Similar = z
-  .object({ success: z.literal(true), data: z.object({ matches: z.array(SimilarMatch.extend({ flagged: z.boolean().describe('another artist\'s published or pending work') })) }) })
-  .openapi('ConsoleSimilarImages');
 const Claimed = z
   .object({ success: z.literal(true), data: z.object({ mine: z.boolean(), claimedBy: z.string(), claimedUntil: z.string() }) })
   .openapi('ConsoleClaim');
@@ -214,24 +198,6 @@ export function consoleRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...review, method: 'get', path: `${BASE}/submissions/{submissionId}/similar`, operationId: 'consoleSimilarImages', params: submissionIdParams,
-      summary: 'The similar images of a submission, each marked when it is another artist\'s published or pending work', problems: [404],
-      ok: { 200: ['the matches, nearest first', Similar] },
-      async handler({ deps, params, res }) {
-        if (!(await findSubmission(deps.sql, params.submissionId))) throw new AppError('not_found', 'No such submission.');
-        res.json({ success: true, data: { matches: await flaggedMatchesOf(deps.sql, params.submissionId, { publicBaseUrl: '' }) } });
-      },
-    }),
-    defineRoute({
-      ...review, method: 'get', path: `${BASE}/submissions/{submissionId}/preview`, operationId: 'consolePreview', params: submissionIdParams, query: previewQuery,
-      summary: 'The review preview (WebP, upright, metadata stripped)', okContentType: 'image/webp', problems: [404, 503],
-      ok: { 200: ['the preview', C.PreviewImage] },
-      async handler({ deps, params, query, res }) {
-        const bytes = await previewBytes(deps, params.submissionId, query.size);
-        res.set('x-content-type-options', 'nosniff').type('image/webp').send(bytes);
-      },
-    }),
-    defineRoute({
       ...review, method: 'post', path: `${BASE}/submissions/{submissionId}/claim`, operationId: 'consoleClaim', params: submissionIdParams,
       summary: `Open a submission for review: it is yours for ${CLAIM_SECONDS / 60} minutes (mine: false when another operator has it)`, problems: [404],
       ok: { 200: ['who has it, until when', Claimed] },
@@ -250,31 +216,6 @@ export function consoleRoutes(): Route[] {
         res.status(204).end();
       },
     }),
-    defineRoute({
-      ...review, method: 'post', path: `${BASE}/submissions/{submissionId}/approve`, operationId: 'consoleApprove', params: submissionIdParams, body: consoleApproveSchema,
-      summary: 'Approve, as POST /submissions/{submissionId}/approve does (signed, claim-checked); over a flagged match only with acknowledgeMatches', problems: [404, 409],
-      ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.SignalEnvelope], 202: ['still promoting, or the outcome is unknown; read the status', C.SignalEnvelope] },
-      async handler({ deps, params, body, req, res, actor }) {
-        const { acknowledgeMatches, ...approval } = body;
-        // A match is advice, never a refusal: approving over one only needs the operator to say so.
-        if (!acknowledgeMatches && (await flaggedMatchesOf(deps.sql, params.submissionId)).some((m) => m.flagged))
-          throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
-        const result = await decide(deps, actor(), params.submissionId, { decision: 'approve', ...approval }, requestIdOf(req));
-        // Best effort once the decision went out: a lost database must not turn it into a 503 (claims lapse on their own).
-        await releaseClaim(deps.sql, params.submissionId, actor().actorId).catch(() => undefined);
-        signalAnswer(res, result);
-      },
-    }),
-    defineRoute({
-      ...review, method: 'post', path: `${BASE}/submissions/{submissionId}/reject`, operationId: 'consoleReject', params: submissionIdParams, body: rejectSchema,
-      summary: 'Reject with a reason code, as POST /submissions/{submissionId}/reject does', problems: [404, 409],
-      ok: { 200: ['rejected', C.SignalEnvelope], 202: ['still recording, or the outcome is unknown; read the status', C.SignalEnvelope] },
-      async handler({ deps, params, body, req, res, actor }) {
-        const result = await decide(deps, actor(), params.submissionId, { decision: 'reject', ...body }, requestIdOf(req));
-        await releaseClaim(deps.sql, params.submissionId, actor().actorId).catch(() => undefined);
-        signalAnswer(res, result);
-      },
-    }),
 
     // Publishing: the API's publishing operations, portfolios:publish.
     defineRoute({
@@ -283,30 +224,6 @@ export function consoleRoutes(): Route[] {
       ok: { 200: ['the drafts', Drafts] },
       async handler({ deps, query, res }) {
         res.json({ success: true, data: await consoleDrafts(deps.sql, { publication: query.publication, limit: 100 }) });
-      },
-    }),
-    defineRoute({
-      ...publishing, method: 'post', path: `${BASE}/drafts/{documentId}/publish`, operationId: 'consolePublish', params: documentIdParams, body: publishSchema, bodyLimit: '4kb',
-      summary: 'Publish a draft (dry run unless "dryRun": false), as POST /media-documents/{documentId}/publish does', problems: [404, 409],
-      ok: { 200: ['the plan, or the published asset', PublishAnswer] },
-      async handler({ deps, params, body, res, actor }) {
-        res.json({ success: true, data: await publishOp(deps, actor(), params.documentId, body) });
-      },
-    }),
-    defineRoute({
-      ...publishing, method: 'post', path: `${BASE}/drafts/{documentId}/postures`, operationId: 'consoleSettlePostures', params: documentIdParams, body: settlePosturesSchema, bodyLimit: '16kb',
-      summary: 'Settle a draft\'s review_required posture with a note, as POST /media-documents/{documentId}/postures does', problems: [404, 409],
-      ok: { 200: ['the draft\'s postures now', SettlementAnswer] },
-      async handler({ deps, params, body, res, actor }) {
-        res.json({ success: true, data: await settleOp(deps, actor(), params.documentId, body) });
-      },
-    }),
-    defineRoute({
-      ...publishing, method: 'post', path: `${BASE}/assets/{assetId}/unpublish`, operationId: 'consoleUnpublish', params: assetIdParams, body: unpublishSchema, bodyLimit: '16kb',
-      summary: 'Take a published asset down (dry run unless "dryRun": false), as POST /portfolio-assets/{assetId}/unpublish does', problems: [404],
-      ok: { 200: ['what would come down, or what came down', TakedownAnswer] },
-      async handler({ deps, params, body, res, actor }) {
-        res.json({ success: true, data: await unpublishOp(deps, actor(), params.assetId, body) });
       },
     }),
 
@@ -322,21 +239,5 @@ export function consoleRoutes(): Route[] {
     }),
 
     // Identity evidence waiting for an operator.
-    defineRoute({
-      ...review, method: 'get', path: `${BASE}/resolutions`, operationId: 'consoleResolutions', query: resolutionListQuery,
-      summary: 'Artist resolutions waiting for an operator\'s review of their identity evidence, oldest first',
-      ok: { 200: ['one page of resolutions', ResolutionReviewPage] },
-      async handler({ deps, query: q, res }) {
-        res.json(await resolutionsPage(deps.sql, q));
-      },
-    }),
-    defineRoute({
-      ...review, method: 'post', path: `${BASE}/resolutions/{resolutionId}/verify`, operationId: 'consoleVerifyEvidence', params: resolutionIdParams, body: verifyEvidenceSchema, bodyLimit: '16kb',
-      summary: 'Link a resolution\'s evidence to an artist as verified_by_operator, as POST /artist-resolutions/{resolutionId}/verify does', problems: [404, 409],
-      ok: { 200: ['the evidence is verified_by_operator', EvidenceVerified] },
-      async handler({ deps, params, body, res, actor }) {
-        res.json({ success: true, data: await verifyEvidenceOp(deps.sql, actor(), params.resolutionId, body) });
-      },
-    }),
   ];
 }

@@ -9,7 +9,7 @@ import { accepts, outcomesOf, settledAfter } from '../../lib/intake/lifecycle';
 import { findSubmission, type SubmissionRow } from '../../lib/intake/submissions';
 import type { ActorRef, Decision, IntakeStatus, RejectReasonCode } from '../../lib/intake/vocabulary';
 import type { Actor } from '../auth/middleware';
-import { claimedByOther } from '../../lib/console/sessions';
+import { claimedByOther, releaseClaim } from '../../lib/console/sessions';
 import { detailsHash } from '../../lib/intake/decision-proof';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
@@ -176,6 +176,8 @@ export type DecisionInput = { decision: 'approve'; reviewNotes: string; seenMatc
  * settled state. The one path of the approve and reject routes and of the console.
  */
 export async function decide(deps: AppDeps, actor: Actor, submissionId: string, d: DecisionInput, requestId: string) {
+  // The decision went out: the operator's claim ends. Best effort: a lost database must not turn it into a 503 (claims lapse on their own).
+  const released = async <T>(result: T) => (await releaseClaim(deps.sql, submissionId, actor.actorId).catch(() => undefined), result);
   // Another operator has it open in the console: theirs to decide until the claim lapses.
   const claimed = await claimedByOther(deps.sql, submissionId, actor.actorId);
   if (claimed) throw new AppError('claimed_by_other', `In review by ${claimed.actorId} until ${claimed.claimedUntil.toISOString()}.`);
@@ -184,8 +186,8 @@ export async function decide(deps: AppDeps, actor: Actor, submissionId: string, 
   if (d.decision === 'approve') {
     // seenMatches only when there are some: the payload of an approval without matches is as before.
     const approval = d.seenMatches?.length ? { ...base, seenMatches: d.seenMatches } : base;
-    return updateAndSettle(deps, submissionId, find, 'approve', approveUpdate, async (row) => ({ ...approval, proof: await proofOf(deps, row, { decision: 'approve', ...approval }) }));
+    return released(await updateAndSettle(deps, submissionId, find, 'approve', approveUpdate, async (row) => ({ ...approval, proof: await proofOf(deps, row, { decision: 'approve', ...approval }) })));
   }
   const reject = { ...base, reasonCode: d.reasonCode };
-  return updateAndSettle(deps, submissionId, find, 'reject', rejectUpdate, async (row) => ({ ...reject, proof: await proofOf(deps, row, { decision: 'reject', ...reject }) }));
+  return released(await updateAndSettle(deps, submissionId, find, 'reject', rejectUpdate, async (row) => ({ ...reject, proof: await proofOf(deps, row, { decision: 'reject', ...reject }) })));
 }

@@ -79,7 +79,8 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     // The artist's organization beside the partner's (the partner's own here: it is tied to the artist).
     expect(await row(alicePage, ids[0]!).locator('[data-testid="artist-orgs"]').textContent()).toBe(`artist of ${partner.organizationId}`);
     const cookies = await alicePage.context().cookies();
-    expect(cookies.find((c) => c.name === 'console_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
+    // Path /: the intake operator routes take the console's session too (one door).
+    expect(cookies.find((c) => c.name === 'console_session')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
     fs.mkdirSync(path.join(import.meta.dirname, '../../.data/tmp'), { recursive: true });
     await alicePage.screenshot({ path: path.join(import.meta.dirname, '../../.data/tmp/console-queue.png'), fullPage: true });
     // The link works once.
@@ -107,7 +108,7 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     // The API refuses too, whatever the page shows.
     const forced = await bobPage.evaluate(async (id) => {
       const me = (await (await fetch("/console/api/me")).json()) as { data: { csrf: string } };
-      const r = await fetch(`/console/api/submissions/${id}/approve`, {
+      const r = await fetch(`/api/private/portfolio-intake/v1/submissions/${id}/approve`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-console-csrf': me.data.csrf },
         body: JSON.stringify({ reviewNotes: 'Sneaking past the claim.' }),
@@ -223,12 +224,16 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
 
   it('keeps out partner keys, readers, the unauthenticated, other origins and deactivated operators', async () => {
     for (const headers of [partner.headers, reader.headers, {}]) {
-      for (const url of ['/console/api/queue', `/console/api/submissions/${ids[0]}`, `/console/api/submissions/${ids[0]}/preview?size=thumb`]) {
+      for (const url of ['/console/api/queue', `/console/api/submissions/${ids[0]}`]) {
         const r = await call(stack, 'GET', url, { headers });
         expect(r.status, url).toBe(401);
         expect(r.body.code).toBe('unauthenticated');
       }
     }
+    // The operator routes the console calls: no credential is 401, a partner's or a reader's is 403.
+    const preview = `${INTAKE}/submissions/${ids[0]}/preview?size=thumb`;
+    expect((await call(stack, 'GET', preview, {})).body.code).toBe('unauthenticated');
+    for (const headers of [partner.headers, reader.headers]) expect((await call(stack, 'GET', preview, { headers })).status).toBe(403);
     expect((await call(stack, 'POST', '/console/api/session', { body: { token: reader.token } })).body.code).toBe('operator_required');
     expect((await call(stack, 'POST', '/console/api/session', { body: { token: 'not-a-token-at-all-xxxxxxx' } })).body.code).toBe('invalid_credential');
 
@@ -238,7 +243,7 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     const cookie = (s.headers.get('set-cookie') ?? '').split(';')[0]!;
     const csrf = s.body.data.csrf as string;
     const { id } = await stageAndVerify(stack, partner);
-    const approve = (headers: Record<string, string>) => call(stack, 'POST', `/console/api/submissions/${id}/approve`, { headers: { cookie, ...headers }, body: { reviewNotes: 'Cross-site attempt.' } });
+    const approve = (headers: Record<string, string>) => call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: { cookie, ...headers }, body: { reviewNotes: 'Cross-site attempt.' } });
     expect((await approve({})).body.code).toBe('csrf_failed');
     expect((await approve({ 'x-console-csrf': csrf, origin: 'https://evil.example' })).body.code).toBe('csrf_failed');
     expect((await call(stack, 'GET', '/console/api/queue', { headers: { cookie } })).status).toBe(200);

@@ -1,6 +1,6 @@
 // The console's client: openapi-fetch typed by api-types.ts, which openapi-typescript generates from
-// the route list's /console/api operations (npm run console:types). Same origin, the session cookie,
-// and X-Console-CSRF on every write.
+// the route list's console and operator operations (npm run console:types). Same origin, the session
+// cookie (sent to the whole API: the operator routes take it), and X-Console-CSRF on every write.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { components, paths } from './api-types';
 import { problemText, type Problem } from './format-problem';
@@ -10,7 +10,7 @@ export { problemText, type Problem };
 export type Schemas = components['schemas'];
 export type QueueItem = Schemas['ConsoleQueue']['data'][number];
 export type Submission = Schemas['ConsoleSubmission']['data'];
-export type Match = Schemas['ConsoleSimilarImages']['data']['matches'][number];
+export type Match = Schemas['SimilarImages']['data']['matches'][number];
 export type Draft = Schemas['ConsoleDrafts']['data'][number];
 export type Plan = Schemas['PublicationPlan']['data'];
 export type Me = Schemas['ConsoleMe']['data'];
@@ -40,4 +40,4 @@ export async function must<T>(call: Promise<{ data?: T; error?: unknown; respons
   return r.data as T;
 }
 
-export const previewUrl = (id: string, size: 'thumb' | 'large') => `/console/api/submissions/${encodeURIComponent(id)}/preview?size=${size}`;
+export const previewUrl = (id: string, size: 'thumb' | 'large') => `/api/private/portfolio-intake/v1/submissions/${encodeURIComponent(id)}/preview?size=${size}`;

@@ -38,7 +38,13 @@ export const seenMatchesSchema = z
   .max(50)
   .describe('the ids of the similar-image matches the operator was shown (at most 50); the signed decision covers them');
 
-export const approveSchema = z.object({ reviewNotes: plainText(2000, 3), seenMatches: seenMatchesSchema.optional() }).strict();
+export const approveSchema = z
+  .object({
+    reviewNotes: plainText(2000, 3),
+    seenMatches: seenMatchesSchema.optional(),
+    acknowledgeMatches: z.boolean().optional().describe('the operator looked at the similar images flagged as another artist\'s work; the review console needs it to approve over one'),
+  })
+  .strict();
 
 export const rejectSchema = z
   .object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: plainText(2000, 3) })

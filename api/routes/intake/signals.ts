@@ -7,6 +7,9 @@ import { decide, requestIdOf, signalAnswer, updateAndSettle } from '../../operat
 import { INTAKE_BASE } from '../../routing/bases';
 import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
 import { byActor } from '../../auth/middleware';
+import { surfaceOf } from '../../auth/session-surface';
+import { AppError } from '../../http/errors';
+import { flaggedMatchesOf } from '../../../lib/intake/similar';
 
 export function signalRoutes(): Route[] {
   const review = { doc: 'intake', tag: 'review', auth: 'operator', permission: 'portfolio_intake:review', params: submissionIdParams, problems: [404, 409] } as const;
@@ -30,6 +33,9 @@ export function signalRoutes(): Route[] {
       summary: 'Approve: the verified bytes become a private draft in the media store (the API signs the decision; the worker verifies it and re-checks the operator before anything moves)', body: approveSchema,
       ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.SignalEnvelope], 202: ['still promoting (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
+        // In the review console a match is advice the operator must say they saw (never a refusal).
+        if (surfaceOf(res) === 'console' && !body.acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
+          throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
         signalAnswer(res, await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes, seenMatches: body.seenMatches }, requestIdOf(req)));
       },
     }),

@@ -3,7 +3,7 @@
 // partners' data: only a mapped human operator with portfolio_intake:review reads it.
 import { z } from 'zod';
 import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
-import { similarTo } from '../../../lib/intake/similar';
+import { flaggedMatchesOf } from '../../../lib/intake/similar';
 import { GUARANTEED_DISTANCE } from '../../../lib/media/fingerprints/index';
 import { findSubmission } from '../../../lib/intake/submissions';
 import { AppError } from '../../http/errors';
@@ -23,6 +23,7 @@ export const SimilarMatch = z
     distance: z.number().int().min(0).max(GUARANTEED_DISTANCE).describe(`Hamming distance of the nearest pHash pair (0..${GUARANTEED_DISTANCE})`),
     sameBytes: z.boolean().describe('the verified bytes are identical (same sha256)'),
     previewUrl: z.string().nullable(),
+    flagged: z.boolean().describe('another artist\'s published or pending work'),
   })
   .openapi('SimilarMatch');
 
@@ -40,7 +41,7 @@ export function similarRoutes(): Route[] {
       problems: [404],
       async handler({ deps, params: { submissionId }, res }) {
         if (!(await findSubmission(deps.sql, submissionId))) throw new AppError('not_found', 'No such submission.');
-        const matches = await similarTo(deps.sql, submissionId, { publicBaseUrl: deps.publicBaseUrl, intakeBase: INTAKE_BASE });
+        const matches = await flaggedMatchesOf(deps.sql, submissionId, { publicBaseUrl: deps.publicBaseUrl, intakeBase: INTAKE_BASE });
         res.json({ success: true, data: { matches } });
       },
     }),

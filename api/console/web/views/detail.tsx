@@ -33,7 +33,7 @@ export function Detail({ id, me }: { id: string; me: Me }) {
         const [c, detail, similar] = await Promise.all([
           must(api.POST('/console/api/submissions/{submissionId}/claim', path)),
           must(api.GET('/console/api/submissions/{submissionId}', path)),
-          must(api.GET('/console/api/submissions/{submissionId}/similar', path)),
+          must(api.GET('/api/private/portfolio-intake/v1/submissions/{submissionId}/similar', path)),
         ]);
         if (!live) return;
         setClaim(c.data);
@@ -65,12 +65,12 @@ export function Detail({ id, me }: { id: string; me: Me }) {
       const r =
         kind === 'approve'
           ? await must(
-              api.POST('/console/api/submissions/{submissionId}/approve', {
+              api.POST('/api/private/portfolio-intake/v1/submissions/{submissionId}/approve', {
                 ...path,
                 body: { reviewNotes: notes, ...(matches.length ? { seenMatches: matches.map((m) => m.id), acknowledgeMatches: acknowledged } : {}) },
               }),
             )
-          : await must(api.POST('/console/api/submissions/{submissionId}/reject', { ...path, body: { reasonCode: reason, reviewNotes: notes } }));
+          : await must(api.POST('/api/private/portfolio-intake/v1/submissions/{submissionId}/reject', { ...path, body: { reasonCode: reason, reviewNotes: notes } }));
       setResult(r.data);
     } catch (err) {
       setError((err as Error).message);

@@ -10,7 +10,7 @@ export function Evidence() {
   const [rows, setRows] = useState<Resolution[] | null>(null);
   const [inputs, setInputs] = useState<Record<string, { artist?: string; note?: string }>>({});
   const [message, setMessage] = useState('');
-  const load = () => must(api.GET('/console/api/resolutions', { params: { query: {} } })).then((r) => setRows(r.data), (err: Error) => setMessage(err.message));
+  const load = () => must(api.GET('/api/private/portfolio-intake/v1/artist-resolutions', { params: { query: {} } })).then((r) => setRows(r.data), (err: Error) => setMessage(err.message));
   useEffect(() => void load(), []);
   const input = (id: string, f: 'artist' | 'note') => inputs[id]?.[f];
   const setInput = (id: string, f: 'artist' | 'note', v: string) => setInputs({ ...inputs, [id]: { ...inputs[id], [f]: v } });
@@ -18,7 +18,7 @@ export function Evidence() {
     setMessage('');
     try {
       await must(
-        api.POST('/console/api/resolutions/{resolutionId}/verify', {
+        api.POST('/api/private/portfolio-intake/v1/artist-resolutions/{resolutionId}/verify', {
           params: { path: { resolutionId: r.resolutionId } },
           body: { artistCanonicalId: input(r.resolutionId, 'artist') ?? r.artistCanonicalId ?? '', note: input(r.resolutionId, 'note') ?? '' },
         }),

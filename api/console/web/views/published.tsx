@@ -13,7 +13,7 @@ type Takedown = Schemas['Takedown']['data'];
 type Profile = Schemas['ConsoleArtistProfiles']['data'][number];
 
 const plan = (documentId: string, artistId: string | undefined) =>
-  must(api.POST('/console/api/drafts/{documentId}/publish', { params: { path: { documentId } }, body: { dryRun: true, ...(artistId ? { artistId } : {}) } })).then(
+  must(api.POST('/api/private/portfolio-intake/v1/media-documents/{documentId}/publish', { params: { path: { documentId } }, body: { dryRun: true, ...(artistId ? { artistId } : {}) } })).then(
     (r) => r.data as Plan,
   );
 
@@ -185,7 +185,7 @@ function DraftCard({ d, reload, say }: { d: Draft; reload: () => Promise<void>; 
           `Rights ${words(planned.postureCheck.rightsPosture)}, consent ${words(planned.postureCheck.consentPosture)}.`,
         ],
         run: async () => {
-          await must(api.POST('/console/api/drafts/{documentId}/publish', { params: { path: { documentId: d.documentId } }, body: { dryRun: false, ...(artist ? { artistId: artist.id } : {}) } }));
+          await must(api.POST('/api/private/portfolio-intake/v1/media-documents/{documentId}/publish', { params: { path: { documentId: d.documentId } }, body: { dryRun: false, ...(artist ? { artistId: artist.id } : {}) } }));
           say(`${d.fileName} published.`);
           await reload();
         },
@@ -194,7 +194,7 @@ function DraftCard({ d, reload, say }: { d: Draft; reload: () => Promise<void>; 
   const unpublish = () =>
     act(async () => {
       if (!d.assetId) return;
-      const r = (await must(api.POST('/console/api/assets/{assetId}/unpublish', { params: { path: { assetId: d.assetId } }, body: { dryRun: true, reason } }))).data as Takedown;
+      const r = (await must(api.POST('/api/private/portfolio-intake/v1/portfolio-assets/{assetId}/unpublish', { params: { path: { assetId: d.assetId } }, body: { dryRun: true, reason } }))).data as Takedown;
       setConfirm({
         title: `Take ${d.fileName} down?`,
         action: 'Unpublish',
@@ -206,7 +206,7 @@ function DraftCard({ d, reload, say }: { d: Draft; reload: () => Promise<void>; 
           'It is not published again.',
         ],
         run: async () => {
-          await must(api.POST('/console/api/assets/{assetId}/unpublish', { params: { path: { assetId: d.assetId! } }, body: { dryRun: false, reason } }));
+          await must(api.POST('/api/private/portfolio-intake/v1/portfolio-assets/{assetId}/unpublish', { params: { path: { assetId: d.assetId! } }, body: { dryRun: false, reason } }));
           say(`${d.fileName} taken down.`);
           await reload();
         },
@@ -215,7 +215,7 @@ function DraftCard({ d, reload, say }: { d: Draft; reload: () => Promise<void>; 
   const settle = () =>
     act(async () => {
       await must(
-        api.POST('/console/api/drafts/{documentId}/postures', {
+        api.POST('/api/private/portfolio-intake/v1/media-documents/{documentId}/postures', {
           params: { path: { documentId: d.documentId } },
           body: { ...(rights ? { rightsPosture: rights as (typeof PUBLISHABLE_RIGHTS)[number] } : {}), ...(consent ? { consentPosture: consent as (typeof PUBLISHABLE_CONSENT)[number] } : {}), note },
         }),
