@@ -5,6 +5,7 @@
 // the console's session as a credential: one door.
 import { z } from 'zod';
 import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { DraftRow, publications, QueueItem, RecentDecision, SubmissionDetail } from '../../lib/console/answers';
 import { artistProfiles, consoleDrafts, decisionsSince, queueFigures, recentDecisions, reviewQueue, submissionDetail } from '../../lib/console/review';
 import { listArtists } from '../../lib/directory/artists';
 import { claim, releaseClaim } from '../../lib/console/sessions';
@@ -38,67 +39,21 @@ const statusQuery = z
   .object({ since: z.string().datetime({ offset: true }).optional().describe('count decisions from this instant (the operator\'s local midnight); default: 24 hours ago') })
   .strict();
 const artistLookupQuery = z.object({ q: filterText(200, 2).describe('part of the artist\'s name (2..200 characters)') }).strict();
-const draftsQuery = z.object({ publication: z.enum(['draft', 'published', 'unpublished']).optional() }).strict();
+const draftsQuery = z.object({ publication: z.enum(publications).optional() }).strict();
 
 const Me = z
   .object({ success: z.literal(true), data: z.object({ actorId: z.string(), organizationId: z.string().nullable(), csrf: z.string(), expiresAt: z.string() }) })
   .openapi('ConsoleMe');
 const SignedIn = z.object({ success: z.literal(true), data: z.object({ actorId: z.string(), csrf: z.string(), expiresAt: z.string() }) }).openapi('ConsoleSignedIn');
-const queueItem = z.object({
-  submissionId: z.string(),
-  fileName: z.string(),
-  title: z.string().nullable(),
-  partnerActorId: z.string(),
-  partnerOrganizationId: z.string().nullable(),
-  tenantId: z.string(),
-  artistCanonicalId: z.string(),
-  artistEvidence: z.enum(['verified_by_operator', 'evidence_on_file', 'no_evidence']),
-  artistHasProfile: z.boolean().describe('the artist has a runtime profile: its profile link, or the canonical id is a listed artist'),
-  artistProfileId: z.string().nullable().describe('the runtime artist profile (GET /api/v1/artists/{id}) it is published under'),
-  artistOrganizations: z.array(z.string()),
-  rightsPosture: z.string(),
-  consentPosture: z.string(),
-  mimeType: z.string(),
-  sizeBytes: z.number(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
-  imageOrientation: z.number().int().nullable().describe('the EXIF orientation: 5 to 8 turn the image a quarter (width and height are as stored)'),
-  awaitingSince: z.string().nullable(),
-  ageSeconds: z.number().int(),
-  claimedBy: z.string().nullable(),
-  claimedUntil: z.string().nullable(),
-});
 const Queue = z
   .object({
     success: z.literal(true),
-    data: z.array(queueItem.extend({ similarFlag: z.boolean().describe('the image matches another artist\'s published or pending work') })),
+    data: z.array(QueueItem.extend({ similarFlag: z.boolean().describe('the image matches another artist\'s published or pending work') })),
     pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),
   })
   .openapi('ConsoleQueue');
-const Detail = z
-  .object({
-    success: z.literal(true),
-    data: queueItem.extend({
-      intakeStatus: z.string(),
-      reviewStatus: z.string(),
-      verifiedSha256: z.string().nullable(),
-      imageFormat: z.string().nullable(),
-      imageFrames: z.number().int().nullable(),
-      description: z.string().nullable(),
-      tags: z.array(z.string()),
-      styleIds: z.array(z.string()),
-      placement: z.string().nullable(),
-      createdAt: z.string(),
-      events: z.array(z.object({ at: z.string(), fromStatus: z.string().nullable(), toStatus: z.string(), trigger: z.string(), actorId: z.string(), note: z.string().nullable() })),
-    }),
-  })
-  .openapi('ConsoleSubmission');
-const Decisions = z
-  .object({
-    success: z.literal(true),
-    data: z.array(z.object({ submissionId: z.string(), fileName: z.string(), decision: z.enum(['approved', 'rejected']), actorId: z.string(), at: z.string(), note: z.string().nullable(), intakeStatus: z.string() })),
-  })
-  .openapi('ConsoleDecisions');
+const Detail = z.object({ success: z.literal(true), data: SubmissionDetail }).openapi('ConsoleSubmission');
+const Decisions = z.object({ success: z.literal(true), data: z.array(RecentDecision) }).openapi('ConsoleDecisions');
 const Claimed = z
   .object({ success: z.literal(true), data: z.object({ mine: z.boolean(), claimedBy: z.string(), claimedUntil: z.string() }) })
   .openapi('ConsoleClaim');
@@ -119,27 +74,7 @@ const ArtistMatches = z
     data: z.array(z.object({ id: z.string(), name: z.string(), studioName: z.string().nullable(), city: z.string().nullable(), country: z.string().nullable() })),
   })
   .openapi('ConsoleArtistProfiles');
-const Drafts = z
-  .object({
-    success: z.literal(true),
-    data: z.array(
-      z.object({
-        documentId: z.string(),
-        submissionId: z.string(),
-        fileName: z.string(),
-        title: z.string().nullable(),
-        tenantId: z.string(),
-        artistCanonicalId: z.string(),
-        rightsPosture: z.string(),
-        consentPosture: z.string(),
-        approvedBy: z.string(),
-        createdAt: z.string(),
-        assetId: z.string().nullable(),
-        publication: z.enum(['draft', 'published', 'unpublished']),
-      }),
-    ),
-  })
-  .openapi('ConsoleDrafts');
+const Drafts = z.object({ success: z.literal(true), data: z.array(DraftRow) }).openapi('ConsoleDrafts');
 
 export function consoleRoutes(): Route[] {
   return [
@@ -161,10 +96,10 @@ export function consoleRoutes(): Route[] {
       ...review, method: 'get', path: `${BASE}/status`, operationId: 'consoleStatus', query: statusQuery,
       summary: 'Where things stand: how many wait, the oldest wait, decisions since a time (the queue figures are the metrics\' own query)',
       ok: { 200: ['the figures', Status] },
-      async handler({ deps, query, res }) {
+      async handler({ deps, query }) {
         const since = query.since ? new Date(query.since) : new Date(Date.now() - 24 * 3600 * 1000);
         const [f, d] = await Promise.all([queueFigures(deps.sql), decisionsSince(deps.sql, since)]);
-        res.json({ success: true, data: { waiting: f.queueDepth, oldestWaitSeconds: f.oldestAgeSeconds, byStatus: f.byStatus, decisions: { since: since.toISOString(), ...d } } });
+        return { data: { waiting: f.queueDepth, oldestWaitSeconds: f.oldestAgeSeconds, byStatus: f.byStatus, decisions: { since: since.toISOString(), ...d } } };
       },
     }),
 
@@ -173,38 +108,38 @@ export function consoleRoutes(): Route[] {
       ...review, method: 'get', path: `${BASE}/queue`, operationId: 'consoleQueue', query: consoleQueueQuery,
       summary: 'Submissions awaiting review, oldest first, with what an operator needs to decide and who has each open',
       ok: { 200: ['one page of the queue', Queue] },
-      async handler({ deps, query: q, res }) {
+      async handler({ deps, query: q }) {
         const { items: rows, total } = await reviewQueue(deps.sql, q);
         // The flag of a row whose image matches another artist's published or pending work.
         const items = await Promise.all(rows.map(async (s) => ({ ...s, similarFlag: (await flaggedMatchesOf(deps.sql, s.submissionId)).some((m) => m.flagged) })));
-        res.json({ success: true, data: items, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } });
+        return { data: items, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } };
       },
     }),
     defineRoute({
       ...review, method: 'get', path: `${BASE}/decisions`, operationId: 'consoleDecisions', summary: 'The latest 50 decisions, newest first, with who made them and their notes',
       ok: { 200: ['the decisions', Decisions] },
-      async handler({ deps, res }) {
-        res.json({ success: true, data: await recentDecisions(deps.sql, 50) });
+      async handler({ deps }) {
+        return { data: await recentDecisions(deps.sql, 50) };
       },
     }),
     defineRoute({
       ...review, method: 'get', path: `${BASE}/submissions/{submissionId}`, operationId: 'consoleSubmission', params: submissionIdParams,
       summary: 'One submission as the reviewer sees it, with its whole event history', problems: [404],
       ok: { 200: ['the submission', Detail] },
-      async handler({ deps, params, res }) {
+      async handler({ deps, params }) {
         const d = await submissionDetail(deps.sql, params.submissionId);
         if (!d) throw new AppError('not_found', 'No such submission.');
-        res.json({ success: true, data: d });
+        return { data: d };
       },
     }),
     defineRoute({
       ...review, method: 'post', path: `${BASE}/submissions/{submissionId}/claim`, operationId: 'consoleClaim', params: submissionIdParams,
       summary: `Open a submission for review: it is yours for ${CLAIM_SECONDS / 60} minutes (mine: false when another operator has it)`, problems: [404],
       ok: { 200: ['who has it, until when', Claimed] },
-      async handler({ deps, params, res, actor }) {
+      async handler({ deps, params, actor }) {
         if (!(await findSubmission(deps.sql, params.submissionId))) throw new AppError('not_found', 'No such submission.');
         const c = await claim(deps.sql, params.submissionId, actor().actorId, CLAIM_SECONDS);
-        res.json({ success: true, data: { mine: c.mine, claimedBy: c.claim.actorId, claimedUntil: c.claim.claimedUntil.toISOString() } });
+        return { data: { mine: c.mine, claimedBy: c.claim.actorId, claimedUntil: c.claim.claimedUntil.toISOString() } };
       },
     }),
     defineRoute({
@@ -222,8 +157,8 @@ export function consoleRoutes(): Route[] {
       ...publishing, method: 'get', path: `${BASE}/drafts`, operationId: 'consoleDrafts', query: draftsQuery,
       summary: 'Promoted drafts, newest first (100), with whether their asset is public',
       ok: { 200: ['the drafts', Drafts] },
-      async handler({ deps, query, res }) {
-        res.json({ success: true, data: await consoleDrafts(deps.sql, { publication: query.publication, limit: 100 }) });
+      async handler({ deps, query }) {
+        return { data: await consoleDrafts(deps.sql, { publication: query.publication, limit: 100 }) };
       },
     }),
 
@@ -231,10 +166,10 @@ export function consoleRoutes(): Route[] {
       ...publishing, method: 'get', path: `${BASE}/artist-profiles`, operationId: 'consoleArtistProfiles', query: artistLookupQuery,
       summary: 'Runtime artist profiles by name (word prefixes, as GET /api/v1/artists?search= matches), with their studio and city, to publish a draft under',
       ok: { 200: ['the best 10 matches', ArtistMatches] },
-      async handler({ deps, query, res }) {
+      async handler({ deps, query }) {
         // GET /api/v1/artists?search=: every word of the query starts a word of the name, bio or specialties.
         const found = await listArtists(deps.sql, { search: query.q, page: 1, limit: 10, sortBy: 'name', sortOrder: 'asc', isActive: true });
-        res.json({ success: true, data: await artistProfiles(deps.sql, found.rows.map((r) => r.id)) });
+        return { data: await artistProfiles(deps.sql, found.rows.map((r) => r.id)) };
       },
     }),
 

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { limitParam } from '../../lib/directory/params';
 import { plainText } from '../../lib/validation/text';
-import { EVENT_TYPES } from '../../lib/webhooks/events';
+import { deliveryStatuses, EVENT_TYPES } from '../../lib/webhooks/events';
 import { SubmissionStatus } from './components';
 
 const opaque = (what: string, shape: RegExp) =>
@@ -42,7 +42,7 @@ export const rotateSecretSchema = z
 
 export const deliveriesQuery = z
   .object({
-    status: z.enum(['pending', 'delivering', 'succeeded', 'failed', 'cancelled']).optional(),
+    status: z.enum(deliveryStatuses).optional(),
     limit: limitParam(20, 100),
     cursor: seqCursor('cursor').optional().describe('next_cursor of the previous page'),
   })
@@ -96,7 +96,7 @@ export const WebhookDelivery = z
     eventId: z.string().describe('the webhook-id header of every attempt'),
     eventType: z.enum(EVENT_TYPES),
     submissionId: z.string(),
-    status: z.enum(['pending', 'delivering', 'succeeded', 'failed', 'cancelled']),
+    status: z.enum(deliveryStatuses),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
     lastError: z.string().nullable(),

@@ -2,7 +2,8 @@
 // console both do): ask the transition table whether the submission's state accepts the trigger,
 // send it as a workflow Update, wait (bounded) for the Update's result, and answer from the row
 // the workflow wrote. No polling.
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import { reply } from '../routing/route';
 import { status as grpcStatus } from '@grpc/grpc-js';
 import crypto from 'node:crypto';
 import { accepts, outcomesOf, settledAfter } from '../../lib/intake/lifecycle';
@@ -164,8 +165,9 @@ export async function updateAndSettle<P>(
 }
 
 /** The answer of an upload-complete, approve or reject route: 200 settled, 202 accepted or pending (with `outcome`). */
-export function signalAnswer(res: Response, r: { view: ReturnType<typeof statusView>; outcome: SignalOutcome }) {
-  res.status(r.outcome === 'settled' ? 200 : 202).json({ success: true, data: r.view, outcome: r.outcome });
+export function signalReply(r: { view: ReturnType<typeof statusView>; outcome: SignalOutcome }) {
+  const body = { data: r.view, outcome: r.outcome };
+  return r.outcome === 'settled' ? reply(200, body) : reply(202, body);
 }
 
 /** An operator's decision as the approve / reject routes and the console take it. */

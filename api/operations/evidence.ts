@@ -61,5 +61,5 @@ export async function verifyEvidenceOp(sql: Sql, a: Pick<Actor, 'actorId' | 'cre
 /** One page of the resolutions waiting for review, as the API route and the console answer it. */
 export async function resolutionsPage(sql: Sql, q: z.output<typeof resolutionListQuery>) {
   const { items, total } = await listArtistResolutions(sql, q);
-  return { success: true as const, data: items, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } };
+  return { data: items, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } };
 }

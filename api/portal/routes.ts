@@ -7,12 +7,13 @@ import { findSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { SELF_SERVICE_PERMISSIONS, permissionSchema, type Permission } from '../../lib/identity/permissions';
 import { openHandoff, sealHandoff } from '../../lib/portal/handoff';
-import { createKey, findKey, listKeys, PortalKeyError, revokeKey, rotateKey, type PortalKey } from '../../lib/portal/keys';
+import { createKey, findKey, listKeys, PortalKeyError, revokeKey, rotateKey } from '../../lib/portal/keys';
+import { PortalKey } from '../../lib/portal/types';
 import { trimmedText } from '../../lib/validation/text';
 import type { Actor } from '../auth/middleware';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
-import { defineRoute, type Route } from '../routing/route';
+import { defineRoute, reply, type Route } from '../routing/route';
 import { PORTAL_WEBHOOK_SURFACE, webhookEndpointRoutes } from '../routes/intake/webhooks';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { PORTAL_PERMISSION, portalSurface } from './session';
@@ -29,24 +30,7 @@ export const ROTATION_OVERLAPS = [0, 3600, 86_400, 604_800] as const;
 const portal = { doc: 'intake', tag: 'partner portal', auth: 'portal', permission: PORTAL_PERMISSION } as const;
 const signin = { doc: 'intake', tag: 'partner portal', auth: 'public' } as const;
 
-const KeyView = z
-  .object({
-    keyId: z.string(),
-    name: z.string(),
-    prefix: z.string().openapi({ description: 'the key\'s first characters (tpk_<keyId>), never the secret' }),
-    permissions: z.array(permissionSchema),
-    scopes: z
-      .object({ studios: z.array(z.string()), artists: z.array(z.string()) })
-      .openapi({ description: 'where the key may act: studio and artist ids (empty: no limit of that kind); a rotation keeps them' }),
-    createdBy: z.string().nullable(),
-    createdAt: z.string(),
-    lastUsedAt: z.string().nullable(),
-    expiresAt: z.string().nullable(),
-    revokedAt: z.string().nullable(),
-    replacedBy: z.string().nullable(),
-    status: z.enum(['active', 'expiring', 'expired', 'revoked']),
-  })
-  .openapi('PortalKey');
+const KeyView = PortalKey.openapi('PortalKey');
 const Me = z
   .object({
     success: z.literal(true),
@@ -158,7 +142,7 @@ export function portalRoutes(): Route[] {
       summary: "Your organization's API keys (name, prefix, permissions, created, last used, expiry), newest first",
       ok: { 200: ['the keys, and the permissions a new key may hold', KeyList] },
       async handler({ deps, res }) {
-        res.json({ success: true, data: await listKeys(deps.sql, portalSurface.localsOf(res).actor.organizationId), selectablePermissions: [...SELF_SERVICE_PERMISSIONS] });
+        return { data: await listKeys(deps.sql, portalSurface.localsOf(res).actor.organizationId), selectablePermissions: [...SELF_SERVICE_PERMISSIONS] };
       },
     }),
     defineRoute({
@@ -177,7 +161,8 @@ export function portalRoutes(): Route[] {
         }
         const me = portalSurface.localsOf(res).actor;
         const made = await createKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, name: body.name, permissions: [...new Set(body.permissions)], expiresAt }).catch(keyError);
-        res.status(201).set('cache-control', 'no-store').json({ success: true, data: { ...made.view, key: made.key, docsHandoff: await handoffFor(deps, me, made.view, made.key) } });
+        res.set('cache-control', 'no-store');
+        return reply(201, { data: { ...made.view, key: made.key, docsHandoff: await handoffFor(deps, me, made.view, made.key) } });
       },
     }),
     defineRoute({
@@ -188,10 +173,9 @@ export function portalRoutes(): Route[] {
       async handler({ deps, res, params, body }) {
         const me = portalSurface.localsOf(res).actor;
         const r = await rotateKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId, overlapSeconds: body.overlapSeconds }).catch(keyError);
-        res.set('cache-control', 'no-store').json({
-          success: true,
-          data: { ...r.view, key: r.key, docsHandoff: await handoffFor(deps, me, r.view, r.key), previousKeyId: params.keyId, previousExpiresAt: r.previousExpiresAt },
-        });
+        res.set('cache-control', 'no-store');
+        return { data: { ...r.view, key: r.key, docsHandoff: await handoffFor(deps, me, r.view, r.key), previousKeyId: params.keyId, previousExpiresAt: r.previousExpiresAt },
+        };
       },
     }),
     defineRoute({
@@ -202,7 +186,7 @@ export function portalRoutes(): Route[] {
       async handler({ deps, res, params }) {
         const me = portalSurface.localsOf(res).actor;
         const key: PortalKey = await revokeKey(deps.sql, { organizationId: me.organizationId, by: me.actorId, keyId: params.keyId }).catch(keyError);
-        res.json({ success: true, data: key });
+        return { data: key };
       },
     }),
     defineRoute({

@@ -1,7 +1,8 @@
 // Health, as the contract's 2.11 and 4.2 describe: live, ready, and the legacy report.
 // Only variable *names* appear here, never values.
+import type { z } from 'zod';
 import type { Response } from 'express';
-import { defineRoute, type Route } from '../routing/route';
+import { defineRoute, reply, type Route } from '../routing/route';
 import * as C from '../openapi/components';
 import { PUBLIC_BASE } from '../routing/bases';
 import type { AppDeps } from '../deps';
@@ -123,7 +124,7 @@ export const SAFETY_POSTURE = Object.freeze({
   objectBucketPublicAccessAllowed: false,
 });
 
-export function readiness(deps: AppDeps, p: ProbeResults) {
+export function readiness(deps: AppDeps, p: ProbeResults): z.input<typeof C.Readiness> {
   const dependencies = DEPENDENCY_GROUPS.map((g) => {
     const env = envOf(deps.cfg, g.env);
     // A group with a missing variable is never ready: blocked if required (and readiness with it),
@@ -135,7 +136,7 @@ export function readiness(deps: AppDeps, p: ProbeResults) {
   const blocked = new Set(dependencies.filter((d) => d.status === 'blocked').map((d) => d.id));
   const flows = FLOWS.map((f) => {
     const blockedBy = f.needs.filter((n) => blocked.has(n));
-    return { id: f.id, status: blockedBy.length ? 'blocked' : 'ready', blockedBy };
+    return { id: f.id, status: blockedBy.length ? ('blocked' as const) : ('ready' as const), blockedBy };
   });
   return {
     status: blocked.size === 0 ? 'ready' : 'blocked',
@@ -156,16 +157,16 @@ export function healthRoutes(): Route[] {
   return [
     defineRoute({
       ...health, method: 'get', path: `${PUBLIC_BASE}/health/live`, operationId: 'live', summary: 'Liveness', ok: { 200: ['the process runs', C.Live] },
-      handler({ deps, res }) {
-        res.json({ status: 'ok', timestamp: new Date().toISOString(), uptime: uptime(deps), service: deps.cfg.SERVICE_NAME });
+      handler({ deps }) {
+        return { status: 'ok' as const, timestamp: new Date().toISOString(), uptime: uptime(deps), service: deps.cfg.SERVICE_NAME };
       },
     }),
     defineRoute({
       ...health, method: 'get', path: `${PUBLIC_BASE}/health/ready`, operationId: 'ready', summary: 'Readiness (503 when blocked)',
       ok: { 200: ['ready', C.Readiness], 503: ['blocked: `flows[].blockedBy` names what is missing', C.Readiness] },
-      async handler({ deps, res }) {
+      async handler({ deps }) {
         const body = readiness(deps, await probe(deps));
-        res.status(body.status === 'ready' ? 200 : 503).json(body);
+        return body.status === 'ready' ? reply(200, body) : reply(503, body);
       },
     }),
     defineRoute({
@@ -176,12 +177,12 @@ export function healthRoutes(): Route[] {
   ];
 }
 
-async function legacyHealth({ deps, res }: { deps: AppDeps; res: Response }) {
+async function legacyHealth({ deps }: { deps: AppDeps; res: Response }) {
   const p = await probe(deps);
-  const status = !p.database.ok ? 'unhealthy' : p.temporal.ok && p.worker.ok ? 'healthy' : 'degraded';
+  const status = !p.database.ok ? ('unhealthy' as const) : p.temporal.ok && p.worker.ok ? ('healthy' as const) : ('degraded' as const);
   const cfg = deps.cfg;
   const base = deps.publicBaseUrl;
-  res.status(status === 'unhealthy' ? 503 : 200).json({
+  const body = {
     status,
     timestamp: new Date().toISOString(),
     version: deps.version,
@@ -218,7 +219,8 @@ async function legacyHealth({ deps, res }: { deps: AppDeps; res: Response }) {
       storageDriver: cfg.STORAGE_DRIVER,
       identityProvider: cfg.IDP_DRIVER,
     },
-  });
+  };
+  return status === 'unhealthy' ? reply(503, body) : reply(200, body);
 }
 
 /** The cutover posture (contract 2.11, section 9): the stage every replica follows, read from the runtime store. */

@@ -20,7 +20,8 @@ export function identityRoutes(): Route[] {
       // Fetched by jose's remote JWKS like any external IdP's.
       handler({ deps, res }) {
         if (!deps.localSigningKey) throw new AppError('not_found', 'This deployment uses an external identity provider.');
-        res.set('cache-control', 'public, max-age=300').json({ keys: [deps.localSigningKey.publicJwk] });
+        res.set('cache-control', 'public, max-age=300');
+        return { keys: [deps.localSigningKey.publicJwk] };
       },
     }),
     ...RETIRED_KEY_ROUTES.flatMap((path) =>

@@ -76,7 +76,8 @@ export interface OperationDef extends Operation {
 
 type OkTable = Readonly<Record<number, readonly [string, z.ZodType | null]>>;
 /** What a handler returns for an answer: its schema's body without `success: true` (mountRoutes writes the envelope). */
-type BodyOf<S> = S extends z.ZodObject<infer Shape> ? ('success' extends keyof Shape ? Omit<z.input<S>, 'success'> : z.input<S>) : S extends z.ZodType ? z.input<S> : never;
+type Unsuccessful<T> = T extends { success: true } ? Omit<T, 'success'> : T;
+type BodyOf<S> = S extends z.ZodType ? Unsuccessful<z.input<S>> : never;
 /** One of the route's success answers: `reply(201, body)`; a bare body is the first status's. */
 export class Reply<Status extends number = number, Body = unknown> {
   constructor(

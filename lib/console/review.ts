@@ -2,6 +2,11 @@
 // GET /review-queue and the console's), one submission's detail with its full event history, recent
 // decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
+import { isoOf, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
+
+export type { DraftRow, QueueItem, RecentDecision, SubmissionDetail };
+/** A row as PostgreSQL gives it: its times are Dates. */
+type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]: T[P] extends string ? Date : Date | null };
 
 export interface QueueFilters {
   tenantId?: string | undefined;
@@ -11,35 +16,6 @@ export interface QueueFilters {
   minAgeMinutes?: number | undefined;
   page: number;
   limit: number;
-}
-
-export interface QueueItem {
-  submissionId: string;
-  fileName: string;
-  title: string | null;
-  partnerActorId: string;
-  partnerOrganizationId: string | null;
-  tenantId: string;
-  artistCanonicalId: string;
-  /** verified_by_operator | evidence_on_file | no_evidence */
-  artistEvidence: string;
-  artistHasProfile: boolean;
-  /** The runtime artist profile the artist is published under, when there is one. */
-  artistProfileId: string | null;
-  /** The organizations the artist belongs to, shown beside the partner's own. */
-  artistOrganizations: string[];
-  rightsPosture: string;
-  consentPosture: string;
-  mimeType: string;
-  sizeBytes: number;
-  /** As stored: before the EXIF orientation turns the image (5 to 8 swap them). */
-  width: number | null;
-  height: number | null;
-  imageOrientation: number | null;
-  awaitingSince: Date;
-  ageSeconds: number;
-  claimedBy: string | null;
-  claimedUntil: Date | null;
 }
 
 /** The organizations the artist belongs to (lib/intake/artist-ties.ts): resolved by them, or in their mappings' artist scope. */
@@ -67,7 +43,15 @@ const evidenceOf = (sql: Tx) => sql`
     else 'no_evidence'
   end`;
 
-const withProfileFlag = <T extends { artistProfileId: string | null }>(row: T) => ({ ...row, artistHasProfile: row.artistProfileId !== null });
+type QueueRow = Dated<Omit<QueueItem, 'artistHasProfile'>, 'awaitingSince' | 'claimedUntil'>;
+type DetailRow = Dated<Omit<SubmissionDetail, 'artistHasProfile' | 'events'>, 'awaitingSince' | 'claimedUntil' | 'createdAt'>;
+/** The answer's shape of a queue or detail row: its profile flag, its times as ISO strings. */
+const asQueueItem = <T extends { artistProfileId: string | null; awaitingSince: Date | null; claimedUntil: Date | null }>(row: T) => ({
+  ...row,
+  artistHasProfile: row.artistProfileId !== null,
+  awaitingSince: isoOf(row.awaitingSince),
+  claimedUntil: isoOf(row.claimedUntil),
+});
 
 export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: QueueItem[]; total: number }> {
   const none = sql``;
@@ -76,7 +60,7 @@ export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: Qu
     ${f.tenantId ? sql`and s.tenant_id = ${f.tenantId}` : none}
     ${f.partner ? sql`and (s.partner_actor_id = ${f.partner} or s.partner_organization_id = ${f.partner})` : none}
     ${f.minAgeMinutes ? sql`and s.awaiting_since <= now() - make_interval(mins => ${f.minAgeMinutes})` : none}`;
-  const items = await sql<Omit<QueueItem, 'artistHasProfile'>[]>`
+  const items = await sql<QueueRow[]>`
     select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
       ${evidenceOf(sql)} as artist_evidence,
       ${runtimeProfileOf(sql)} as artist_profile_id,
@@ -90,25 +74,11 @@ export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: Qu
     order by s.awaiting_since asc, s.submission_id asc
     limit ${f.limit} offset ${(f.page - 1) * f.limit}`;
   const [count] = await sql<{ n: number }[]>`select count(*)::int as n from submissions s where ${where}`;
-  return { items: items.map(withProfileFlag), total: count!.n };
-}
-
-export interface SubmissionDetail extends QueueItem {
-  intakeStatus: string;
-  reviewStatus: string;
-  verifiedSha256: string | null;
-  imageFormat: string | null;
-  imageFrames: number | null;
-  description: string | null;
-  tags: string[];
-  styleIds: string[];
-  placement: string | null;
-  createdAt: Date;
-  events: { at: Date; fromStatus: string | null; toStatus: string; trigger: string; actorId: string; note: string | null }[];
+  return { items: items.map(asQueueItem), total: count!.n };
 }
 
 export async function submissionDetail(sql: Tx, submissionId: string): Promise<SubmissionDetail | undefined> {
-  const [d] = await sql<Omit<SubmissionDetail, 'events' | 'artistHasProfile'>[]>`
+  const [d] = await sql<DetailRow[]>`
     select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
       ${evidenceOf(sql)} as artist_evidence,
       ${runtimeProfileOf(sql)} as artist_profile_id,
@@ -122,57 +92,33 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
     left join review_claims c on c.submission_id = s.submission_id and c.claimed_until > now()
     where s.submission_id = ${submissionId}`;
   if (!d) return undefined;
-  const events = await sql<SubmissionDetail['events']>`
+  const events = await sql<Dated<SubmissionDetail['events'][number], 'at'>[]>`
     select at, from_status, to_status, trigger, actor_id, note from intake_events where submission_id = ${submissionId} order by at, id`;
-  return { ...withProfileFlag(d), events };
-}
-
-export interface RecentDecision {
-  submissionId: string;
-  fileName: string;
-  decision: string;
-  actorId: string;
-  at: Date;
-  note: string | null;
-  intakeStatus: string;
+  return { ...asQueueItem(d), createdAt: isoOf(d.createdAt), events: events.map((e) => ({ ...e, at: isoOf(e.at) })) };
 }
 
 /** Who decided what, when, with the notes: the decision events, newest first. */
 export async function recentDecisions(sql: Tx, limit: number): Promise<RecentDecision[]> {
-  return sql<RecentDecision[]>`
+  const rows = await sql<Dated<RecentDecision, 'at'>[]>`
     select e.submission_id, s.file_name, case when e.to_status = 'rejected' then 'rejected' else 'approved' end as decision,
       e.actor_id, e.at, e.note, s.intake_status
     from intake_events e join submissions s on s.submission_id = e.submission_id
     where e.to_status in ('promoting', 'rejected')
     order by e.at desc limit ${limit}`;
-}
-
-export interface DraftRow {
-  documentId: string;
-  submissionId: string;
-  fileName: string;
-  title: string | null;
-  tenantId: string;
-  artistCanonicalId: string;
-  rightsPosture: string;
-  consentPosture: string;
-  approvedBy: string;
-  createdAt: Date;
-  assetId: string | null;
-  /** draft (never published), published, unpublished */
-  publication: string;
+  return rows.map((r) => ({ ...r, at: isoOf(r.at) }));
 }
 
 /** Promoted drafts, newest first, with whether their asset is public: what the Published view lists. */
 export async function consoleDrafts(sql: Tx, o: { publication?: string | undefined; limit: number }): Promise<DraftRow[]> {
   const publication = sql`case when p.id is null then 'draft' when p.unpublished_at is null and p.is_public then 'published' else 'unpublished' end`;
-  return sql<DraftRow[]>`
+  const rows = await sql<Dated<DraftRow, 'createdAt'>[]>`
     select d.document_id, d.submission_id, s.file_name, d.title, d.tenant_id, d.artist_canonical_id, d.rights_posture, d.consent_posture,
       d.approved_by, d.created_at, p.id as asset_id, ${publication} as publication
     from media_documents d join submissions s on s.submission_id = d.submission_id
     left join portfolio_assets p on p.source_document_id = d.document_id
     ${o.publication ? sql`where ${publication} = ${o.publication}` : sql``}
     order by d.created_at desc limit ${o.limit}`;
+  return rows.map((r) => ({ ...r, createdAt: isoOf(r.createdAt) }));
 }
 
 export interface QueueFigures {

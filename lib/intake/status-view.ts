@@ -21,8 +21,8 @@ export function statusView(s: IntakeView, t?: { times: SubmissionTimes; publicBa
     governance: {
       reviewRequired: s.reviewStatus === 'review_required',
       promotedToMediaStore: s.intakeStatus === 'promoted_to_media_store',
-      publicSurfaceActivated: false,
-      canonicalRuntimeMutationExecuted: false,
+      publicSurfaceActivated: false as const,
+      canonicalRuntimeMutationExecuted: false as const,
     },
   };
 }

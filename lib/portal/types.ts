@@ -1,22 +1,25 @@
-// What the partner portal's API answers about a key: shared by the server (lib/portal/keys.ts) and
-// the page (api/portal/web), so it imports nothing.
-export interface PortalKey {
-  keyId: string;
-  name: string;
-  /** The key's first characters (`tpk_<keyId>`): enough to recognise it, never the secret. */
-  prefix: string;
-  permissions: string[];
-  /** Where the key may act: studio and artist ids (empty: no limit of that kind). */
-  scopes: { studios: string[]; artists: string[] };
-  createdBy: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  /** The key that replaced this one in a rotation. */
-  replacedBy: string | null;
-  status: 'active' | 'expiring' | 'expired' | 'revoked';
-}
+// What the partner portal's API answers: the key as a zod schema (the server's answer schema and its
+// TypeScript type, inferred), and the page's other shapes (the page imports types only).
+import { z } from 'zod';
+import { permissionSchema } from '../identity/permissions';
+
+export const PortalKey = z.object({
+  keyId: z.string(),
+  name: z.string(),
+  prefix: z.string().describe('the key\'s first characters (tpk_<keyId>), never the secret'),
+  permissions: z.array(permissionSchema),
+  scopes: z
+    .object({ studios: z.array(z.string()), artists: z.array(z.string()) })
+    .describe('where the key may act: studio and artist ids (empty: no limit of that kind); a rotation keeps them'),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  replacedBy: z.string().nullable().describe('the key that replaced this one in a rotation'),
+  status: z.enum(['active', 'expiring', 'expired', 'revoked']),
+});
+export type PortalKey = z.infer<typeof PortalKey>;
 
 /** A key just made (create or rotate): the whole key, shown once, and its docs handoff. */
 export interface NewPortalKey extends PortalKey {

@@ -71,3 +71,7 @@ export async function recordAssetEvent(tx: Tx, o: { type: 'asset.published' | 'a
     )
     select pg_notify(${EVENTS_CHANNEL}, event_id) from written`;
 }
+
+/** Where a delivery stands. */
+export const deliveryStatuses = ['pending', 'delivering', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];

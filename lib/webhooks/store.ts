@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { Sql, Tx } from '../db';
 import { statusView } from '../intake/status-view';
 import type { IntakeView } from '../intake/vocabulary';
-import { EVENTS_CHANNEL, type EventType } from './events';
+import { EVENTS_CHANNEL, type DeliveryStatus, type EventType } from './events';
 import { DELIVERIES_CHANNEL } from './wakeups';
 import type { SecretBox } from './secret-box';
 import { newSecret } from './send';
@@ -371,7 +371,7 @@ export interface DeliveryLogRow {
   eventId: string;
   eventType: EventType;
   submissionId: string;
-  status: string;
+  status: DeliveryStatus;
   attempts: number;
   lastStatusCode: number | null;
   lastError: string | null;

@@ -52,7 +52,7 @@ export function artistsRoutes(): Route[] {
         const source = await readSource(deps, res, legacyCanListArtists(filters));
         const { rows, total } = source.legacy ? await legacyListArtists(source.legacy, filters) : await listArtists(deps.sql, filters);
         if (source.shadow) shadowAfter(deps, 'GET /artists', () => artistMismatches(source.shadow!, rows));
-        res.json({ success: true, data: rows, pagination: artistsPagination(q, total) });
+        return { data: rows, pagination: artistsPagination(q, total) };
       },
     }),
     defineRoute({
@@ -63,7 +63,7 @@ export function artistsRoutes(): Route[] {
         const artist = source.legacy ? await legacyFindArtist(source.legacy, params.id) : await findArtist(deps.sql, params.id);
         if (source.shadow && artist) shadowAfter(deps, 'GET /artists/{id}', () => artistMismatches(source.shadow!, [artist]));
         if (!artist) throw new AppError('not_found', 'No such artist.');
-        res.json({ success: true, data: artist });
+        return { data: artist };
       },
     }),
   ];

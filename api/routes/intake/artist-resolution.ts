@@ -5,7 +5,7 @@ import { fingerprintOf, scopeViolation } from '../../../lib/intake/requests';
 import type { artistResolution } from '../../../workflows/artist-resolution';
 import { artistResolutionWorkflowId } from '../../../workflows/messages';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../routing/route';
+import { defineRoute, reply, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../../routing/bases';
 import { artistResolutionSchema } from './schemas';
@@ -19,7 +19,7 @@ export function artistResolutionRoutes(): Route[] {
       doc: 'intake', method: 'post', path: `${INTAKE_BASE}/artist-resolution-requests`, operationId: 'resolveArtist', tag: 'artists', auth: 'any',
       summary: 'Resolve artist identity evidence (idempotent per idempotencyKey)', body: artistResolutionSchema, bodyLimit: '16kb',
       ok: { 200: ['the resolution', C.ArtistResolution] }, problems: [422],
-      async handler({ deps, body, actor, res }) {
+      async handler({ deps, body, actor }) {
         const violation = scopeViolation(actor(), { tenantId: body.tenantId });
         if (violation) throw new AppError(violation.code, violation.detail);
         const fingerprint = fingerprintOf(body);
@@ -33,9 +33,7 @@ export function artistResolutionRoutes(): Route[] {
           }),
         );
         if (result.fingerprint !== fingerprint) throw new AppError('idempotency_key_reused', 'This idempotencyKey was used with a different body.');
-        res.status(200).json({
-          success: true,
-          data: { status: result.status, artistCanonicalId: result.artistCanonicalId, reviewRequired: result.reviewRequired, legalKycVerified: false },
+        return reply(200, { data: { status: result.status, artistCanonicalId: result.artistCanonicalId, reviewRequired: result.reviewRequired, legalKycVerified: false },
         });
       },
     }),

@@ -56,8 +56,8 @@ export function evidenceReviewRoutes(): Route[] {
       auth: 'operator', permission: 'portfolio_intake:review', query: resolutionListQuery,
       summary: 'Artist resolutions waiting for an operator\'s review of their identity evidence, oldest first',
       ok: { 200: ['one page of resolutions', ResolutionReviewPage] },
-      async handler({ deps, query: q, res }) {
-        res.json(await resolutionsPage(deps.sql, q));
+      async handler({ deps, query: q }) {
+        return resolutionsPage(deps.sql, q);
       },
     }),
     defineRoute({
@@ -65,8 +65,8 @@ export function evidenceReviewRoutes(): Route[] {
       auth: 'operator', permission: 'portfolio_intake:review', params: resolutionIdParams, body: verifyEvidenceSchema, bodyLimit: '16kb',
       summary: 'Link a resolution\'s evidence to an artist as verified_by_operator (review evidence, never legal identity verification)',
       ok: { 200: ['the evidence is verified_by_operator; the next resolution with it answers so', EvidenceVerified] }, problems: [404, 409],
-      async handler({ deps, params, body, actor, res }) {
-        res.json({ success: true, data: await verifyEvidenceOp(deps.sql, actor(), params.resolutionId, body) });
+      async handler({ deps, params, body, actor }) {
+        return { data: await verifyEvidenceOp(deps.sql, actor(), params.resolutionId, body) };
       },
     }),
   ];

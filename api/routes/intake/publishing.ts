@@ -105,8 +105,10 @@ export function publishingRoutes(): Route[] {
       auth: 'operator', permission: 'portfolios:publish', params: documentIdParams, body: publishSchema, bodyLimit: '4kb',
       summary: 'Publish a promoted draft (dry run unless "dryRun": false): the plan, or the published asset',
       ok: { 200: ['the plan (dryRun true: nothing changed), or the published asset (dryRun false)', PublishAnswer] }, problems: [404, 409],
-      async handler({ deps, params, body, actor, res }) {
-        res.json({ success: true, data: await publishOp(deps, actor(), params.documentId, body) });
+      async handler({ deps, params, body, actor }) {
+        const data = await publishOp(deps, actor(), params.documentId, body);
+        // Two answers (the plan, the published asset): each branch is typed by its own schema.
+        return data.dryRun ? { data } : { data };
       },
     }),
     defineRoute({
@@ -114,8 +116,8 @@ export function publishingRoutes(): Route[] {
       auth: 'operator', permission: 'portfolios:publish', params: assetIdParams, body: unpublishSchema, bodyLimit: '16kb',
       summary: 'Take a published asset down (dry run unless "dryRun": false): it leaves every public read, its /media URLs answer 410',
       ok: { 200: ['what would come down (dryRun true: nothing changed), or what came down', TakedownAnswer] }, problems: [404],
-      async handler({ deps, params, body, actor, res }) {
-        res.json({ success: true, data: await unpublishOp(deps, actor(), params.assetId, body) });
+      async handler({ deps, params, body, actor }) {
+        return { data: await unpublishOp(deps, actor(), params.assetId, body) };
       },
     }),
     defineRoute({
@@ -123,8 +125,8 @@ export function publishingRoutes(): Route[] {
       auth: 'operator', permission: 'portfolios:publish', params: documentIdParams, body: settlePosturesSchema, bodyLimit: '16kb',
       summary: 'Settle a draft\'s review_required rights and/or consent posture, with a note (recorded with the operator, audited)',
       ok: { 200: ['the draft\'s postures now', SettlementAnswer] }, problems: [404, 409],
-      async handler({ deps, params, body, actor, res }) {
-        res.json({ success: true, data: await settleOp(deps, actor(), params.documentId, body) });
+      async handler({ deps, params, body, actor }) {
+        return { data: await settleOp(deps, actor(), params.documentId, body) };
       },
     }),
   ];

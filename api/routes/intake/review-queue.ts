@@ -13,13 +13,13 @@ export function reviewQueueRoutes(): Route[] {
       doc: 'intake', method: 'get', path: `${INTAKE_BASE}/review-queue`, operationId: 'reviewQueue', tag: 'review', auth: 'operator', permission: 'portfolio_intake:review',
       summary: 'Submissions awaiting review, oldest first', query: reviewQueueQuery,
       ok: { 200: ['one page of the queue', C.ReviewQueue] },
-      async handler({ deps, query: q, res }) {
+      async handler({ deps, query: q }) {
         const { items, total } = await reviewQueue(deps.sql, q);
         const data = items.map((i) => ({
           submissionId: i.submissionId, tenantId: i.tenantId, artistCanonicalId: i.artistCanonicalId, mimeType: i.mimeType, sizeBytes: i.sizeBytes,
           rightsPosture: i.rightsPosture, consentPosture: i.consentPosture, awaitingSince: i.awaitingSince, ageSeconds: i.ageSeconds,
         }));
-        res.json({ success: true, data, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } });
+        return { data, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } };
       },
     }),
   ];

@@ -3,7 +3,7 @@ import { findOwnSubmission } from '../../../lib/intake/submissions';
 import { uploadCompleteUpdate } from '../../../workflows/messages';
 import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { decide, requestIdOf, signalAnswer, updateAndSettle } from '../../operations/decisions';
+import { decide, requestIdOf, signalReply, updateAndSettle } from '../../operations/decisions';
 import { INTAKE_BASE } from '../../routing/bases';
 import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
 import { byActor } from '../../auth/middleware';
@@ -20,10 +20,9 @@ export function signalRoutes(): Route[] {
       summary: 'Say the upload is done: the bytes are verified', params: submissionIdParams,
       ok: { 200: ['verified: awaiting_review, or verification_failed with failureReason', C.SignalEnvelope], 202: ['still verifying (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       problems: [404, 409],
-      async handler({ deps, params: { submissionId }, actor, req, res }) {
+      async handler({ deps, params: { submissionId }, actor, req }) {
         const signal = { requestId: requestIdOf(req), by: byActor(actor()) };
-        signalAnswer(
-          res,
+        return signalReply(
           await updateAndSettle(deps, submissionId, () => findOwnSubmission(deps.sql, submissionId, actor().actorId), 'upload_complete', uploadCompleteUpdate, async () => signal),
         );
       },
@@ -36,15 +35,15 @@ export function signalRoutes(): Route[] {
         // In the review console a match is advice the operator must say they saw (never a refusal).
         if (surfaceOf(res) === 'console' && !body.acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
           throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
-        signalAnswer(res, await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes, seenMatches: body.seenMatches }, requestIdOf(req)));
+        return signalReply(await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes, seenMatches: body.seenMatches }, requestIdOf(req)));
       },
     }),
     defineRoute({
       ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/reject`, operationId: 'rejectSubmission',
       summary: 'Reject with a reason code (signed and re-checked like approve)', body: rejectSchema,
       ok: { 200: ['rejected', C.SignalEnvelope], 202: ['still recording (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
-      async handler({ deps, params: { submissionId }, body, actor, req, res }) {
-        signalAnswer(res, await decide(deps, actor(), submissionId, { decision: 'reject', reasonCode: body.reasonCode, reviewNotes: body.reviewNotes }, requestIdOf(req)));
+      async handler({ deps, params: { submissionId }, body, actor, req }) {
+        return signalReply(await decide(deps, actor(), submissionId, { decision: 'reject', reasonCode: body.reasonCode, reviewNotes: body.reviewNotes }, requestIdOf(req)));
       },
     }),
   ];

@@ -39,10 +39,10 @@ export function similarRoutes(): Route[] {
       summary: `Near-duplicates of the submission's image (pHash within ${GUARANTEED_DISTANCE} bits, mirrored and centre-cropped views included, or the same bytes) among every other submission, draft and published asset, nearest first. Advice for the operator, never a refusal.`,
       ok: { 200: ['the matches, nearest first (at most 50)', SimilarAnswer] },
       problems: [404],
-      async handler({ deps, params: { submissionId }, res }) {
+      async handler({ deps, params: { submissionId } }) {
         if (!(await findSubmission(deps.sql, submissionId))) throw new AppError('not_found', 'No such submission.');
         const matches = await flaggedMatchesOf(deps.sql, submissionId, { publicBaseUrl: deps.publicBaseUrl, intakeBase: INTAKE_BASE });
-        res.json({ success: true, data: { matches } });
+        return { data: { matches } };
       },
     }),
   ];

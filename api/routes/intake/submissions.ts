@@ -7,7 +7,7 @@ import { statusView } from '../../../lib/intake/status-view';
 import { byActor, isOperatorWith, type Actor } from '../../auth/middleware';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../routing/route';
+import { defineRoute, reply, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../../routing/bases';
 import { createSubmissionSchema, encodeCursor, listSubmissionsQuery, submissionIdParams } from './schemas';
@@ -68,9 +68,7 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
             ? await deps.store.signUpload(row.stagingKey, { contentType: row.mimeType, sizeBytes: row.sizeBytes, expiresInSeconds: seconds })
             : null;
         if (result.kind === 'replayed') res.setHeader('Idempotent-Replayed', 'true');
-        res.status(201).json({
-          success: true,
-          data: {
+        return reply(201, { data: {
             submission: { submissionId: row.submissionId, intakeStatus: row.intakeStatus, reviewStatus: row.reviewStatus },
             upload: upload && { method: 'PUT', url: upload.url, expiresInSeconds: upload.expiresInSeconds, headers: upload.headers },
           },
@@ -82,7 +80,7 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
       summary: 'Status of one of your submissions (a human operator: of any submission)', params: submissionIdParams,
       operatorPermission: 'portfolio_intake:review',
       ok: { 200: ['the status view', C.StatusEnvelope] }, problems: [404],
-      async handler({ deps, params, actor, res }) {
+      async handler({ deps, params, actor }) {
         // Operators decide on every tenant's submissions, so they read any; a stage actor reads its own.
         const row = isOperatorWith(actor(), 'portfolio_intake:review')
           ? await findSubmission(deps.sql, params.submissionId)
@@ -92,14 +90,14 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
         // outcome before the workflow has processed the result), and answers need a worker.
         const now = await submissionWithTimes(deps.sql, row.submissionId);
         if (!now) throw new AppError('not_found', 'No such submission.');
-        res.json({ success: true, data: statusView(now, { times: now, publicBaseUrl: deps.publicBaseUrl }) });
+        return { data: statusView(now, { times: now, publicBaseUrl: deps.publicBaseUrl }) };
       },
     }),
     defineRoute({
       ...stage, method: 'get', path: `${INTAKE_BASE}/submissions`, operationId: 'listSubmissions',
       summary: 'Your submissions, newest first (cursor pages)', query: listSubmissionsQuery,
       ok: { 200: ['a page of status views; next_cursor is null on the last page', C.SubmissionList] },
-      async handler({ deps, query, actor, res }) {
+      async handler({ deps, query, actor }) {
         // The rows, not the workflows: a list never waits on Temporal.
         const { rows, more } = await listOwnSubmissions(deps.sql, {
           actorId: actor().actorId,
@@ -111,11 +109,9 @@ export function submissionRoutes(o: { maxMediaBytes: number }): Route[] {
           limit: query.limit,
         });
         const last = rows.at(-1);
-        res.json({
-          success: true,
-          data: rows.map((r) => statusView(r, { times: r, publicBaseUrl: deps.publicBaseUrl })),
+        return { data: rows.map((r) => statusView(r, { times: r, publicBaseUrl: deps.publicBaseUrl })),
           next_cursor: more && last ? encodeCursor({ createdAt: last.cursorCreatedAt, submissionId: last.submissionId }) : null,
-        });
+        };
       },
     }),
   ];

@@ -7,7 +7,7 @@ import { findByStagingKey } from '../../../lib/intake/submissions';
 import { isSafeObjectKey, LocalObjectStore, SAFE_KEY, SealedError, UploadTooLargeError } from '../../../lib/storage/local';
 import { checkGrant } from '../../../lib/storage/signing';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../routing/route';
+import { defineRoute, reply, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 import { INTAKE_BASE } from '../../routing/bases';
 
@@ -41,7 +41,7 @@ export function uploadRoutes(): Route[] {
       params: uploadKeyParams, query: uploadQuery, rawBody: true,
       ok: { 200: ['stored', C.UploadAccepted] },
       problems: [400, 403, 404, 409, 413],
-      async handler({ deps, params: { key }, query: q, req, res }) {
+      async handler({ deps, params: { key }, query: q, req }) {
         const store = deps.store;
         if (!(store instanceof LocalObjectStore)) throw new AppError('not_found', 'Uploads go to the object store directly.');
         const grant = { key, contentType: q.ct, sizeBytes: q.len, expires: q.exp };
@@ -81,7 +81,7 @@ export function uploadRoutes(): Route[] {
           await store.deleteStaged(key);
           throw closed(after?.intakeStatus ?? 'gone');
         }
-        res.status(200).json({ success: true, data: { bytes: written } });
+        return reply(200, { data: { bytes: written } });
       },
     }),
   ];

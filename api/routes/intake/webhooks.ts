@@ -20,7 +20,7 @@ import {
 import type { Permission } from '../../../lib/identity/permissions';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
-import { defineRoute, type Route } from '../../routing/route';
+import { defineRoute, reply, type Route } from '../../routing/route';
 import { INTAKE_BASE } from '../../routing/bases';
 import {
   createEndpointSchema,
@@ -108,23 +108,24 @@ export function webhookEndpointRoutes(surface: EndpointSurface): Route[] {
           eventTypes: body.eventTypes ? [...new Set(body.eventTypes)] : null,
           createdBy: actor().actorId,
         });
-        res.status(201).setHeader('Cache-Control', 'no-store').json({ success: true, data: { ...endpointView(endpoint), secret } });
+        res.setHeader('Cache-Control', 'no-store');
+        return reply(201, { data: { ...endpointView(endpoint), secret } });
       },
     }),
     defineRoute({
       ...stage, method: 'get', path: base, operationId: id('listWebhookEndpoints'),
       summary: "Your organization's webhook endpoints (never their secrets)",
       ok: { 200: ['the endpoints, oldest first', WebhookEndpointList] },
-      async handler({ deps, actor, res }) {
-        res.json({ success: true, data: (await listEndpoints(deps.sql, actor().organizationId)).map(endpointView) });
+      async handler({ deps, actor }) {
+        return { data: (await listEndpoints(deps.sql, actor().organizationId)).map(endpointView) };
       },
     }),
     defineRoute({
       ...stage, method: 'get', path: `${base}/{endpointId}`, operationId: id('getWebhookEndpoint'),
       summary: 'One webhook endpoint', params: endpointIdParams,
       ok: { 200: ['the endpoint', WebhookEndpointEnvelope] }, problems: [404],
-      async handler({ deps, params, actor, res }) {
-        res.json({ success: true, data: endpointView(await ownEndpoint(deps, actor().organizationId, params.endpointId)) });
+      async handler({ deps, params, actor }) {
+        return { data: endpointView(await ownEndpoint(deps, actor().organizationId, params.endpointId)) };
       },
     }),
     defineRoute({
@@ -143,20 +144,19 @@ export function webhookEndpointRoutes(surface: EndpointSurface): Route[] {
       async handler({ deps, params, body, actor, res }) {
         const e = await ownEndpoint(deps, actor().organizationId, params.endpointId);
         const r = await rotateSecret(deps.sql, deps.webhookSecrets, e.endpointId, body.overlapSeconds);
-        res.setHeader('Cache-Control', 'no-store').json({ success: true, data: { secret: r.secret, previousSecretExpiresAt: r.previousExpiresAt.toISOString() } });
+        res.setHeader('Cache-Control', 'no-store');
+        return { data: { secret: r.secret, previousSecretExpiresAt: r.previousExpiresAt.toISOString() } };
       },
     }),
     defineRoute({
       ...stage, method: 'get', path: `${base}/{endpointId}/deliveries`, operationId: id('listWebhookDeliveries'),
       summary: 'What was sent to the endpoint: each event with its attempts, answers and next retry (newest first)', params: endpointIdParams, query: deliveriesQuery,
       ok: { 200: ['a page of deliveries', DeliveryList] }, problems: [404],
-      async handler({ deps, params, query, actor, res }) {
+      async handler({ deps, params, query, actor }) {
         const e = await ownEndpoint(deps, actor().organizationId, params.endpointId);
         const { rows, more } = await deliveryLog(deps.sql, { endpointId: e.endpointId, status: query.status, beforeSeq: query.cursor, limit: query.limit });
         const last = rows.at(-1);
-        res.json({
-          success: true,
-          data: rows.map(({ seq: _seq, ...d }) => ({
+        return { data: rows.map(({ seq: _seq, ...d }) => ({
             ...d,
             nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
             createdAt: d.createdAt.toISOString(),
@@ -164,20 +164,20 @@ export function webhookEndpointRoutes(surface: EndpointSurface): Route[] {
             log: d.log.map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
           })),
           next_cursor: more && last ? encodeSeq(last.seq) : null,
-        });
+        };
       },
     }),
     defineRoute({
       ...stage, method: 'post', path: `${base}/{endpointId}/deliveries/{deliveryId}/redeliver`, operationId: id('redeliverWebhook'),
       summary: 'Send a delivery again (same webhook-id), whatever its state', params: deliveryParams,
       ok: { 202: ['queued; the delivery log shows the new attempts', Redelivery] }, problems: [404, 409],
-      async handler({ deps, params, actor, res }) {
+      async handler({ deps, params, actor }) {
         const e = await ownEndpoint(deps, actor().organizationId, params.endpointId);
         if (!(await redeliver(deps.sql, e.endpointId, params.deliveryId))) {
           if (!(await deliveryStatus(deps.sql, e.endpointId, params.deliveryId))) throw new AppError('not_found', 'No such delivery for this endpoint.');
           throw new AppError('delivery_in_progress', 'This delivery is being delivered now; redeliver it once it has succeeded or failed.');
         }
-        res.status(202).json({ success: true, data: { deliveryId: params.deliveryId, status: 'pending' } });
+        return reply(202, { data: { deliveryId: params.deliveryId, status: 'pending' } });
       },
     }),
   ];
@@ -189,11 +189,11 @@ function eventsRoute(): Route {
     ...API_SURFACE.common, method: 'get', path: `${INTAKE_BASE}/events`, operationId: 'listEvents',
     summary: "Your organization's events, oldest first, with the same ids as the webhooks (poll with next_cursor)", query: eventsQuery,
     ok: { 200: ['events after the cursor', EventFeed] },
-    async handler({ deps, query, actor, res }) {
+    async handler({ deps, query, actor }) {
       const after = query.cursor ?? query.after ?? '0';
       const { events, more } = await eventsAfter(deps.sql, { organizationId: actor().organizationId, afterSeq: after, limit: query.limit, publicBaseUrl: deps.publicBaseUrl });
       const last = events.at(-1);
-      res.json({ success: true, data: events.map(({ seq: _seq, ...e }) => e), next_cursor: encodeSeq(last ? last.seq : after), has_more: more });
+      return { data: events.map(({ seq: _seq, ...e }) => e), next_cursor: encodeSeq(last ? last.seq : after), has_more: more };
     },
   });
 }

@@ -1,0 +1,80 @@
+// What the review console's reads answer, declared once: the zod schemas below; the TypeScript types
+// are inferred from them, lib/console/review.ts fills them, and api/console/routes.ts names them in
+// the OpenAPI document. Times are ISO 8601 strings, as JSON carries them.
+import { z } from 'zod';
+import { intakeStatuses, reviewStatuses } from '../intake/vocabulary';
+
+const iso = z.string().describe('ISO 8601');
+
+export const QueueItem = z.object({
+  submissionId: z.string(),
+  fileName: z.string(),
+  title: z.string().nullable(),
+  partnerActorId: z.string(),
+  partnerOrganizationId: z.string().nullable(),
+  tenantId: z.string(),
+  artistCanonicalId: z.string(),
+  artistEvidence: z.enum(['verified_by_operator', 'evidence_on_file', 'no_evidence']),
+  artistHasProfile: z.boolean().describe('the artist has a runtime profile: its profile link, or the canonical id is a listed artist'),
+  artistProfileId: z.string().nullable().describe('the runtime artist profile (GET /api/v1/artists/{id}) it is published under'),
+  artistOrganizations: z.array(z.string()).describe('the organizations the artist belongs to, shown beside the partner\'s own'),
+  rightsPosture: z.string(),
+  consentPosture: z.string(),
+  mimeType: z.string(),
+  sizeBytes: z.number(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  imageOrientation: z.number().int().nullable().describe('the EXIF orientation: 5 to 8 turn the image a quarter (width and height are as stored)'),
+  awaitingSince: iso,
+  ageSeconds: z.number().int(),
+  claimedBy: z.string().nullable(),
+  claimedUntil: iso.nullable(),
+});
+export type QueueItem = z.infer<typeof QueueItem>;
+
+export const SubmissionDetail = QueueItem.extend({
+  awaitingSince: iso.nullable(),
+  intakeStatus: z.enum(intakeStatuses),
+  reviewStatus: z.enum(reviewStatuses),
+  verifiedSha256: z.string().nullable(),
+  imageFormat: z.string().nullable(),
+  imageFrames: z.number().int().nullable(),
+  description: z.string().nullable(),
+  tags: z.array(z.string()),
+  styleIds: z.array(z.string()),
+  placement: z.string().nullable(),
+  createdAt: iso,
+  events: z.array(z.object({ at: iso, fromStatus: z.enum(intakeStatuses).nullable(), toStatus: z.enum(intakeStatuses), trigger: z.string(), actorId: z.string(), note: z.string().nullable() })),
+});
+export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
+
+export const RecentDecision = z.object({
+  submissionId: z.string(),
+  fileName: z.string(),
+  decision: z.enum(['approved', 'rejected']),
+  actorId: z.string(),
+  at: iso,
+  note: z.string().nullable(),
+  intakeStatus: z.enum(intakeStatuses),
+});
+export type RecentDecision = z.infer<typeof RecentDecision>;
+
+export const publications = ['draft', 'published', 'unpublished'] as const;
+export const DraftRow = z.object({
+  documentId: z.string(),
+  submissionId: z.string(),
+  fileName: z.string(),
+  title: z.string().nullable(),
+  tenantId: z.string(),
+  artistCanonicalId: z.string(),
+  rightsPosture: z.string(),
+  consentPosture: z.string(),
+  approvedBy: z.string(),
+  createdAt: iso,
+  assetId: z.string().nullable(),
+  publication: z.enum(publications).describe('draft (never published), published, unpublished'),
+});
+export type DraftRow = z.infer<typeof DraftRow>;
+
+/** A timestamp as the answers carry it. */
+export const isoOf = <T extends Date | null>(d: T): T extends Date ? string : string | null => (d === null ? null : d.toISOString()) as never;
