@@ -1,13 +1,11 @@
 import express, { type Express } from 'express';
 import type { AppDeps } from './deps';
-import { metricsRouter } from './http/metrics';
 import { requestLog } from './http/request-log';
 import { allowedHosts } from './http/allowed-hosts';
 import { securityHeaders } from './http/security-headers';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { methodGuards } from './routing/method-guards';
 import { mountRoutes, type Authenticators } from './routing/route';
-import { docsPageRouter } from './openapi/router';
 import { allRoutes } from './route-list';
 
 export function createApp(deps: AppDeps, authenticators: Authenticators): Express {
@@ -28,8 +26,6 @@ export function createApp(deps: AppDeps, authenticators: Authenticators): Expres
   const methods = methodGuards(routes);
   app.use(methods.options);
   mountRoutes(app, routes, deps, authenticators);
-  app.use(docsPageRouter(deps));
-  app.use(metricsRouter(deps.cfg, deps.metrics));
 
   app.use(methods.notAllowed);
   app.use(notFoundHandler);

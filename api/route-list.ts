@@ -1,7 +1,8 @@
 // Every route the API serves, in one list: Express routing, both OpenAPI documents, the auth
-// cases and the 405 table are derived from it. A new endpoint is one definition in its family.
+// cases, the 405 table and the request metrics are derived from it. A new endpoint is one definition in its family.
 import type { Route } from './routing/route';
-import { openApiRoutes } from './openapi/router';
+import { docsRoutes, openApiRoutes } from './openapi/router';
+import { metricsRoutes } from './routes/metrics';
 import { directoryRoutes } from './routes/directory';
 import { healthRoutes } from './routes/health';
 import { identityRoutes } from './routes/identity';
@@ -46,5 +47,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...consoleRoutes(),
     ...consolePageRoutes(),
     ...openApiRoutes(),
+    ...docsRoutes(),
+    ...metricsRoutes(),
   ];
 }

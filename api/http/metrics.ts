@@ -1,14 +1,11 @@
-// The API's /metrics (Prometheus text, prom-client): request durations by route and status, intake
+// The API's metrics (Prometheus text, prom-client): request durations by route and status, intake
 // transitions by status, the review queue's depth and oldest age, submissions by status,
-// rate-limit refusals, Temporal call failures, and the process's own figures. Not public in
-// production: METRICS_TOKEN (bearer) is required there, and without it /metrics is not served.
-import { Router, type Request, type Response } from 'express';
+// rate-limit refusals, Temporal call failures, and the process's own figures. Served by GET
+// /metrics (api/routes/metrics.ts).
+import type { Request, Response } from 'express';
 import { queueFigures } from '../../lib/console/review';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../../lib/db';
-import type { ApiConfig } from '../../lib/config';
-import { metricsAccess } from '../../lib/metrics-access';
-import { AppError } from './errors';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -92,14 +89,3 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
  * GET /metrics. With METRICS_TOKEN: only with `Authorization: Bearer <token>` (401 otherwise).
  * Without it: served outside production only (a developer's loopback stack); 404 in production.
  */
-export function metricsRouter(cfg: Pick<ApiConfig, 'NODE_ENV' | 'METRICS_TOKEN'>, metrics: ApiMetrics): Router {
-  const r = Router();
-  r.get('/metrics', async (req, res) => {
-    const access = metricsAccess({ token: cfg.METRICS_TOKEN, production: cfg.NODE_ENV === 'production' }, req.get('authorization'));
-    if (access === 'hidden') throw new AppError('not_found', 'No such route.');
-    if (access === 'unauthenticated')
-      throw new AppError('unauthenticated', 'GET /metrics needs the metrics bearer token (METRICS_TOKEN).', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
-    res.set('cache-control', 'no-store').type(metrics.registry.contentType).send(await metrics.text());
-  });
-  return r;
-}

@@ -2,13 +2,15 @@
 // npm package, served from this origin; no CDN).
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { Router } from 'express';
+import type express from 'express';
+import { z } from 'zod';
 import { createRequire } from 'node:module';
 import { PROJECT_ROOT } from '../../lib/config';
 import type { AppDeps } from '../deps';
 import { defineRoute, type DocumentId, type Route } from '../routing/route';
 import { INTAKE_BASE, portalUrlOf, PUBLIC_BASE } from '../routing/bases';
 import * as C from './components';
+import { AppError } from '../http/errors';
 import { buildDocument } from './documents';
 
 const DOCS_DIR = path.join(PROJECT_ROOT, 'api', 'docs');
@@ -79,25 +81,56 @@ export function openApiRoutes(): Route[] {
   ];
 }
 
-/** The docs page: pages and assets, not API operations. */
-export function docsPageRouter(deps: AppDeps): Router {
-  const r = Router();
+const DocsConfig = z
+  .object({
+    urls: z.array(z.object({ name: z.string(), url: z.string() })),
+    demoApiKey: z.string().optional().describe('the embedded stack\'s demo partner key (outside production, on our own host names only)'),
+    portalUrl: z.string().optional().describe('where partners make keys'),
+  })
+  .openapi('DocsConfig');
+const assetParams = z.object({ file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$/, 'a file name of the docs page') });
+
+/** The docs page (Swagger UI), its script and configuration, and Swagger UI's own files. */
+export function docsRoutes(): Route[] {
+  const common = { doc: 'public', tag: 'meta', auth: 'public', limit: 'none' } as const;
   const page = (res: express.Response) => res.set('content-security-policy', CSP).set('x-content-type-options', 'nosniff');
-  r.get('/docs', (_req, res) => void page(res).type('html').sendFile(path.join(DOCS_DIR, 'index.html')));
-  r.get('/docs/init.js', (_req, res) => void page(res).type('js').sendFile(path.join(DOCS_DIR, 'init.js')));
-  r.get('/docs/config.json', (req, res) => {
-    // The key only to a page on one of our own names, never to one a rebinding DNS name served.
-    const key = isOwnHost(req, deps) ? demoApiKey(deps) : undefined;
-    res.set({ 'cache-control': 'no-store', vary: 'host' }).json({
-      urls: [
-        { name: 'Portfolio intake (private) 1.0.0', url: `${INTAKE_BASE}/openapi.json` },
-        { name: 'Directory (public and beta)', url: `${PUBLIC_BASE}/openapi.json` },
-      ],
-      ...(key ? { demoApiKey: key } : {}),
-      // Where keys are made, for the page's "paste your key" note.
-      ...(portalUrlOf(deps) ? { portalUrl: portalUrlOf(deps) } : {}),
-    });
-  });
-  r.use('/docs/assets', express.static(SWAGGER_UI_DIR, { index: false }));
-  return r;
+  const send = (res: express.Response, file: string) =>
+    new Promise<void>((resolve, reject) => res.sendFile(file, (err) => (err ? reject((err as NodeJS.ErrnoException).code === 'ENOENT' ? new AppError('not_found', 'No such docs asset.') : err) : resolve())));
+  return [
+    defineRoute({
+      ...common, method: 'get', path: '/docs', operationId: 'docsPage', summary: 'The API docs (Swagger UI): both documents, "Try it out" against this server',
+      okContentType: 'text/html', ok: { 200: ['the docs page', z.string().openapi({ type: 'string', description: 'the docs page (HTML)' })] },
+      handler: ({ res }) => send(page(res).type('html'), path.join(DOCS_DIR, 'index.html')),
+    }),
+    defineRoute({
+      ...common, method: 'get', path: '/docs/init.js', operationId: 'docsScript', summary: 'The docs page\'s script',
+      okContentType: 'text/javascript', ok: { 200: ['the script', z.string().openapi({ type: 'string', description: 'the docs page\'s script' })] },
+      handler: ({ res }) => send(page(res).type('js'), path.join(DOCS_DIR, 'init.js')),
+    }),
+    defineRoute({
+      ...common, method: 'get', path: '/docs/config.json', operationId: 'docsConfig', summary: 'What the docs page shows: the documents, the demo key where there is one, where keys are made',
+      ok: { 200: ['the configuration', DocsConfig] },
+      handler({ deps, req, res }) {
+        // The key only to a page on one of our own names, never to one a rebinding DNS name served.
+        const key = isOwnHost(req, deps) ? demoApiKey(deps) : undefined;
+        const portalUrl = portalUrlOf(deps);
+        res.set({ 'cache-control': 'no-store', vary: 'host' });
+        return {
+          urls: [
+            { name: 'Portfolio intake (private) 1.0.0', url: `${INTAKE_BASE}/openapi.json` },
+            { name: 'Directory (public and beta)', url: `${PUBLIC_BASE}/openapi.json` },
+          ],
+          ...(key ? { demoApiKey: key } : {}),
+          // Where keys are made, for the page's "paste your key" note.
+          ...(portalUrl ? { portalUrl } : {}),
+        };
+      },
+    }),
+    defineRoute({
+      ...common, method: 'get', path: '/docs/assets/{file}', operationId: 'docsAsset', params: assetParams, problems: [404],
+      summary: 'Swagger UI\'s own files (the swagger-ui-dist package), from this origin',
+      okContentType: 'application/octet-stream', ok: { 200: ['the file', z.string().openapi({ type: 'string', format: 'binary', description: 'a Swagger UI file (script, stylesheet, icon)' })] },
+      handler: ({ params, res }) => send(res, path.join(SWAGGER_UI_DIR, params.file)),
+    }),
+  ];
 }

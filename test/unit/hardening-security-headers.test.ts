@@ -11,7 +11,8 @@ import type { AppDeps } from '../../api/deps';
 import { AppError } from '../../api/http/errors';
 import { errorHandler } from '../../api/http/problem';
 import { securityHeaders } from '../../api/http/security-headers';
-import { docsPageRouter } from '../../api/openapi/router';
+import { docsRoutes } from '../../api/openapi/router';
+import { mountRoutes, type Authenticators } from '../../api/routing/route';
 
 const WEBP = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00', 'binary');
 
@@ -26,7 +27,9 @@ async function serve(nodeEnv: 'test' | 'production') {
   });
   app.get('/image', (_req, res) => void res.set('cross-origin-resource-policy', 'cross-origin').type('image/webp').send(WEBP));
   app.get('/things/:id', (_req, res) => void res.json({}));
-  app.use(docsPageRouter(deps));
+  // The docs routes are public: no authenticator is ever asked.
+  const none = (() => Promise.reject(new Error('no credential kind here'))) as Authenticators[keyof Authenticators];
+  mountRoutes(app, docsRoutes(), deps, { any: none, api_key: none, operator: none, console: none, portal: none });
   app.use(errorHandler(pino({ level: 'silent' })));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
