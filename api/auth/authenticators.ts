@@ -3,7 +3,7 @@
 import type { Request } from 'express';
 import { authenticate } from './middleware';
 import type { SessionSurface } from './session-surface';
-import type { Authenticator, Authenticators } from '../routing/route';
+import type { Authenticator, Authenticators } from './kinds';
 
 const headersOf = (req: Request) => ({ apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
 

@@ -7,6 +7,8 @@ import type { z } from 'zod';
 import type { Permission } from '../../lib/identity/permissions';
 import type { CredentialKind } from '../../lib/identity/types';
 import { enforce, type Actor, type AuthRule } from '../auth/middleware';
+import type { Auth, Authenticators } from '../auth/kinds';
+export type { Authenticator, Authenticators } from '../auth/kinds';
 import type { AppDeps } from '../deps';
 import { AppError, type ProblemStatus } from '../http/errors';
 import { rateKeysOf, type RateFamily } from '../http/rate-limit';
@@ -14,13 +16,7 @@ import { parseInput } from '../http/validate';
 
 export type DocumentId = 'intake' | 'public';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
-/**
- * public: no credential; any: X-API-Key or bearer; api_key: X-API-Key only; operator: bearer of a
- * mapped human operator; portal: the partner portal's session cookie (a person signed in with their
- * bearer token; writes also carry X-Portal-CSRF); console: the review console's session cookie (a
- * mapped human operator signed in with their bearer token; writes also carry X-Console-CSRF).
- */
-export type Auth = 'public' | 'any' | 'api_key' | 'operator' | 'portal' | 'console';
+export type { Auth };
 
 export interface RouteContext<P, Q, B> {
   req: Request;
@@ -175,9 +171,6 @@ function blockedHandler(allow: string): RequestHandler {
   };
 }
 
-/** Proves the request's credential for an auth kind; built in server.ts (the sessions are the console's and the portal's). */
-export type Authenticator = (deps: AppDeps, req: Request, res: Response) => Promise<Actor>;
-export type Authenticators = Readonly<Record<Exclude<Auth, 'public'>, Authenticator>>;
 
 /** Whether an answer's schema is the `{ success: true, ... }` envelope. */
 const isEnvelope = (schema: z.ZodType | null | undefined) => !!schema && 'shape' in schema && typeof schema.shape === 'object' && schema.shape !== null && 'success' in schema.shape;
