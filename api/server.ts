@@ -132,7 +132,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   }
 
   const { url, deps, app, server } = running;
-  // Webhook secrets stored before they were sealed at rest are sealed now (issue 22; SQL has no key
+  // Webhook secrets still stored in plaintext are sealed now (SQL has no key
   // to do it in a migration). In the background: a database that is away delays nothing; the next
   // start retries, and the worker opens a plaintext one meanwhile.
   const sealing = resealSecrets(deps.sql, deps.webhookSecrets, 'plaintext').then(

@@ -1,4 +1,4 @@
-// The review console's page (issue 14; typed and built since issue 27), in the route list like every
+// The review console's page, in the route list like every
 // endpoint: the same document for every console URL (/console, /console/submissions/{id},
 // /console/published, …: deep links, Back and Forward), and its script and stylesheet. The script is
 // api/console/web/main.tsx bundled by esbuild into a hashed asset: `npm run build` writes

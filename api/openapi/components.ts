@@ -214,7 +214,7 @@ export const Studio = z
   .openapi('Studio');
 
 /**
- * Bounded totals (issue 16), as Lucene-based engines count them (track_total_hits): exact up to
+ * Bounded totals, as Lucene-based engines count them (track_total_hits): exact up to
  * SEARCH_TOTAL_CAP (default 10,000), beyond it the cap and the relation `gte`.
  */
 const TOTAL_RULE =

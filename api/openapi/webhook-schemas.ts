@@ -1,4 +1,4 @@
-// Request and answer schemas of the partners' webhook endpoints and events feed (issue 15): they
+// Request and answer schemas of the partners' webhook endpoints and events feed: they
 // validate requests and describe them in the intake OpenAPI document, webhooks section included.
 import { z } from 'zod';
 import { limitParam } from '../../lib/directory/params';

@@ -1,4 +1,4 @@
-// The evidence-review operation (issue 27: one module for what the API's routes and the console
+// The evidence-review operation (one module for what the API's routes and the console
 // both do): an operator's verification that links a resolution's evidence to an artist as
 // `verified_by_operator`, with its inputs. Review evidence only, never legal identity verification.
 import { z } from 'zod';

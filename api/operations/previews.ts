@@ -1,4 +1,4 @@
-// The preview operation (issue 27: one module for what the API's routes and the console both do):
+// The preview operation (one module for what the API's routes and the console both do):
 // a verified submission's private review preview, waiting (bounded) for one just being made.
 import { z } from 'zod';
 import { isFinal } from '../../lib/intake/lifecycle';

@@ -1,4 +1,4 @@
-// The publishing operations (issue 27: one module for what the API's routes and the console both
+// The publishing operations (one module for what the API's routes and the console both
 // do): the governed projection of a promoted draft into the public runtime store, the takedown,
 // and the settlement of a `review_required` posture, with their inputs. Publish and unpublish are
 // dry-run unless the body says `"dryRun": false`. lib/directory/projection.ts and postures.ts hold

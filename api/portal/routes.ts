@@ -1,4 +1,4 @@
-// The partner portal's API (issue 24), in the route list like every endpoint: people of a partner
+// The partner portal's API, in the route list like every endpoint: people of a partner
 // organization holding partner_api_keys:manage sign in (their bearer token, or a one-time link from
 // `npm run iam -- portal-link`) and list, create, rotate and revoke their organization's API keys.
 // Auth kind `portal`: the session cookie, plus X-Portal-CSRF on writes (api/portal/session.ts).

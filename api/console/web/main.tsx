@@ -1,4 +1,4 @@
-// The review console (issue 14; typed and built since issue 27): Preact views of one idea each
+// The review console: Preact views of one idea each
 // (views/), a client typed from the route list (api.ts), and a URL for every view (router.ts).
 // Bundled by esbuild into a hashed asset (api/console/router.ts, scripts/build.ts). It talks only to
 // /console/api with the session cookie, sending X-Console-CSRF on every write.

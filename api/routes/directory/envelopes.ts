@@ -3,7 +3,7 @@
 import { totalPagesOf, type Page } from '../../../lib/directory/params';
 
 /**
- * Bounded totals (issue 16): `total` is exact up to the cap (SEARCH_TOTAL_CAP), beyond it the cap
+ * Bounded totals: `total` is exact up to the cap (SEARCH_TOTAL_CAP), beyond it the cap
  * and the relation `gte`; the page counts follow from that total, and has-next is known exactly
  * (the reads fetch one row more than the page).
  */

@@ -11,7 +11,7 @@ import { blockedWrites, defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 
 export const MEDIA_BASE = '/media';
-/** Never `immutable`: a rendition taken down must leave caches within max-age (issue 22). */
+/** Never `immutable`: a rendition taken down must leave caches within max-age. */
 export const RENDITION_CACHE_CONTROL = 'public, max-age=300';
 
 export const renditionParams = z.object({

@@ -1,4 +1,4 @@
-// Identity evidence review (issue 14, item 5): artist resolutions waiting for an operator, and the
+// Identity evidence review: artist resolutions waiting for an operator, and the
 // operator's verification that links the evidence to an artist as `verified_by_operator`. Bearer
 // of a mapped human operator with portfolio_intake:review. Review evidence only, never legal
 // identity verification: every answer says `legalKycVerified: false`.

@@ -1,4 +1,4 @@
-// Publishing through the API (issue 14, item 4): the governed projection of a promoted draft into
+// Publishing through the API: the governed projection of a promoted draft into
 // the public runtime store, the takedown, and the settlement of a `review_required` rights /
 // consent posture. Bearer of a mapped human operator with portfolios:publish (never a partner key).
 // Publish and unpublish are dry-run unless the body says `"dryRun": false`: the dry run answers the

@@ -1,4 +1,4 @@
-// GET /submissions/{id}/similar (issue 26): the near-duplicates of a submission's image among
+// GET /submissions/{id}/similar: the near-duplicates of a submission's image among
 // every other submission, draft and published asset, whoever's (lib/intake/similar.ts). Other
 // partners' data: only a mapped human operator with portfolio_intake:review reads it.
 import { z } from 'zod';

@@ -69,7 +69,7 @@ const API_SURFACE: EndpointSurface = {
   id: (x) => x,
 };
 
-/** The partner portal's (issue 24): the same operations for a person signed in with partner_api_keys:manage. */
+/** The partner portal's: the same operations for a person signed in with partner_api_keys:manage. */
 export const PORTAL_WEBHOOK_SURFACE: EndpointSurface = {
   base: '/portal/api/webhook-endpoints',
   common: { doc: 'intake', tag: 'partner portal', auth: 'portal', permission: 'partner_api_keys:manage' },
