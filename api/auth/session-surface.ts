@@ -6,6 +6,7 @@
 import type { Request, Response } from 'express';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import { findSession, type SessionSurface as SurfaceId } from '../../lib/console/sessions';
+import { findActiveActor } from '../../lib/identity/actors';
 import type { ProvenIdentity } from '../../lib/identity/types';
 import type { Actor } from './middleware';
 import type { AppDeps } from '../deps';
@@ -38,15 +39,18 @@ export interface SurfaceOptions {
   cookie: string;
   /** The CSRF header as messages spell it: 'X-Console-CSRF'. */
   csrfHeader: string;
-  /** Whether this person may sign in to the surface (throws the problem when not). */
-  admit(deps: AppDeps, identity: ProvenIdentity): Promise<Actor>;
-  /** The check each request repeats (default: admit). */
-  current?(deps: AppDeps, identity: ProvenIdentity): Promise<Actor>;
+  /** Who may sign in: an actively mapped person (else actor_not_mapped with this message) whom `allow` lets in (it throws the problem when not). */
+  unmapped: string;
+  allow(actor: Actor): void;
+  /** What each request checks again (default: the same); the routes' own rules come after it. */
+  eachRequest?: { unmapped: string; allow?(actor: Actor): void };
   /** Throws when this deployment does not serve the surface. */
   served?(deps: AppDeps): void;
 }
 
 export interface SessionSurface extends SurfaceOptions {
+  /** The person behind a proven identity, if they may sign in (throws the problem when not). */
+  admit(deps: AppDeps, identity: ProvenIdentity): Promise<Actor>;
   sessionOf(req: Request): string | undefined;
   setCookie(deps: AppDeps, res: Response, token: string, expiresAt: Date): void;
   clearCookie(deps: AppDeps, res: Response): void;
@@ -59,9 +63,17 @@ export function sessionSurface(o: SurfaceOptions): SessionSurface {
   const cookieOf = (deps: AppDeps, token: string, maxAge: number) =>
     serializeCookie(o.cookie, token, { httpOnly: true, sameSite: 'strict', path: o.cookiePath, maxAge, secure: deps.cfg.NODE_ENV === 'production' });
   const localsKey = `session:${o.id}`;
-  const current = o.current ?? o.admit;
+  const check = (c: { unmapped: string; allow?(actor: Actor): void }) => async (deps: AppDeps, identity: ProvenIdentity) => {
+    const actor = await findActiveActor(deps.sql, identity);
+    if (!actor) throw new AppError('actor_not_mapped', c.unmapped);
+    c.allow?.(actor);
+    return actor;
+  };
+  const admit = check(o);
+  const current = o.eachRequest ? check(o.eachRequest) : admit;
   return {
     ...o,
+    admit,
     sessionOf: (req) => parseCookies(req.headers.cookie ?? '')[o.cookie],
     setCookie(deps, res, token, expiresAt) {
       res.append('Set-Cookie', cookieOf(deps, token, Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000))));

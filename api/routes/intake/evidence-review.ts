@@ -50,10 +50,10 @@ export const EvidenceVerified = z
   .openapi('EvidenceVerified');
 
 export function evidenceReviewRoutes(): Route[] {
+  const review = { doc: 'intake', tag: 'artists', auth: 'operator', permission: 'portfolio_intake:review' } as const;
   return [
     defineRoute({
-      doc: 'intake', method: 'get', path: `${INTAKE_BASE}/artist-resolutions`, operationId: 'listArtistResolutions', tag: 'artists',
-      auth: 'operator', permission: 'portfolio_intake:review', query: resolutionListQuery,
+      ...review, method: 'get', path: `${INTAKE_BASE}/artist-resolutions`, operationId: 'listArtistResolutions', query: resolutionListQuery,
       summary: 'Artist resolutions waiting for an operator\'s review of their identity evidence, oldest first',
       ok: { 200: ['one page of resolutions', ResolutionReviewPage] },
       async handler({ deps, query: q }) {
@@ -61,8 +61,8 @@ export function evidenceReviewRoutes(): Route[] {
       },
     }),
     defineRoute({
-      doc: 'intake', method: 'post', path: `${INTAKE_BASE}/artist-resolutions/{resolutionId}/verify`, operationId: 'verifyArtistEvidence', tag: 'artists',
-      auth: 'operator', permission: 'portfolio_intake:review', params: resolutionIdParams, body: verifyEvidenceSchema, bodyLimit: '16kb',
+      ...review, method: 'post', path: `${INTAKE_BASE}/artist-resolutions/{resolutionId}/verify`, operationId: 'verifyArtistEvidence',
+      params: resolutionIdParams, body: verifyEvidenceSchema, bodyLimit: '16kb',
       summary: 'Link a resolution\'s evidence to an artist as verified_by_operator (review evidence, never legal identity verification)',
       ok: { 200: ['the evidence is verified_by_operator; the next resolution with it answers so', EvidenceVerified] }, problems: [404, 409],
       async handler({ deps, params, body, actor }) {

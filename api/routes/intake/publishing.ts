@@ -99,10 +99,11 @@ export const SettlementAnswer = z
   .openapi('PostureSettlement');
 
 export function publishingRoutes(): Route[] {
+  const publishing = { doc: 'intake', tag: 'publishing', auth: 'operator', permission: 'portfolios:publish' } as const;
   return [
     defineRoute({
-      doc: 'intake', method: 'post', path: `${INTAKE_BASE}/media-documents/{documentId}/publish`, operationId: 'publishDraft', tag: 'publishing',
-      auth: 'operator', permission: 'portfolios:publish', params: documentIdParams, body: publishSchema, bodyLimit: '4kb',
+      ...publishing, method: 'post', path: `${INTAKE_BASE}/media-documents/{documentId}/publish`, operationId: 'publishDraft',
+      params: documentIdParams, body: publishSchema, bodyLimit: '4kb',
       summary: 'Publish a promoted draft (dry run unless "dryRun": false): the plan, or the published asset',
       ok: { 200: ['the plan (dryRun true: nothing changed), or the published asset (dryRun false)', PublishAnswer] }, problems: [404, 409],
       async handler({ deps, params, body, actor }) {
@@ -112,8 +113,8 @@ export function publishingRoutes(): Route[] {
       },
     }),
     defineRoute({
-      doc: 'intake', method: 'post', path: `${INTAKE_BASE}/portfolio-assets/{assetId}/unpublish`, operationId: 'unpublishAsset', tag: 'publishing',
-      auth: 'operator', permission: 'portfolios:publish', params: assetIdParams, body: unpublishSchema, bodyLimit: '16kb',
+      ...publishing, method: 'post', path: `${INTAKE_BASE}/portfolio-assets/{assetId}/unpublish`, operationId: 'unpublishAsset',
+      params: assetIdParams, body: unpublishSchema, bodyLimit: '16kb',
       summary: 'Take a published asset down (dry run unless "dryRun": false): it leaves every public read, its /media URLs answer 410',
       ok: { 200: ['what would come down (dryRun true: nothing changed), or what came down', TakedownAnswer] }, problems: [404],
       async handler({ deps, params, body, actor }) {
@@ -121,8 +122,8 @@ export function publishingRoutes(): Route[] {
       },
     }),
     defineRoute({
-      doc: 'intake', method: 'post', path: `${INTAKE_BASE}/media-documents/{documentId}/postures`, operationId: 'settlePostures', tag: 'publishing',
-      auth: 'operator', permission: 'portfolios:publish', params: documentIdParams, body: settlePosturesSchema, bodyLimit: '16kb',
+      ...publishing, method: 'post', path: `${INTAKE_BASE}/media-documents/{documentId}/postures`, operationId: 'settlePostures',
+      params: documentIdParams, body: settlePosturesSchema, bodyLimit: '16kb',
       summary: 'Settle a draft\'s review_required rights and/or consent posture, with a note (recorded with the operator, audited)',
       ok: { 200: ['the draft\'s postures now', SettlementAnswer] }, problems: [404, 409],
       async handler({ deps, params, body, actor }) {
