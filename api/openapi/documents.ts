@@ -64,7 +64,8 @@ export function securityOf(op: Operation): Record<string, string[]>[] {
     case 'api_key':
       return [{ ApiKeyAuth: [] }];
     case 'operator':
-      return [{ BearerAuth: [] }];
+      // A mapped human operator's bearer token, or the review console's session (one door).
+      return [{ BearerAuth: [] }, { ConsoleSession: [] }];
     case 'any':
       return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
     case 'portal':

@@ -58,7 +58,8 @@ describe('the documents', () => {
   it('every error answer is problem+json and every operation has one security requirement per accepted credential', async () => {
     const { body } = await call(stack, 'GET', `${INTAKE}/openapi.json`);
     const approve = body.paths['/api/private/portfolio-intake/v1/submissions/{submissionId}/approve'].post;
-    expect(approve.security).toEqual([{ BearerAuth: [] }]);
+    // An operator's bearer token, or the review console's session (one door).
+    expect(approve.security).toEqual([{ BearerAuth: [] }, { ConsoleSession: [] }]);
     expect(Object.keys(approve.responses).sort()).toEqual(['200', '202', '400', '401', '403', '404', '409', '413', '429', '503']);
     expect(Object.keys(approve.responses['409'].content)).toEqual(['application/problem+json']);
     expect(approve.responses['503'].headers).toHaveProperty('Retry-After');
@@ -99,8 +100,8 @@ describe('documents and routes stay in step', () => {
       const bare = await call(stack, op.method.toUpperCase(), urlOf(op), op.body ? { body: {} } : {});
       expect(bare.status, `${op.method} ${op.path}`).toBe(401);
       const schemes = securityOf(op).map((s) => Object.keys(s)[0]);
-      if (schemes.includes('PortalSession') || schemes.includes('ConsoleSession')) {
-        // The portal's and the console's routes take their session cookie only: a header credential is no session (401).
+      if (schemes.every((x) => x === 'PortalSession' || x === 'ConsoleSession')) {
+        // The portal's and the console's own routes take their session cookie only: a header credential is no session (401).
         for (const cred of [reader, operator]) expect((await call(stack, op.method.toUpperCase(), urlOf(op), { headers: cred.headers, ...(op.body ? { body: {} } : {}) })).status).toBe(401);
         continue;
       }

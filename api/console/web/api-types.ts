@@ -964,6 +964,7 @@ export interface components {
             lastUsedAt: string | null;
             expiresAt: string | null;
             revokedAt: string | null;
+            /** @description the key that replaced this one in a rotation */
             replacedBy: string | null;
             /** @enum {string} */
             status: "active" | "expiring" | "expired" | "revoked";
@@ -1068,6 +1069,7 @@ export interface components {
                 artistHasProfile: boolean;
                 /** @description the runtime artist profile (GET /api/v1/artists/{id}) it is published under */
                 artistProfileId: string | null;
+                /** @description the organizations the artist belongs to, shown beside the partner's own */
                 artistOrganizations: string[];
                 rightsPosture: string;
                 consentPosture: string;
@@ -1077,9 +1079,11 @@ export interface components {
                 height: number | null;
                 /** @description the EXIF orientation: 5 to 8 turn the image a quarter (width and height are as stored) */
                 imageOrientation: number | null;
-                awaitingSince: string | null;
+                /** @description ISO 8601 */
+                awaitingSince: string;
                 ageSeconds: number;
                 claimedBy: string | null;
+                /** @description ISO 8601 */
                 claimedUntil: string | null;
                 /** @description the image matches another artist's published or pending work */
                 similarFlag: boolean;
@@ -1100,9 +1104,11 @@ export interface components {
                 /** @enum {string} */
                 decision: "approved" | "rejected";
                 actorId: string;
+                /** @description ISO 8601 */
                 at: string;
                 note: string | null;
-                intakeStatus: string;
+                /** @enum {string} */
+                intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
             }[];
         };
         ConsoleSubmission: {
@@ -1122,6 +1128,7 @@ export interface components {
                 artistHasProfile: boolean;
                 /** @description the runtime artist profile (GET /api/v1/artists/{id}) it is published under */
                 artistProfileId: string | null;
+                /** @description the organizations the artist belongs to, shown beside the partner's own */
                 artistOrganizations: string[];
                 rightsPosture: string;
                 consentPosture: string;
@@ -1131,12 +1138,16 @@ export interface components {
                 height: number | null;
                 /** @description the EXIF orientation: 5 to 8 turn the image a quarter (width and height are as stored) */
                 imageOrientation: number | null;
+                /** @description ISO 8601 */
                 awaitingSince: string | null;
                 ageSeconds: number;
                 claimedBy: string | null;
+                /** @description ISO 8601 */
                 claimedUntil: string | null;
-                intakeStatus: string;
-                reviewStatus: string;
+                /** @enum {string} */
+                intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
+                /** @enum {string} */
+                reviewStatus: "review_required" | "approved" | "rejected" | "not_reviewed";
                 verifiedSha256: string | null;
                 imageFormat: string | null;
                 imageFrames: number | null;
@@ -1144,11 +1155,15 @@ export interface components {
                 tags: string[];
                 styleIds: string[];
                 placement: string | null;
+                /** @description ISO 8601 */
                 createdAt: string;
                 events: {
+                    /** @description ISO 8601 */
                     at: string;
-                    fromStatus: string | null;
-                    toStatus: string;
+                    /** @enum {string|null} */
+                    fromStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired" | null;
+                    /** @enum {string} */
+                    toStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
                     trigger: string;
                     actorId: string;
                     note: string | null;
@@ -1177,9 +1192,13 @@ export interface components {
                 rightsPosture: string;
                 consentPosture: string;
                 approvedBy: string;
+                /** @description ISO 8601 */
                 createdAt: string;
                 assetId: string | null;
-                /** @enum {string} */
+                /**
+                 * @description draft (never published), published, unpublished
+                 * @enum {string}
+                 */
                 publication: "draft" | "published" | "unpublished";
             }[];
         };
