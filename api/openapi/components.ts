@@ -4,7 +4,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ERROR_STATUS, TITLES } from '../http/errors';
-import { intakeStatuses, reviewStatuses, verificationFailureCodes, rejectReasonCodes } from '../../lib/intake/vocabulary';
+import { consentPostures, intakeStatuses, rejectReasonCodes, reviewStatuses, rightsPostures, verificationFailureCodes } from '../../lib/intake/vocabulary';
 
 extendZodWithOpenApi(z);
 
@@ -145,8 +145,8 @@ export const ReviewQueue = z.object({
       artistCanonicalId: z.string(),
       mimeType: z.string(),
       sizeBytes: z.number().int(),
-      rightsPosture: z.string(),
-      consentPosture: z.string(),
+      rightsPosture: z.enum(rightsPostures),
+      consentPosture: z.enum(consentPostures),
       awaitingSince: z.string(),
       ageSeconds: z.number().int(),
     }),

@@ -2,7 +2,7 @@
 // are inferred from them, lib/console/review.ts fills them, and api/console/routes.ts names them in
 // the OpenAPI document. Times are ISO 8601 strings, as JSON carries them.
 import { z } from 'zod';
-import { intakeStatuses, reviewStatuses } from '../intake/vocabulary';
+import { consentPostures, intakeStatuses, reviewStatuses, rightsPostures } from '../intake/vocabulary';
 
 const iso = z.string().describe('ISO 8601');
 
@@ -18,8 +18,8 @@ export const QueueItem = z.object({
   artistHasProfile: z.boolean().describe('the artist has a runtime profile: its profile link, or the canonical id is a listed artist'),
   artistProfileId: z.string().nullable().describe('the runtime artist profile (GET /api/v1/artists/{id}) it is published under'),
   artistOrganizations: z.array(z.string()).describe('the organizations the artist belongs to, shown beside the partner\'s own'),
-  rightsPosture: z.string(),
-  consentPosture: z.string(),
+  rightsPosture: z.enum(rightsPostures),
+  consentPosture: z.enum(consentPostures),
   mimeType: z.string(),
   sizeBytes: z.number(),
   width: z.number().int().nullable(),
@@ -67,8 +67,8 @@ export const DraftRow = z.object({
   title: z.string().nullable(),
   tenantId: z.string(),
   artistCanonicalId: z.string(),
-  rightsPosture: z.string(),
-  consentPosture: z.string(),
+  rightsPosture: z.enum(rightsPostures),
+  consentPosture: z.enum(consentPostures),
   approvedBy: z.string(),
   createdAt: iso,
   assetId: z.string().nullable(),

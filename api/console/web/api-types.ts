@@ -1071,8 +1071,10 @@ export interface components {
                 artistProfileId: string | null;
                 /** @description the organizations the artist belongs to, shown beside the partner's own */
                 artistOrganizations: string[];
-                rightsPosture: string;
-                consentPosture: string;
+                /** @enum {string} */
+                rightsPosture: "owner_attested" | "artist_attested" | "review_required";
+                /** @enum {string} */
+                consentPosture: "client_consented" | "not_required" | "review_required";
                 mimeType: string;
                 sizeBytes: number;
                 width: number | null;
@@ -1130,8 +1132,10 @@ export interface components {
                 artistProfileId: string | null;
                 /** @description the organizations the artist belongs to, shown beside the partner's own */
                 artistOrganizations: string[];
-                rightsPosture: string;
-                consentPosture: string;
+                /** @enum {string} */
+                rightsPosture: "owner_attested" | "artist_attested" | "review_required";
+                /** @enum {string} */
+                consentPosture: "client_consented" | "not_required" | "review_required";
                 mimeType: string;
                 sizeBytes: number;
                 width: number | null;
@@ -1189,8 +1193,10 @@ export interface components {
                 title: string | null;
                 tenantId: string;
                 artistCanonicalId: string;
-                rightsPosture: string;
-                consentPosture: string;
+                /** @enum {string} */
+                rightsPosture: "owner_attested" | "artist_attested" | "review_required";
+                /** @enum {string} */
+                consentPosture: "client_consented" | "not_required" | "review_required";
                 approvedBy: string;
                 /** @description ISO 8601 */
                 createdAt: string;
@@ -1489,8 +1495,10 @@ export interface operations {
                             artistCanonicalId: string;
                             mimeType: string;
                             sizeBytes: number;
-                            rightsPosture: string;
-                            consentPosture: string;
+                            /** @enum {string} */
+                            rightsPosture: "owner_attested" | "artist_attested" | "review_required";
+                            /** @enum {string} */
+                            consentPosture: "client_consented" | "not_required" | "review_required";
                             awaitingSince: string;
                             ageSeconds: number;
                         }[];
