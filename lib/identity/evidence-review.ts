@@ -1,13 +1,14 @@
-// Identity evidence review (issue 14, item 5). Artist resolutions that ended `review_required`,
+// Identity evidence review. Artist resolutions that ended `review_required`,
 // `unmatched` (or `phone_matched`) wait for an operator; the operator links the evidence the
 // request carried to a canonical artist and marks it `verified_by_operator`, so the next
 // resolution with that evidence answers so (activities/resolve-artist.ts). Review evidence only:
 // never legal identity verification (KYC), never a public profile. Audited in access_audit.
 import type { Sql } from '../db';
+import { EVIDENCE_KINDS, type EvidenceKind, type ResolutionReview, type VerifyEvidenceResult } from './evidence-answers';
+
+export { EVIDENCE_KINDS, type EvidenceKind, type ResolutionReview, type VerifyEvidenceResult };
 import { isActiveOperator } from './actors';
 
-export const EVIDENCE_KINDS = ['mapping', 'phone_hash', 'instagram_handle', 'marketplace_profile_url'] as const;
-export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 export const REVIEWABLE_STATUSES = ['review_required', 'unmatched', 'phone_matched'] as const;
 export type ReviewableStatus = (typeof REVIEWABLE_STATUSES)[number];
 
@@ -21,23 +22,6 @@ export class EvidenceReviewRefusedError extends Error {
     super(message);
     this.name = 'EvidenceReviewRefusedError';
   }
-}
-
-export interface ResolutionReview {
-  resolutionId: string;
-  tenantId: string;
-  /** The partner actor that asked. */
-  actorId: string;
-  status: string;
-  artistCanonicalId: string | null;
-  reviewRequired: boolean;
-  /** The evidence kind that matched, if any. */
-  matchedEvidence: string | null;
-  /** The normalized evidence the request carried, by kind (phone numbers only as hashes). */
-  evidence: Partial<Record<EvidenceKind, string>>;
-  createdAt: string;
-  review: { by: string; at: string; artistCanonicalId: string; note: string } | null;
-  legalKycVerified: false;
 }
 
 interface ResolutionRow {
@@ -125,19 +109,6 @@ export interface VerifyEvidenceInput {
   operatorActorId: string;
   /** `<issuer>#<subject>` of the bearer the operator was verified with. */
   credentialId: string;
-}
-
-export interface VerifyEvidenceResult {
-  resolutionId: string;
-  status: 'verified_by_operator';
-  /** false when the same review had already been recorded (a retry): nothing changed. */
-  changed: boolean;
-  artistCanonicalId: string;
-  tenantId: string;
-  evidence: EvidenceKind[];
-  verifiedBy: string;
-  verifiedAt: string;
-  legalKycVerified: false;
 }
 
 /**

@@ -4,50 +4,20 @@
 // identity verification: every answer says `legalKycVerified: false`.
 import { z } from 'zod';
 import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
-import { EVIDENCE_KINDS } from '../../../lib/identity/evidence-review';
+import { ResolutionReview, VerifyEvidenceResult } from '../../../lib/identity/evidence-answers';
 import { defineRoute, type Route } from '../../routing/route';
 import { resolutionIdParams, resolutionListQuery, resolutionsPage, verifyEvidenceOp, verifyEvidenceSchema } from '../../operations/evidence';
 import { INTAKE_BASE } from '../../routing/bases';
 
-const review = z.object({ by: z.string(), at: z.string(), artistCanonicalId: z.string(), note: z.string() });
-const resolution = z.object({
-  resolutionId: z.string(),
-  tenantId: z.string(),
-  actorId: z.string(),
-  status: z.string(),
-  artistCanonicalId: z.string().nullable(),
-  reviewRequired: z.boolean(),
-  matchedEvidence: z.string().nullable(),
-  evidence: z.object(Object.fromEntries(EVIDENCE_KINDS.map((k) => [k, z.string().optional()]))),
-  createdAt: z.string(),
-  review: review.nullable(),
-  legalKycVerified: z.literal(false),
-});
-
 export const ResolutionReviewPage = z
   .object({
     success: z.literal(true),
-    data: z.array(resolution),
+    data: z.array(ResolutionReview),
     pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),
   })
   .openapi('ArtistResolutionReviewPage');
 
-export const EvidenceVerified = z
-  .object({
-    success: z.literal(true),
-    data: z.object({
-      resolutionId: z.string(),
-      status: z.literal('verified_by_operator'),
-      changed: z.boolean(),
-      artistCanonicalId: z.string(),
-      tenantId: z.string(),
-      evidence: z.array(z.enum(EVIDENCE_KINDS)),
-      verifiedBy: z.string(),
-      verifiedAt: z.string(),
-      legalKycVerified: z.literal(false),
-    }),
-  })
-  .openapi('EvidenceVerified');
+export const EvidenceVerified = z.object({ success: z.literal(true), data: VerifyEvidenceResult }).openapi('EvidenceVerified');
 
 export function evidenceReviewRoutes(): Route[] {
   const review = { doc: 'intake', tag: 'artists', auth: 'operator', permission: 'portfolio_intake:review' } as const;
