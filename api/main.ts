@@ -1,17 +1,15 @@
 // The HTTP API process: parse config, serve, stop cleanly on SIGTERM/SIGINT.
-import { apiConfigSchema, environmentHelp, loadConfigOrExit, unreachableAt } from '../lib/config';
+import { apiConfigSchema, loadConfigOrExit, unreachableAt } from '../lib/config';
+import { takeNoArguments } from '../lib/process-args';
 import { createLogger } from '../lib/logger';
 import { installProcessGuard } from '../lib/process-guard';
 import { startApi } from './server';
 
-if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
-  console.log(environmentHelp('The HTTP API process: the intake, directory, console and docs routes on PORT. It connects to PostgreSQL (DATABASE_URL) and Temporal (TEMPORAL_ADDRESS); `npm start` runs it with the embedded stack.', 'npm run api', apiConfigSchema));
-  process.exit(0);
-}
-if (process.argv.length > 2) {
-  console.error(`unknown argument ${process.argv[2]}: npm run api takes no options (--help lists its environment variables)`);
-  process.exit(64);
-}
+takeNoArguments({
+  what: 'The HTTP API process: the intake, directory, console and docs routes on PORT. It connects to PostgreSQL (DATABASE_URL) and Temporal (TEMPORAL_ADDRESS); `npm start` runs it with the embedded stack.',
+  command: 'npm run api',
+  schema: apiConfigSchema,
+});
 const cfg = loadConfigOrExit(apiConfigSchema);
 const log = createLogger({ name: cfg.SERVICE_NAME, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
 installProcessGuard({ log, name: 'api' });

@@ -1,19 +1,17 @@
 // The Temporal worker process: parse config, install the runtime, start every piece, shut down cleanly.
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { ConfigError, environmentHelp, loadConfigOrExit, unreachableAt, temporalAddressOf, workerConfigSchema } from '../lib/config';
+import { ConfigError, loadConfigOrExit, unreachableAt, temporalAddressOf, workerConfigSchema } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
 import { EXIT_UNCAUGHT, installProcessGuard } from '../lib/process-guard';
+import { takeNoArguments } from '../lib/process-args';
 import { startWorker, type RunningWorker } from './start-worker';
 
-if (process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
-  console.log(environmentHelp('The Temporal worker process: the intake and webhook workflows and activities, the dispatcher, the retention sweeps and metrics. It connects to PostgreSQL (DATABASE_URL) and Temporal (TEMPORAL_ADDRESS); `npm start` runs it with the embedded stack.', 'npm run worker', workerConfigSchema));
-  process.exit(0);
-}
-if (process.argv.length > 2) {
-  console.error(`unknown argument ${process.argv[2]}: npm run worker takes no options (--help lists its environment variables)`);
-  process.exit(64);
-}
+takeNoArguments({
+  what: 'The Temporal worker process: the intake and webhook workflows and activities, the dispatcher, the retention sweeps and metrics. It connects to PostgreSQL (DATABASE_URL) and Temporal (TEMPORAL_ADDRESS); `npm start` runs it with the embedded stack.',
+  command: 'npm run worker',
+  schema: workerConfigSchema,
+});
 const cfg = loadConfigOrExit(workerConfigSchema);
 const log = createLogger({ name: `${cfg.SERVICE_NAME}-worker`, level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT, production: cfg.NODE_ENV === 'production' });
 // A PostgreSQL crash must not take the worker with it (the postgres.js closed-socket fault is
