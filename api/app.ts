@@ -5,7 +5,8 @@ import { allowedHosts } from './http/allowed-hosts';
 import { securityHeaders } from './http/security-headers';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { methodGuards } from './routing/method-guards';
-import { mountRoutes, type Authenticators } from './routing/route';
+import { mountRoutes } from './routing/mount';
+import type { Authenticators } from './auth/kinds';
 import { allRoutes } from './route-list';
 
 export function createApp(deps: AppDeps, authenticators: Authenticators): Express {

@@ -1,18 +1,19 @@
 // One definition per endpoint: method, path, credential, permission, request and response
-// schemas, handler. Express routing (mountRoutes), both OpenAPI documents, the table-driven auth
+// schemas, handler. Express routing (mount.ts), both OpenAPI documents, the table-driven auth
 // cases and the 405 / Allow table are all derived from the same list; nothing reads Express's
 // router back.
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Permission } from '../../lib/identity/permissions';
 import type { CredentialKind } from '../../lib/identity/types';
-import { enforce, type Actor, type AuthRule } from '../auth/middleware';
-import type { Auth, Authenticators } from '../auth/kinds';
+import type { Actor, AuthRule } from '../auth/middleware';
+import type { Auth } from '../auth/kinds';
+import type { Answer, OkTable } from './answer';
+export { reply, Reply, type Answer } from './answer';
 export type { Authenticator, Authenticators } from '../auth/kinds';
 import type { AppDeps } from '../deps';
-import { AppError, type ProblemStatus } from '../http/errors';
-import { rateKeysOf, type RateFamily } from '../http/rate-limit';
-import { parseInput } from '../http/validate';
+import type { ProblemStatus } from '../http/errors';
+import type { RateFamily } from '../http/rate-limit';
 
 export type DocumentId = 'intake' | 'public';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -70,26 +71,6 @@ export interface OperationDef extends Operation {
   handler(ctx: RouteContext<any, any, any>): unknown;
 }
 
-type OkTable = Readonly<Record<number, readonly [string, z.ZodType | null]>>;
-/** What a handler returns for an answer: its schema's body without `success: true` (mountRoutes writes the envelope). */
-type Unsuccessful<T> = T extends { success: true } ? Omit<T, 'success'> : T;
-type BodyOf<S> = S extends z.ZodType ? Unsuccessful<z.input<S>> : never;
-/** One of the route's success answers: `reply(201, body)`; a bare body is the first status's. */
-export class Reply<Status extends number = number, Body = unknown> {
-  constructor(
-    readonly status: Status,
-    readonly body: Body,
-  ) {}
-}
-export const reply = <Status extends number, Body>(status: Status, body: Body) => new Reply(status, body);
-type Replies<OK extends OkTable> = { [K in keyof OK & number]: OK[K] extends readonly [string, infer S] ? (S extends z.ZodType ? Reply<K, BodyOf<S>> : never) : never }[keyof OK & number];
-type FirstBody<OK extends OkTable> = OK extends { 200: readonly [string, infer S] } ? BodyOf<S> : OK extends { 201: readonly [string, infer S] } ? BodyOf<S> : never;
-/**
- * A handler answers by returning a body (of its first success status) or a Reply (any of its
- * success statuses), typed by the route's response schemas; it returns nothing only when it wrote
- * the answer itself (bytes, redirects, 204).
- */
-export type Answer<OK extends OkTable> = FirstBody<OK> | Replies<OK> | void;
 
 /** A write method blocked by design (405 public_writes_blocked), answered before authentication. Not an operation. */
 export interface BlockedRoute {
@@ -163,70 +144,4 @@ export function rateFamilyOf(op: Pick<Operation, 'limit' | 'rawBody' | 'auth' | 
   if (op.rawBody) return 'upload';
   if (op.auth === 'public') return 'public';
   return op.method === 'get' ? 'read' : 'signal';
-}
-
-function blockedHandler(allow: string): RequestHandler {
-  return (req) => {
-    throw new AppError('public_writes_blocked', `${req.method} is not available on this resource: public writes are blocked.`, { headers: { Allow: allow } });
-  };
-}
-
-
-/** Whether an answer's schema is the `{ success: true, ... }` envelope. */
-const isEnvelope = (schema: z.ZodType | null | undefined) => !!schema && 'shape' in schema && typeof schema.shape === 'object' && schema.shape !== null && 'success' in schema.shape;
-
-/** Writes what the handler returned: the envelope around its body, with its status. */
-function writeAnswer(op: OperationDef, res: Response, result: unknown): void {
-  if (result === undefined) {
-    if (!res.headersSent) throw new Error(`${op.method.toUpperCase()} ${op.path} answered nothing`);
-    return;
-  }
-  const [status, body] = result instanceof Reply ? [result.status, result.body] : [Number(Object.keys(op.ok)[0]), result];
-  const schema = op.ok[status]?.[1];
-  res.status(status).json(isEnvelope(schema) ? { success: true, ...(body as object) } : body);
-}
-
-/** Mount every route on the app: JSON body parser, then credential and permission, then the schemas, then the handler. */
-export function mountRoutes(app: Express, routes: readonly Route[], deps: AppDeps, authenticators: Authenticators): void {
-  for (const r of routes) {
-    const path = expressPath(r.path);
-    if (r.kind === 'blocked') {
-      app[r.method](path, blockedHandler(r.allow));
-      continue;
-    }
-    const rule = authRuleOf(r);
-    const family = rateFamilyOf(r);
-    const chain: RequestHandler[] = [
-      (_req, res, next) => {
-        res.locals.route = r.path; // the route template, for the request metrics
-        next();
-      },
-    ];
-    if (r.body) chain.push(express.json({ limit: r.bodyLimit ?? '64kb' }));
-    chain.push(async (req, res) => {
-      const actor = r.auth === 'public' ? undefined : await authenticators[r.auth](deps, req, res);
-      // Counted per credential once it is proven (per client address on public routes), before
-      // anything is read or written: a refused request changes nothing.
-      if (deps.rateLimits && family !== 'none') await deps.rateLimits.consume(family, rateKeysOf(family, actor, req.ip), res);
-      if (actor) enforce(actor, rule);
-      const params = r.params ? parseInput(r.params, req.params, 'path') : undefined;
-      const query = r.query ? parseInput(r.query, req.query, 'query') : undefined;
-      const body = r.body ? parseInput(r.body, req.body, 'body') : undefined;
-      const result = await r.handler({
-        req,
-        res,
-        deps,
-        routes,
-        params,
-        query,
-        body,
-        actor() {
-          if (!actor) throw new Error(`actor() on the public route ${r.method.toUpperCase()} ${r.path}`);
-          return actor;
-        },
-      });
-      writeAnswer(r, res, result);
-    });
-    app[r.method](path, ...chain);
-  }
 }

@@ -12,7 +12,8 @@ import { AppError } from '../../api/http/errors';
 import { errorHandler } from '../../api/http/problem';
 import { securityHeaders } from '../../api/http/security-headers';
 import { docsRoutes } from '../../api/openapi/router';
-import { mountRoutes, type Authenticators } from '../../api/routing/route';
+import { mountRoutes } from '../../api/routing/mount';
+import type { Authenticators } from '../../api/auth/kinds';
 
 const WEBP = Buffer.from('RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00/\x00\x00\x00\x10\x07\x10\x11\x11\x88\x88\xfe\x07\x00', 'binary');
 
