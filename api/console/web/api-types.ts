@@ -691,11 +691,14 @@ export interface components {
             data: {
                 resolutionId: string;
                 tenantId: string;
+                /** @description the partner actor that asked */
                 actorId: string;
                 status: string;
                 artistCanonicalId: string | null;
                 reviewRequired: boolean;
+                /** @description the evidence kind that matched, if any */
                 matchedEvidence: string | null;
+                /** @description the normalized evidence the request carried, by kind (phone numbers only as hashes) */
                 evidence: {
                     mapping?: string;
                     phone_hash?: string;
@@ -726,6 +729,7 @@ export interface components {
                 resolutionId: string;
                 /** @enum {string} */
                 status: "verified_by_operator";
+                /** @description false when the same review had already been recorded (a retry): nothing changed */
                 changed: boolean;
                 artistCanonicalId: string;
                 tenantId: string;
