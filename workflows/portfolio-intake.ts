@@ -7,6 +7,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  deprecatePatch,
   log,
   patched,
   proxyActivities,
@@ -18,10 +19,10 @@ import {
 import type { IntakeActivities, RowState } from '../activities/types';
 import { outcomeOf, stepOutcomes, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
 import { SYSTEM_ACTOR, type ActorRef, type IntakeStatus } from '../lib/intake/vocabulary';
+import { DECISION_UPDATES_PATCH, TRANSITION_WRITER_PATCH } from './compat';
 import { Inbox, type Decision } from './intake-inbox';
 import { AwaitingSinceKey, intakeStateQuery, IntakeStatusKey, ReviewStatusKey, type IntakeInput, type IntakeResume, type IntakeState } from './messages';
 
-export { SIGNAL_DURING_STEP_PATCH, SIGNAL_SHAPE_PATCH } from './intake-inbox';
 
 /** Attempts of a work step (about eight minutes of backoff) before it ends in a recorded state. */
 export const STEP_ATTEMPTS = 20;
@@ -47,17 +48,6 @@ const record = proxyActivities<IntakeActivities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
 
-/**
- * Runs that reach a rejection after this change write it with the generic recordTransition
- * activity; runs whose history already scheduled recordRejection replay that branch.
- */
-export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
-/**
- * Runs that start after this change take decisions and upload-complete as Updates (validated
- * before history), check that the staged object is there before verifying, and continue as new
- * before their history grows long.
- */
-export const DECISION_UPDATES_PATCH = 'intake-decision-updates';
 /** A waiting run continues as new past this many history events (Temporal's own limit is 51,200), so a replay of it stays short... */
 export const MAX_HISTORY_EVENTS = 1000;
 /** ... or this many bytes of history (Temporal's limit is 50 MB): a replay of the run stays short. */
@@ -279,7 +269,7 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
         requestId: o.signal.requestId,
         by: o.signal.by,
         proof: o.signal.proof,
-        reviewNotes: o.kind === 'reject' ? (o.signal.reviewNotes ?? o.signal.notes ?? '') : o.signal.reviewNotes,
+        reviewNotes: o.signal.reviewNotes ?? '',
         ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
         // Only when the signal carried them: the activity input of every earlier signal is unchanged.
         ...(o.kind === 'approve' && o.signal.seenMatches ? { seenMatches: o.signal.seenMatches } : {}),
@@ -288,24 +278,23 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
       });
       if (o.kind === 'reject') {
         const { by, reasonCode } = o.signal;
-        const reviewNotes = o.signal.reviewNotes ?? o.signal.notes ?? '';
+        const reviewNotes = o.signal.reviewNotes ?? '';
         const rejected = decide('reject', { by, note: `${reasonCode}: ${reviewNotes}`, facts: { rejectReasonCode: reasonCode } });
-        if (patched(TRANSITION_WRITER_PATCH)) {
-          let written;
-          try {
-            written = await acts.recordTransition({ ...rejected, decision: proofOf(rejected) });
-          } catch (err) {
-            // Whether the rejection was written is what the row says.
-            const stuck = (await stalled(err, null)).intakeStatus === 'awaiting_review';
-            answer(!stuck, 'step_gave_up');
-            if (stuck) continue;
-            return end();
-          }
-          if (written && !written.accepted) {
-            answer(false, written.reason); // refused and recorded; still awaiting_review
-            continue;
-          }
-        } else await acts.recordRejection({ submissionId: input.submissionId, by, reasonCode, notes: reviewNotes });
+        deprecatePatch(TRANSITION_WRITER_PATCH);
+        let written;
+        try {
+          written = await acts.recordTransition({ ...rejected, decision: proofOf(rejected) });
+        } catch (err) {
+          // Whether the rejection was written is what the row says.
+          const stuck = (await stalled(err, null)).intakeStatus === 'awaiting_review';
+          answer(!stuck, 'step_gave_up');
+          if (stuck) continue;
+          return end();
+        }
+        if (written && !written.accepted) {
+          answer(false, written.reason); // refused and recorded; still awaiting_review
+          continue;
+        }
         moveTo(rejected);
         answer(true);
         return end();
@@ -320,9 +309,6 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
           stagingKey: input.stagingKey,
           sha256: sha,
           mimeType: input.mimeType,
-          by: o.signal.by,
-          reviewNotes: o.signal.reviewNotes,
-          enter: promoting,
           outcomes: promotion,
           decision: proofOf(promoting),
         });
