@@ -1,5 +1,4 @@
 import type { Sql } from '../lib/db';
-import { transitionOf, fromOf } from '../lib/intake/lifecycle';
 import type { ObjectStore } from '../lib/storage/types';
 import type { IntakeActivities } from './types';
 import { acceptDecision, type DecisionDeps } from './accept-decision';
@@ -38,10 +37,6 @@ export function createActivities(deps: ActivityDeps): IntakeActivities {
       await persist(deps.sql, transition);
       return undefined;
     },
-    async recordRejection(i) {
-      const at = { intakeStatus: fromOf('reject'), reviewStatus: 'review_required' as const };
-      await persist(deps.sql, transitionOf(at, 'reject', { submissionId: i.submissionId, by: i.by, note: `${i.reasonCode}: ${i.notes}`, facts: { rejectReasonCode: i.reasonCode } }));
-    },
     async recordSignalRefusal(i) {
       const signal = i.signal === 'uploadComplete' ? 'upload_complete' : i.signal;
       const requestId = i.requestId ?? `malformed:${i.seq}`;
@@ -63,9 +58,8 @@ export function createActivities(deps: ActivityDeps): IntakeActivities {
       return { intakeStatus, reviewStatus, failureCode, rejectReasonCode, mediaStoreDocumentId, verifiedSha256 };
     },
     async expireSubmission(i) {
-      const at = { intakeStatus: fromOf('upload_window_passed'), reviewStatus: 'review_required' as const };
       // The row first: from here on the upload route refuses bytes, so nothing lands after the delete.
-      await persist(deps.sql, i.transition ?? transitionOf(at, 'upload_window_passed', { submissionId: i.submissionId, note: 'upload window passed' }));
+      await persist(deps.sql, i.transition);
       await deps.store.deleteStaged(i.stagingKey);
     },
   };

@@ -2,7 +2,7 @@ import type { Sql } from '../lib/db';
 import { insertDraftDocument, mediaDocumentId, mediaObjectKey } from '../lib/intake/drafts';
 import { outcomeOf } from '../lib/intake/lifecycle';
 import { ObjectChangedError, type ObjectStore } from '../lib/storage/types';
-import { legacyStep, persist, persistOutcome, recordedRow } from './steps';
+import { persist, persistOutcome, recordedRow } from './steps';
 import type { AcceptDecisionInput, AcceptDecisionResult, PromoteInput, PromoteResult } from './types';
 
 export interface PromotionHooks {
@@ -15,17 +15,15 @@ export function promoteToMediaStore(deps: {
   store: ObjectStore;
   hooks?: PromotionHooks | undefined;
   /** Verifies a signed decision and writes its transition when it holds (activities/accept-decision.ts). */
-  accept?: ((d: AcceptDecisionInput) => Promise<AcceptDecisionResult>) | undefined;
+  accept: (d: AcceptDecisionInput) => Promise<AcceptDecisionResult>;
 }) {
   return async (i: PromoteInput): Promise<PromoteResult> => {
     const { sql } = deps;
-    // A signed decision is checked before anything is written or copied; refused, nothing moves.
-    if (i.decision) {
-      if (!deps.accept) throw new Error('promoteToMediaStore: a signed decision needs the decision verifier');
-      const accepted = await deps.accept(i.decision);
-      if (!accepted.accepted) return { refused: true, reason: accepted.reason };
-    }
-    const { enter, outcomes } = legacyStep(i, { trigger: 'approve', reviewStatus: 'review_required', note: i.reviewNotes }, 'promotion_done', 'object_changed');
+    // The signed decision is checked before anything is written or copied; refused, nothing moves.
+    const { decision, outcomes } = i;
+    const accepted = await deps.accept(decision);
+    if (!accepted.accepted) return { refused: true, reason: accepted.reason };
+    const enter = decision.transition;
     const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
     if (row && row.intakeStatus !== enter.to) {
       if (row.mediaStoreDocumentId) return { ok: true, mediaStoreDocumentId: row.mediaStoreDocumentId };
@@ -44,7 +42,7 @@ export function promoteToMediaStore(deps: {
     const documentId = mediaDocumentId(i.submissionId);
     // The draft row and the promotion_done transition commit together.
     await persist(sql, outcomeOf(outcomes, { ok: true, mediaStoreDocumentId: documentId }), async (tx) => {
-      await insertDraftDocument(tx, { submissionId: i.submissionId, sha256: i.sha256, approvedBy: i.by, reviewNotes: i.reviewNotes });
+      await insertDraftDocument(tx, { submissionId: i.submissionId, sha256: i.sha256, approvedBy: decision.by, reviewNotes: decision.reviewNotes });
     });
     return { ok: true, mediaStoreDocumentId: documentId };
   };

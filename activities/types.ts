@@ -12,25 +12,26 @@ export interface VerifyInput {
   sizeBytes: number;
   mimeType: MimeType;
   by: ActorRef;
-  /** staged -> verifying, and verification_passed / verification_failed. Absent in tasks scheduled before the lifecycle owner. */
-  enter?: Transition;
-  outcomes?: StepOutcomes;
+  /** staged -> verifying, and verification_passed / verification_failed. */
+  enter: Transition;
+  outcomes: StepOutcomes;
 }
 /** `image` is absent in results recorded before verification decoded images. */
 export type VerifyResult = { ok: true; sha256: string; image?: ImageFacts } | { ok: false; code: VerificationFailureCode };
 
+/**
+ * The signed decision is the one carrier of who approved, the review notes and the entering
+ * transition (awaiting_review -> promoting): verified (activities/accept-decision.ts) before
+ * anything is written.
+ */
 export interface PromoteInput {
   submissionId: string;
   stagingKey: string;
   sha256: string;
   mimeType: MimeType;
-  by: ActorRef;
-  reviewNotes: string;
-  /** awaiting_review -> promoting, and promotion_done / object_changed. Absent in tasks scheduled before the lifecycle owner. */
-  enter?: Transition;
-  outcomes?: StepOutcomes;
-  /** The operator's signed decision: verified (activities/accept-decision.ts) before anything is written. Absent in tasks scheduled before decisions were signed. */
-  decision?: AcceptDecisionInput;
+  /** promotion_done / object_changed. */
+  outcomes: StepOutcomes;
+  decision: AcceptDecisionInput;
 }
 
 /**
@@ -41,22 +42,14 @@ export type PromoteResult = { ok: true; mediaStoreDocumentId: string } | { ok: f
 
 /** A transition to write; a decision's transition carries its signed decision, written only when the proof holds. */
 export type RecordTransitionInput = Transition & { decision?: AcceptDecisionInput };
-/** Undefined for transitions that are no decision (and for tasks scheduled before decisions were signed). */
+/** Undefined for transitions that are no decision. */
 export type RecordTransitionResult = AcceptDecisionResult | undefined;
 
 export interface ExpireInput {
   submissionId: string;
   stagingKey: string;
-  /** staged -> expired. Absent in tasks scheduled before the lifecycle owner. */
-  transition?: Transition;
-}
-
-/** Kept for workflows whose history already scheduled it; new runs use recordTransition. */
-export interface LegacyRejectionInput {
-  submissionId: string;
-  by: ActorRef;
-  reasonCode: RejectReasonCode;
-  notes: string;
+  /** staged -> expired. */
+  transition: Transition;
 }
 
 /** A human decision as the signal brought it; acted on only when its proof holds (activities/accept-decision.ts). */
@@ -66,7 +59,7 @@ export interface AcceptDecisionInput {
   /** Who the signal says decided: recorded on a refusal, never authority. */
   by: ActorRef;
   proof?: DecisionProof | undefined;
-  reviewNotes?: string | undefined;
+  reviewNotes: string;
   reasonCode?: RejectReasonCode | undefined;
   /** The similar-image matches the operator was shown (their ids); in the proof's details hash. */
   seenMatches?: string[] | undefined;
@@ -103,7 +96,6 @@ export interface IntakeActivities {
   promoteToMediaStore(input: PromoteInput): Promise<PromoteResult>;
   /** A transition with no work attached (reject): the row, the event and the notification. */
   recordTransition(transition: RecordTransitionInput): Promise<RecordTransitionResult>;
-  recordRejection(input: LegacyRejectionInput): Promise<void>;
   expireSubmission(input: ExpireInput): Promise<void>;
   recordSignalRefusal(input: SignalRefusalInput): Promise<void>;
   /** Is the staged object there (an upload-complete is acted on only then)? */

@@ -7,13 +7,13 @@ import { headerFormat, inspectImage, type Inspection } from '../lib/media/inspec
 import { decodeForPreviews, encodePreviews } from '../lib/media/previews';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
 import type { ObjectStore, PreviewSize } from '../lib/storage/types';
-import { legacyStep, persist, recordedRow } from './steps';
+import { persist, recordedRow } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
 
 export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImagePixels: number }) {
   return async (i: VerifyInput): Promise<VerifyResult> => {
     const { store, sql } = deps;
-    const { enter, outcomes } = legacyStep(i, { trigger: 'upload_complete', reviewStatus: 'review_required' }, 'verification_passed', 'verification_failed');
+    const { enter, outcomes } = i;
     // A retry after the outcome was written answers what was recorded: the staged object of a
     // failed verification is already gone, and re-checking it would give another reason.
     const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));

@@ -4,11 +4,12 @@
 // an accepted Update is answered with what became of it. Signals are kept: runs started before the
 // Updates take them as they always did, and newer runs put a signal through the same checks.
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
-import { condition, log, patched, proxySinks, setHandler } from '@temporalio/workflow';
+import { condition, deprecatePatch, log, patched, proxySinks, setHandler } from '@temporalio/workflow';
 import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
 import { problemsLine, SIGNAL_CHECKS, type CheckedSignal } from '../lib/intake/signal-shapes';
 import type { IntakeStatus } from '../lib/intake/vocabulary';
+import { SIGNAL_DURING_STEP_PATCH, SIGNAL_SHAPE_PATCH } from './compat';
 import {
   approveSignal,
   approveUpdate,
@@ -24,10 +25,6 @@ import {
   type UploadCompleteSignal,
 } from './messages';
 
-/** Runs that receive a decision while the verification outcome is committed but not yet processed keep it. */
-export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
-/** Runs that start after this change check every signal's shape and record a malformed one as refused. */
-export const SIGNAL_SHAPE_PATCH = 'intake-signal-shape-check';
 /** Decisions waiting to be acted on. Beyond this a new one is refused (`queue_full`: the API answers 503), never dropped. */
 export const MAX_OFFERED_DECISIONS = 100;
 /** Malformed signals recorded per run by the runs that record them as activities. */
@@ -68,14 +65,17 @@ export class Inbox {
 
   /**
    * Does the run take `trigger` now, or at the end of the running step? Runs with Updates always
-   * keep a trigger sent during the step; older runs ask their patch, which a validator cannot
-   * (it may not add a marker to history), so there they take only what the state accepts now.
+   * keep a trigger sent during the step; runs with signals do too, outside a validator (which may
+   * not add the patch's marker to history), where they take only what the state accepts now.
    */
   private takes(trigger: Trigger, inValidator = false): boolean {
     const status = this.c.status();
     if (accepts(status, trigger)) return true;
     if (!acceptsDuringStep(status, trigger)) return false;
-    return this.c.updates || (!inValidator && patched(SIGNAL_DURING_STEP_PATCH));
+    if (this.c.updates) return true;
+    if (inValidator) return false;
+    deprecatePatch(SIGNAL_DURING_STEP_PATCH);
+    return true;
   }
 
   private note(message: RefusalNote['message'], n: Omit<RefusalNote, 'submissionId' | 'message'>) {

@@ -34,7 +34,7 @@ export interface IntakeResume {
 export type UploadCompleteSignal = UploadCompletePayload;
 /** reviewNotes, and the API's signature over the decision (lib/intake/decision-proof.ts): without a valid one the approval changes nothing. */
 export type ApproveSignal = ApprovePayload;
-/** reviewNotes (`notes`: the name reject signals used before the lifecycle owner), proof as for approve. */
+/** reviewNotes, reasonCode, and the proof as for approve. */
 export type RejectSignal = RejectPayload;
 
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */

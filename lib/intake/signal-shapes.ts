@@ -81,7 +81,6 @@ export interface RejectPayload {
   by: ActorRef;
   reasonCode: RejectReasonCode;
   reviewNotes?: string;
-  notes?: string;
   proof?: DecisionProof;
 }
 
@@ -106,7 +105,6 @@ export function checkReject(s: unknown): ShapeCheck<RejectPayload> {
   if (checkCommon(s, problems)) {
     if (!(rejectReasonCodes as readonly unknown[]).includes(s.reasonCode)) problems.push(`reasonCode: expected one of ${rejectReasonCodes.join(', ')}`);
     checkText(s, 'reviewNotes', false, problems);
-    checkText(s, 'notes', false, problems);
     checkProof(s, problems);
   }
   return done(s, problems);

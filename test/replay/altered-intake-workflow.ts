@@ -4,7 +4,6 @@
 // workflow, so an expired history (which never gets there) still replays, and every history that
 // reached verification must fail with a DeterminismViolationError.
 import { condition, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
-import type { IntakeActivities } from '../../activities/types';
 import {
   approveSignal,
   IntakeStatusKey,
@@ -17,7 +16,12 @@ import {
   type UploadCompleteSignal,
 } from '../../workflows/messages';
 
-const acts = proxyActivities<IntakeActivities>({ startToCloseTimeout: '2 minutes' });
+// Inputs as a careless edit would send them: replay compares commands, not activity inputs.
+interface AlteredActivities {
+  expireSubmission(i: object): Promise<void>;
+  verifyStagedMedia(i: object): Promise<{ ok: boolean }>;
+}
+const acts = proxyActivities<AlteredActivities>({ startToCloseTimeout: '2 minutes' });
 
 export async function portfolioIntake(input: IntakeInput): Promise<string> {
   // As the real workflow: asked first (runs with Updates record its marker here).

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rateFamilyOf } from '../../api/routing/route';
 import { allRoutes } from '../../api/route-list';
 import { metricsAccess } from '../../lib/metrics-access';
-import { currentDetailsOf } from '../../workflows/portfolio-intake';
+import { currentDetailsOf } from '../../workflows/intake-details';
 
 describe('metricsAccess', () => {
   it('needs the token when one is set, is open on a developer stack without one, and hidden in production without one', () => {

@@ -1,0 +1,136 @@
+// One intake run's state and what every step does with it: move along a transition (shown in the
+// search attributes and the Web UI's details line), take on the row after a step gave up,
+// continue as new when the history grew long, end. Deterministic code only.
+import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { RowState } from '../activities/types';
+import { transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import type { ActorRef } from '../lib/intake/vocabulary';
+import { record } from './intake-activities';
+import { currentDetailsOf } from './intake-details';
+import { Inbox } from './intake-inbox';
+import { AwaitingSinceKey, IntakeStatusKey, ReviewStatusKey, type IntakeInput, type IntakeResume, type IntakeState } from './messages';
+
+/** A waiting run continues as new past this many history events (Temporal's own limit is 51,200), so a replay of it stays short... */
+export const MAX_HISTORY_EVENTS = 1000;
+/** ... or this many bytes of history (Temporal's limit is 50 MB): a replay of the run stays short. */
+export const MAX_HISTORY_BYTES = 2 * 1024 * 1024;
+
+export const REVIEW: Pick<IntakeState, 'intakeStatus' | 'reviewStatus'> = { intakeStatus: 'awaiting_review', reviewStatus: 'review_required' };
+
+export class IntakeRun {
+  readonly state: IntakeState;
+  readonly inbox: Inbox;
+  readonly uploadDeadline: Date;
+
+  /** `updates`: the run started with the Updates (asked once, first, by the workflow). */
+  constructor(
+    readonly input: IntakeInput,
+    readonly updates: boolean,
+  ) {
+    this.state = {
+      submissionId: input.submissionId,
+      artistCanonicalId: input.artistCanonicalId,
+      intakeStatus: 'staged',
+      reviewStatus: 'review_required',
+      mediaStoreDocumentId: null,
+      failureCode: null,
+      rejectReasonCode: null,
+    };
+    this.inbox = new Inbox({
+      submissionId: input.submissionId,
+      partnerActorId: input.partnerActorId,
+      decisionKeys: input.decisionKeys,
+      status: () => this.state.intakeStatus,
+      updates,
+      recordMalformed: (r) => record.recordSignalRefusal({ submissionId: input.submissionId, ...r }),
+    });
+    this.uploadDeadline = input.resume ? new Date(input.resume.uploadDeadline) : new Date(Date.now() + input.uploadDeadlineSeconds * 1000);
+  }
+
+  get submissionId(): string {
+    return this.input.submissionId;
+  }
+
+  decide(trigger: Trigger, o: { by: ActorRef; note?: string | null; facts?: TransitionFacts }): Transition {
+    return transitionOf(this.state, trigger, { submissionId: this.submissionId, ...o });
+  }
+
+  private details() {
+    setCurrentDetails(currentDetailsOf(this.state, new Date(Date.now()), this.uploadDeadline));
+  }
+
+  show() {
+    const s = this.state;
+    upsertSearchAttributes([
+      { key: IntakeStatusKey, value: s.intakeStatus },
+      { key: ReviewStatusKey, value: s.reviewStatus },
+      ...(s.intakeStatus === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
+    ]);
+    this.details();
+  }
+
+  moveTo(t: Transition) {
+    const s = this.state;
+    s.intakeStatus = t.to;
+    s.reviewStatus = t.reviewStatus;
+    s.failureCode = t.facts.failureCode ?? s.failureCode;
+    s.rejectReasonCode = t.facts.rejectReasonCode ?? s.rejectReasonCode;
+    s.mediaStoreDocumentId = t.facts.mediaStoreDocumentId ?? s.mediaStoreDocumentId;
+    this.show();
+  }
+
+  /** Back to the decision wait with no new AwaitingSince: a refused approval (the row never left awaiting_review). */
+  backToReview() {
+    Object.assign(this.state, REVIEW);
+    upsertSearchAttributes([
+      { key: IntakeStatusKey, value: 'awaiting_review' },
+      { key: ReviewStatusKey, value: 'review_required' },
+    ]);
+    this.details();
+  }
+
+  /** Take on what the row records (the row is the truth partners and operators read). */
+  takeRow(row: RowState) {
+    const { intakeStatus, reviewStatus, failureCode, rejectReasonCode, mediaStoreDocumentId } = row;
+    Object.assign(this.state, { intakeStatus, reviewStatus, failureCode, rejectReasonCode, mediaStoreDocumentId });
+    this.show();
+  }
+
+  /**
+   * A step whose attempts ran out: its failure outcome is written when the row is still where the
+   * step left it, and the run takes on whatever the row then records, so the two agree again.
+   */
+  async stalled(err: unknown, failed: Transition | null): Promise<RowState> {
+    if (!(err instanceof ActivityFailure)) throw err;
+    log.warn('intake step gave up after its attempts', { submissionId: this.submissionId, step: err.activityType, cause: err.cause?.message });
+    const row = await record.settleStalledStep({ submissionId: this.submissionId, failed });
+    this.takeRow(row);
+    return row;
+  }
+
+  /** The run ends: what still waits is answered, in-flight handlers finish first. */
+  async end(): Promise<IntakeState> {
+    this.inbox.answerWaiting(this.state.intakeStatus);
+    await condition(allHandlersFinished);
+    return this.state;
+  }
+
+  /** Has this run's history grown long enough that it should continue as new (runs with Updates only)? */
+  historyLong(): boolean {
+    if (!this.updates) return false;
+    const i = workflowInfo();
+    return i.continueAsNewSuggested || i.historyLength > MAX_HISTORY_EVENTS || i.historySize > MAX_HISTORY_BYTES;
+  }
+
+  /** A long history continues as new from where it waits, when nothing is waiting to be answered. */
+  async continued(at: IntakeResume['intakeStatus'], sha256: string | null): Promise<IntakeState | undefined> {
+    if (!this.historyLong()) return undefined;
+    const inbox = this.inbox;
+    await condition(() => allHandlersFinished() || inbox.offered.length > 0 || inbox.upload !== undefined);
+    if (inbox.offered.length > 0 || inbox.upload !== undefined) return undefined;
+    return continueAsNew<(i: IntakeInput) => Promise<IntakeState>>({
+      ...this.input,
+      resume: { intakeStatus: at, sha256, uploadDeadline: this.uploadDeadline.toISOString(), why: 'continued: the history grew long' },
+    });
+  }
+}
