@@ -21,7 +21,7 @@ import path from 'node:path';
 import type { Sql } from '../lib/db';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { search, type SearchFilters } from '../lib/directory/search';
-import { CITIES } from '../lib/directory/seed-data';
+import { CITIES } from '../lib/directory/vocabulary';
 import { listStudios, type StudioFilters } from '../lib/directory/studios';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';

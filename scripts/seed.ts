@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { databaseOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
 import { whereOf } from '../lib/stack-run';
 import { createSql } from '../lib/db';
-import { SeedConflictError, seedDirectory } from '../lib/directory/seed';
-import { seedProgress } from '../lib/directory/seed-progress';
+import { SeedConflictError, seedDirectory } from './seed/directory';
+import { seedProgress } from './seed/progress';
 
 const MAX_STUDIOS = 5_000_000;
 const USAGE = `usage:

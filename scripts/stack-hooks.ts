@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { StackConfig } from '../lib/config';
 import { createSql, type Sql } from '../lib/db';
-import { seedDirectory } from '../lib/directory/seed';
+import { seedDirectory } from './seed/directory';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 import { LOCAL_ISSUER } from '../lib/identity';

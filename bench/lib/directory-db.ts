@@ -5,8 +5,8 @@ import postgres from 'postgres';
 import { createSql, type Sql } from '../../lib/db';
 import type { EmbeddedPg } from '../../lib/db/embedded';
 import { migrateUp } from '../../lib/db/migrate';
-import { seedDirectory } from '../../lib/directory/seed';
-import { seedProgress } from '../../lib/directory/seed-progress';
+import { seedDirectory } from '../../scripts/seed/directory';
+import { seedProgress } from '../../scripts/seed/progress';
 
 export interface DirectoryDb {
   url: string;

@@ -1,6 +1,6 @@
 // Coordinates as typed: missing, 0/0, out of range, or latitude and longitude swapped. A known
 // city's centre decides whether a swap is the right repair.
-import type { City } from '../directory/seed-data';
+import type { City } from '../directory/vocabulary';
 
 export interface Coordinates {
   latitude: number | null;

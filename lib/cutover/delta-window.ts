@@ -2,7 +2,7 @@
 // transaction not older than the oldest one running when the previous run began. Correct however
 // long a legacy transaction runs and whatever it writes into updated_at (docs/cutover.md, Delta).
 import type { Sql } from '../db';
-import type { LegacyTable } from './legacy-source';
+import type { LegacyTable } from './legacy-tables';
 
 /**
  * What a delta re-reads: every row written by a transaction that was still running, or not yet

@@ -2,9 +2,7 @@
 // value of the wrong kind (an object for a name, a word for a number) is a problem of the row, never
 // turned into text ("[object Object]", "null") or silently dropped. The first problem rejects the row.
 import type { Row } from './file-records';
-import type { SourceTime } from './normalize';
-
-export type CellReason = 'value_not_text' | 'invalid_number' | 'invalid_boolean' | 'invalid_id';
+import type { CellReason, SourceTime } from './records';
 
 export class Cells {
   /** The first problem: its reason, and the note `<reason>:<column>`. */

@@ -2,11 +2,8 @@
 // the rows a delta must re-read when it asks (delta-window.ts). Rows come out in the normalization's source shapes.
 import type { Sql } from '../db';
 import { changedSince, xidEpoch, type Since } from './delta-window';
+import { LEGACY_AUTHORITY, type LegacyTable } from './legacy-tables';
 import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
-
-export const LEGACY_TABLES = ['studios', 'artists', 'portfolio_items', 'designs'] as const;
-export type LegacyTable = (typeof LEGACY_TABLES)[number];
-export const LEGACY_AUTHORITY = 'legacy_directory';
 
 export interface LegacyRow<T> {
   id: string;

@@ -1,7 +1,7 @@
 // Canonical places for the cutover's normalization: one spelling per city, US states (and Canadian
 // provinces) as codes, ISO 3166-1 alpha-2 countries. Known cities carry their centre, which is how
 // swapped coordinates are recognised.
-import { CITIES, type City } from '../directory/seed-data';
+import { CITIES, type City } from '../directory/vocabulary';
 
 const US_STATES: Record<string, string> = {
   alabama: 'AL', alaska: 'AK', arizona: 'AZ', arkansas: 'AR', california: 'CA', colorado: 'CO', connecticut: 'CT',

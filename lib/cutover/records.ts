@@ -1,12 +1,13 @@
 // The shapes of the cutover's normalization (normalize.ts): source rows as read from the legacy
 // store or a file, the runtime records they become, and why a row is rejected.
-import type { CellReason } from './file-cells';
 import type { RecordProblem } from './file-records';
 import type { TextRejection } from './row-check';
 import type { UrlRefusal } from './urls';
 import type { PriceRange } from './vocabulary';
 
 export type SourceType = 'legacy_store' | 'file_import';
+/** Why a cell of an imported row could not be read (file-cells.ts). */
+export type CellReason = 'value_not_text' | 'invalid_number' | 'invalid_boolean' | 'invalid_id';
 export type RejectReason =
   | 'deleted_in_legacy' | 'empty_name' | 'artist_not_imported' | 'missing_image_url' | 'value_out_of_range'
   | 'normalization_failed' | 'write_failed' | RecordProblem | CellReason | 'duplicate_id'

@@ -4,7 +4,8 @@
 import type { Sql, Tx } from '../db';
 import { writeBatch } from './batch-writes';
 import { deletionsSince, legacyPosition, type Since } from './delta-window';
-import { LEGACY_AUTHORITY, LEGACY_TABLES, legacyCounts, readBatch, type LegacyRow, type LegacyTable } from './legacy-source';
+import { legacyCounts, readBatch, type LegacyRow } from './legacy-source';
+import { LEGACY_AUTHORITY, LEGACY_TABLES, type LegacyTable } from './legacy-tables';
 import { normalizeArtist, normalizeMedia, normalizeStudio, normalizedSafely, type Normalized, type Source, type SourceArtist, type SourceMedia, type SourceStudio } from './normalize';
 import { artistLinks, detach, studioLinks, upsertRecords, type RuntimeTable } from './runtime-writes';
 

@@ -1,6 +1,6 @@
 // The directory's vocabulary as the cutover maps free-form legacy values onto it: styles (the style
-// ids of lib/directory/seed-data.ts), price ranges and ratings.
-import { STYLES } from '../directory/seed-data';
+// ids of lib/directory/vocabulary.ts), price ranges and ratings.
+import { STYLES } from '../directory/vocabulary';
 
 export type Style = (typeof STYLES)[number];
 const compact = (s: string) => s.toLowerCase().replace(/&/g, 'and').replace(/[^\p{L}\p{N}]+/gu, '');

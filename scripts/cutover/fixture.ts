@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Sql } from '../../lib/db';
-import { CITIES, NAME_FIRST, NAME_SECOND, NAME_SUFFIX, STREETS, FIRST_NAMES, LAST_NAMES, SUBJECTS } from '../../lib/directory/seed-data';
+import { CITIES } from '../../lib/directory/vocabulary';
+import { NAME_FIRST, NAME_SECOND, NAME_SUFFIX, STREETS, FIRST_NAMES, LAST_NAMES, SUBJECTS } from '../seed/names';
 
 export const LEGACY_SCHEMA = fs.readFileSync(path.join(import.meta.dirname, 'legacy-schema.sql'), 'utf8');
 

@@ -16,7 +16,7 @@ import { operations, type Operation } from '../../api/openapi/operations';
 import { encodeCursor } from '../../api/routes/intake/schemas';
 import { encodeSeq } from '../../api/openapi/webhook-schemas';
 import { allRoutes } from '../../api/route-list';
-import { seedDirectory } from '../../lib/directory/seed';
+import { seedDirectory } from '../../scripts/seed/directory';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

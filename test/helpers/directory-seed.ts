@@ -2,7 +2,7 @@
 // hand-made fixtures whose answers are known: a geo cluster far from every seeded city, and
 // portfolio assets / designs in every governance state the public reads must keep out.
 import type { Sql } from '../../lib/db';
-import { seedDirectory } from '../../lib/directory/seed';
+import { seedDirectory } from '../../scripts/seed/directory';
 import type { TestStack } from './stack';
 
 export const SEEDED_STUDIOS = 300;

@@ -2,7 +2,7 @@
 // "photos" (smooth noise, gradients with shapes, line art on skin tones), the transforms a
 // re-upload goes through, and unrelated images from other seeds.
 import sharp from 'sharp';
-import { mulberry32 } from '../../lib/directory/seed';
+import { mulberry32 } from '../../scripts/seed/directory';
 
 const WIDTH = 1200;
 const HEIGHT = 900;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../lib/db';
 import { EARTH_RADIUS_M, geoCell } from '../../lib/directory/geo-cells';
 import { RADIUS_MAX_KM } from '../../lib/directory/params';
-import { mulberry32 } from '../../lib/directory/seed';
+import { mulberry32 } from '../../scripts/seed/directory';
 import { listStudios, type StudioFilters } from '../../lib/directory/studios';
 import { createTestDatabase } from '../helpers/stack';
 

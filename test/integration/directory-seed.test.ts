@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../../lib/db';
-import { BULK_THRESHOLD, plannedCounts, SeedConflictError, seedDirectory } from '../../lib/directory/seed';
+import { BULK_THRESHOLD, plannedCounts, SeedConflictError, seedDirectory } from '../../scripts/seed/directory';
 import { SEGMENTS } from '../../lib/directory/search';
 import { createSql } from '../../lib/db';
 import { createTestDatabase } from '../helpers/stack';

@@ -8,7 +8,7 @@ import { buildDocument } from '../../api/openapi/documents';
 import { allRoutes } from '../../api/route-list';
 import { boolParam, geoOf, intParam, numParam } from '../../lib/directory/params';
 import { likeContains, prefixQuery } from '../../lib/directory/records';
-import { mulberry32, plannedCounts } from '../../lib/directory/seed';
+import { mulberry32, plannedCounts } from '../../scripts/seed/directory';
 
 describe('directory query schemas', () => {
   it('give /studios page 1, limit 20 and sort rating when nothing is sent', () => {

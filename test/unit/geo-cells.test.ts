@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellDistancesM, coverCircle, EARTH_RADIUS_M, geoCell, greatCircleM, mortonCode, spread, type CodeRange } from '../../lib/directory/geo-cells';
 import { RADIUS_MAX_KM } from '../../lib/directory/params';
-import { mulberry32 } from '../../lib/directory/seed';
+import { mulberry32 } from '../../scripts/seed/directory';
 
 const RAD = Math.PI / 180;
 

@@ -1,7 +1,7 @@
 // Progress of a directory seed on stderr (`npm run seed`, the bench's seeding): one cli-progress
 // bar per table, redrawn in place on a terminal; one line per finished step when piped.
 import cliProgress from 'cli-progress';
-import type { SeedOptions, SeedStep } from './seed';
+import type { SeedOptions, SeedStep } from './directory';
 
 const LABELS: Record<SeedStep, string> = {
   studios: 'studios',
