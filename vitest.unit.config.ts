@@ -1,5 +1,6 @@
-// `npm run test:unit`: the unit tests alone, without PostgreSQL, Temporal or a workflow bundle (no
-// global setup): the fast loop while editing pure logic. `npm test` runs them too, with the rest.
+// `npm run test:unit`: the unit tests alone, without PostgreSQL, Temporal, a workflow bundle or a
+// spawned process (no global setup; the tests that start the project's own commands are in
+// test/processes/): the fast loop while editing pure logic. `npm test` runs them too, with the rest.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
