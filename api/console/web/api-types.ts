@@ -370,210 +370,16 @@ export interface paths {
         trace?: never;
     };
 }
-export interface webhooks {
-    "submission.staged": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * a submission was created and waits for its upload
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_submission_staged"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "submission.awaiting_review": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * the upload decoded as the declared image and waits for a human decision
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_submission_awaiting_review"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "submission.verification_failed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * the upload was refused (failureReason says why)
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_submission_verification_failed"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "submission.expired": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * no upload-complete arrived within the upload window
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_submission_expired"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "submission.rejected": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * an operator rejected it (rejectReason says why)
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_submission_rejected"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "submission.promoted": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * an operator approved it and the verified bytes are a private draft
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_submission_promoted"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "asset.published": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * an operator published the draft; publicAssetUrl is its image
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_asset_published"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "asset.unpublished": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * an operator took the published asset down
-         * @description Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.
-         */
-        post: operations["webhook_asset_unpublished"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-}
+export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        WebhookPayload: {
-            /** @enum {string} */
-            type: "submission.staged" | "submission.awaiting_review" | "submission.verification_failed" | "submission.expired" | "submission.rejected" | "submission.promoted" | "asset.published" | "asset.unpublished";
-            /** @description when it happened (RFC 3339) */
-            timestamp: string;
-            data: components["schemas"]["SubmissionStatus"] & {
-                /** @description asset.published / asset.unpublished */
-                assetId?: string;
-            };
-        };
-        SubmissionStatus: {
-            submissionId: string;
-            artistCanonicalId: string;
-            /** @enum {string} */
-            intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
-            /** @enum {string} */
-            reviewStatus: "review_required" | "approved" | "rejected" | "not_reviewed";
-            mediaStoreDocumentId: string | null;
-            /** @enum {string} */
-            failureReason?: "object_missing" | "size_mismatch" | "magic_bytes_mismatch" | "undecodable" | "type_mismatch" | "dimensions_exceeded" | "object_changed" | "verification_error";
-            /** @enum {string} */
-            rejectReason?: "rights_unclear" | "consent_missing" | "quality_insufficient" | "content_policy" | "duplicate" | "other";
-            /** @description RFC 3339 */
-            createdAt?: string;
-            updatedAt?: string;
-            /** @description when verification passed and review began */
-            awaitingReviewSince?: string;
-            /** @description when an operator approved or rejected it */
-            decidedAt?: string;
-            /** @description the published image once an operator published the draft */
-            publicAssetUrl?: string;
-            /** @description RFC 3339; when an operator took the published image down (it is gone from every public read); absent while it is public or was never published */
-            takenDownAt?: string;
-            governance: {
-                reviewRequired: boolean;
-                promotedToMediaStore: boolean;
-                /** @enum {boolean} */
-                publicSurfaceActivated: false;
-                /** @enum {boolean} */
-                canonicalRuntimeMutationExecuted: false;
+        ConsoleSignedIn: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                actorId: string;
+                csrf: string;
+                expiresAt: string;
             };
         };
         /** @description RFC 9457 problem details with the house extensions success, code, requestId and errors[] */
@@ -596,409 +402,6 @@ export interface components {
                 path: string;
                 message: string;
             }[];
-        };
-        CreatedSubmission: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                submission: {
-                    submissionId: string;
-                    /** @enum {string} */
-                    intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
-                    /** @enum {string} */
-                    reviewStatus: "review_required" | "approved" | "rejected" | "not_reviewed";
-                };
-                /** @description null once the upload is complete (a replay after upload-complete) */
-                upload: {
-                    /** @enum {string} */
-                    method: "PUT";
-                    /** @description signed upload URL */
-                    url: string;
-                    expiresInSeconds: number;
-                    /** @description send these headers with the PUT exactly as given; they are signed */
-                    headers: {
-                        [key: string]: string;
-                    };
-                } | null;
-            };
-        };
-        SubmissionList: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["SubmissionStatus"][];
-            /** @description pass as `cursor` for the next page; null on the last */
-            next_cursor: string | null;
-        };
-        SignalResult: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["SubmissionStatus"];
-            /**
-             * @description settled (200): the state the request leads to; accepted (202): the workflow has it and is still working; pending (202): a dependency was lost after the request went out, so whether it was applied is not known yet: read the status (a 503 always means not applied)
-             * @enum {string}
-             */
-            outcome: "settled" | "accepted" | "pending";
-        };
-        SimilarImages: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                matches: components["schemas"]["SimilarMatch"][];
-            };
-        };
-        SimilarMatch: {
-            /** @enum {string} */
-            kind: "published_asset" | "draft" | "submission";
-            /** @description the asset id (pfa_…), the media-store document id (mdoc_…) or the submission id, as kind says */
-            id: string;
-            submissionId: string;
-            assetId: string | null;
-            artistCanonicalId: string;
-            partnerOrganizationId: string | null;
-            /** @description published | taken_down (published_asset), draft, or the submission's intake status */
-            status: string;
-            /** @description Hamming distance of the nearest pHash pair (0..7) */
-            distance: number;
-            /** @description the verified bytes are identical (same sha256) */
-            sameBytes: boolean;
-            previewUrl: string | null;
-        };
-        ArtistResolutionReviewPage: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                resolutionId: string;
-                tenantId: string;
-                actorId: string;
-                status: string;
-                artistCanonicalId: string | null;
-                reviewRequired: boolean;
-                matchedEvidence: string | null;
-                evidence: {
-                    mapping?: string;
-                    phone_hash?: string;
-                    instagram_handle?: string;
-                    marketplace_profile_url?: string;
-                };
-                createdAt: string;
-                review: {
-                    by: string;
-                    at: string;
-                    artistCanonicalId: string;
-                    note: string;
-                } | null;
-                /** @enum {boolean} */
-                legalKycVerified: false;
-            }[];
-            pagination: {
-                page: number;
-                limit: number;
-                total: number;
-                totalPages: number;
-            };
-        };
-        EvidenceVerified: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                resolutionId: string;
-                /** @enum {string} */
-                status: "verified_by_operator";
-                changed: boolean;
-                artistCanonicalId: string;
-                tenantId: string;
-                evidence: ("mapping" | "phone_hash" | "instagram_handle" | "marketplace_profile_url")[];
-                verifiedBy: string;
-                verifiedAt: string;
-                /** @enum {boolean} */
-                legalKycVerified: false;
-            };
-        };
-        PublicationPlan: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                /** @enum {boolean} */
-                dryRun: true;
-                documentId: string;
-                assetId: string;
-                submissionId: string;
-                tenantId: string;
-                artistCanonicalId: string;
-                /** @enum {string} */
-                state: "unpublished" | "published" | "taken_down";
-                /** @enum {string} */
-                verdict: "publishable" | "already_published" | "refused";
-                reasons: {
-                    code: string;
-                    message: string;
-                }[];
-                postureCheck: {
-                    rightsPosture: string;
-                    consentPosture: string;
-                    /** @enum {string} */
-                    verdict: "pass" | "refused";
-                    reasons: {
-                        code: string;
-                        message: string;
-                    }[];
-                };
-                asset: {
-                    id: string;
-                    artist_id: string | null;
-                    studio_id: string | null;
-                    title: string;
-                    description: string;
-                    tags: string[];
-                    styles: string[];
-                    placement: string | null;
-                    image_url: string;
-                };
-                linksArtistProfile: boolean;
-                renditions: {
-                    name: string;
-                    url: string;
-                    contentType: string;
-                    width: number;
-                    height: number;
-                    sizeBytes: number;
-                }[];
-            };
-        };
-        Published: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                /** @enum {boolean} */
-                dryRun: false;
-                /** @enum {string} */
-                status: "projected" | "already_projected";
-                documentId: string;
-                assetId: string;
-                asset: {
-                    id: string;
-                    artist_id: string | null;
-                    studio_id: string | null;
-                    title: string;
-                    description: string;
-                    tags: string[];
-                    styles: string[];
-                    placement: string | null;
-                    image_url: string;
-                };
-                renditions: {
-                    name: string;
-                    url: string;
-                    contentType: string;
-                    width: number;
-                    height: number;
-                    sizeBytes: number;
-                }[];
-            };
-        };
-        Takedown: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                dryRun: boolean;
-                assetId: string;
-                /** @enum {string} */
-                status: "would_unpublish" | "already_unpublished" | "unpublished";
-                artistId?: string;
-                title?: string;
-                renditions?: {
-                    name: string;
-                    sizeBytes: number;
-                }[];
-                deletedRenditions?: number;
-            };
-        };
-        PostureSettlement: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                documentId: string;
-                rightsPosture: string;
-                consentPosture: string;
-                settled: {
-                    rights?: {
-                        from: string;
-                        to: string;
-                    };
-                    consent?: {
-                        from: string;
-                        to: string;
-                    };
-                };
-                settledBy: string;
-                settledAt: string;
-            };
-        };
-        WebhookEndpointCreated: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["WebhookEndpoint"] & {
-                /** @description whsec_...: shown once, now; store it to verify signatures */
-                secret: string;
-            };
-        };
-        WebhookEndpoint: {
-            endpointId: string;
-            url: string;
-            description: string;
-            /** @description the event types this endpoint receives */
-            eventTypes: ("submission.staged" | "submission.awaiting_review" | "submission.verification_failed" | "submission.expired" | "submission.rejected" | "submission.promoted" | "asset.published" | "asset.unpublished")[];
-            /** @description registered without eventTypes: every type, including types added later */
-            allEventTypes: boolean;
-            createdAt: string;
-        };
-        WebhookEndpointList: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["WebhookEndpoint"][];
-        };
-        SecretRotated: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                /** @description the new whsec_ secret: shown once */
-                secret: string;
-                /** @description until then deliveries carry a signature under each secret */
-                previousSecretExpiresAt: string;
-            };
-        };
-        WebhookDeliveryList: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["WebhookDelivery"][];
-            next_cursor: string | null;
-        };
-        WebhookDelivery: {
-            deliveryId: string;
-            /** @description the webhook-id header of every attempt */
-            eventId: string;
-            /** @enum {string} */
-            eventType: "submission.staged" | "submission.awaiting_review" | "submission.verification_failed" | "submission.expired" | "submission.rejected" | "submission.promoted" | "asset.published" | "asset.unpublished";
-            submissionId: string;
-            /** @enum {string} */
-            status: "pending" | "delivering" | "succeeded" | "failed" | "cancelled";
-            attempts: number;
-            lastStatusCode: number | null;
-            lastError: string | null;
-            /** @description when the next retry runs (status delivering) */
-            nextAttemptAt: string | null;
-            createdAt: string;
-            completedAt: string | null;
-            log: {
-                attempt: number;
-                at: string;
-                statusCode: number | null;
-                error: string | null;
-                durationMs: number;
-            }[];
-        };
-        EventFeed: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["PartnerEvent"][];
-            /** @description pass as `cursor` next time (the same cursor again when nothing was new) */
-            next_cursor: string;
-            has_more: boolean;
-        };
-        PartnerEvent: components["schemas"]["WebhookPayload"] & {
-            /** @description the same id as the webhook-id header */
-            id: string;
-        };
-        PortalMe: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                subject: string;
-                organizationId: string;
-                csrfToken: string;
-                permissions: ("studios:read" | "artists:read" | "search:read" | "portfolios:read" | "designs:read" | "owner_portfolio_assets:read" | "agent_context:read" | "portfolio_intake:review" | "portfolio_intake:classify" | "portfolio_intake:stage" | "artists:write" | "bookings:manage" | "portfolios:publish" | "partner_api_keys:manage")[];
-                expiresAt: string;
-            };
-        };
-        PortalKeyList: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["PortalKey"][];
-            selectablePermissions: ("studios:read" | "artists:read" | "search:read" | "portfolios:read" | "designs:read" | "owner_portfolio_assets:read" | "agent_context:read" | "portfolio_intake:review" | "portfolio_intake:classify" | "portfolio_intake:stage" | "artists:write" | "bookings:manage" | "portfolios:publish" | "partner_api_keys:manage")[];
-        };
-        PortalKey: {
-            keyId: string;
-            name: string;
-            /** @description the key's first characters (tpk_<keyId>), never the secret */
-            prefix: string;
-            permissions: ("studios:read" | "artists:read" | "search:read" | "portfolios:read" | "designs:read" | "owner_portfolio_assets:read" | "agent_context:read" | "portfolio_intake:review" | "portfolio_intake:classify" | "portfolio_intake:stage" | "artists:write" | "bookings:manage" | "portfolios:publish" | "partner_api_keys:manage")[];
-            /** @description where the key may act: studio and artist ids (empty: no limit of that kind); a rotation keeps them */
-            scopes: {
-                studios: string[];
-                artists: string[];
-            };
-            createdBy: string | null;
-            createdAt: string;
-            lastUsedAt: string | null;
-            expiresAt: string | null;
-            revokedAt: string | null;
-            replacedBy: string | null;
-            /** @enum {string} */
-            status: "active" | "expiring" | "expired" | "revoked";
-        };
-        PortalNewKey: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["PortalKey"] & {
-                /** @description the whole key: shown this once, never again */
-                key: string;
-                docsHandoff: components["schemas"]["PortalDocsHandoff"];
-            };
-        };
-        PortalDocsHandoff: {
-            /** @description an encrypted handoff (JWE) holding the key, for "Try it in the docs": POST it to /portal/api/docs-handoff */
-            token: string;
-            expiresAt: string;
-        };
-        PortalRotatedKey: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["PortalKey"] & {
-                key: string;
-                docsHandoff: components["schemas"]["PortalDocsHandoff"];
-                previousKeyId: string;
-                /** @description when the old key stops working */
-                previousExpiresAt: string;
-            };
-        };
-        PortalKeyEnvelope: {
-            /** @enum {boolean} */
-            success: true;
-            data: components["schemas"]["PortalKey"];
-        };
-        PortalDocsPrefill: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                apiKey: string;
-                keyId: string;
-                prefix: string;
-                handoffExpiresAt: string;
-            } | null;
-            /**
-             * @description why nothing is prefilled (data null): paste the key by hand
-             * @enum {string}
-             */
-            reason?: "signed_out" | "not_permitted" | "no_handoff" | "invalid" | "expired" | "another_person" | "key_unusable";
-        };
-        ConsoleSignedIn: {
-            /** @enum {boolean} */
-            success: true;
-            data: {
-                actorId: string;
-                csrf: string;
-                expiresAt: string;
-            };
         };
         ConsoleMe: {
             /** @enum {boolean} */
@@ -1143,6 +546,23 @@ export interface components {
                 })[];
             };
         };
+        SimilarMatch: {
+            /** @enum {string} */
+            kind: "published_asset" | "draft" | "submission";
+            /** @description the asset id (pfa_…), the media-store document id (mdoc_…) or the submission id, as kind says */
+            id: string;
+            submissionId: string;
+            assetId: string | null;
+            artistCanonicalId: string;
+            partnerOrganizationId: string | null;
+            /** @description published | taken_down (published_asset), draft, or the submission's intake status */
+            status: string;
+            /** @description Hamming distance of the nearest pHash pair (0..7) */
+            distance: number;
+            /** @description the verified bytes are identical (same sha256) */
+            sameBytes: boolean;
+            previewUrl: string | null;
+        };
         ConsoleClaim: {
             /** @enum {boolean} */
             success: true;
@@ -1150,6 +570,48 @@ export interface components {
                 mine: boolean;
                 claimedBy: string;
                 claimedUntil: string;
+            };
+        };
+        SignalResult: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["SubmissionStatus"];
+            /**
+             * @description settled (200): the state the request leads to; accepted (202): the workflow has it and is still working; pending (202): a dependency was lost after the request went out, so whether it was applied is not known yet: read the status (a 503 always means not applied)
+             * @enum {string}
+             */
+            outcome: "settled" | "accepted" | "pending";
+        };
+        SubmissionStatus: {
+            submissionId: string;
+            artistCanonicalId: string;
+            /** @enum {string} */
+            intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
+            /** @enum {string} */
+            reviewStatus: "review_required" | "approved" | "rejected" | "not_reviewed";
+            mediaStoreDocumentId: string | null;
+            /** @enum {string} */
+            failureReason?: "object_missing" | "size_mismatch" | "magic_bytes_mismatch" | "undecodable" | "type_mismatch" | "dimensions_exceeded" | "object_changed" | "verification_error";
+            /** @enum {string} */
+            rejectReason?: "rights_unclear" | "consent_missing" | "quality_insufficient" | "content_policy" | "duplicate" | "other";
+            /** @description RFC 3339 */
+            createdAt?: string;
+            updatedAt?: string;
+            /** @description when verification passed and review began */
+            awaitingReviewSince?: string;
+            /** @description when an operator approved or rejected it */
+            decidedAt?: string;
+            /** @description the published image once an operator published the draft */
+            publicAssetUrl?: string;
+            /** @description RFC 3339; when an operator took the published image down (it is gone from every public read); absent while it is public or was never published */
+            takenDownAt?: string;
+            governance: {
+                reviewRequired: boolean;
+                promotedToMediaStore: boolean;
+                /** @enum {boolean} */
+                publicSurfaceActivated: false;
+                /** @enum {boolean} */
+                canonicalRuntimeMutationExecuted: false;
             };
         };
         ConsoleDrafts: {
@@ -1171,6 +633,126 @@ export interface components {
                 publication: "draft" | "published" | "unpublished";
             }[];
         };
+        PublicationPlan: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                /** @enum {boolean} */
+                dryRun: true;
+                documentId: string;
+                assetId: string;
+                submissionId: string;
+                tenantId: string;
+                artistCanonicalId: string;
+                /** @enum {string} */
+                state: "unpublished" | "published" | "taken_down";
+                /** @enum {string} */
+                verdict: "publishable" | "already_published" | "refused";
+                reasons: {
+                    code: string;
+                    message: string;
+                }[];
+                postureCheck: {
+                    rightsPosture: string;
+                    consentPosture: string;
+                    /** @enum {string} */
+                    verdict: "pass" | "refused";
+                    reasons: {
+                        code: string;
+                        message: string;
+                    }[];
+                };
+                asset: {
+                    id: string;
+                    artist_id: string | null;
+                    studio_id: string | null;
+                    title: string;
+                    description: string;
+                    tags: string[];
+                    styles: string[];
+                    placement: string | null;
+                    image_url: string;
+                };
+                linksArtistProfile: boolean;
+                renditions: {
+                    name: string;
+                    url: string;
+                    contentType: string;
+                    width: number;
+                    height: number;
+                    sizeBytes: number;
+                }[];
+            };
+        };
+        Published: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                /** @enum {boolean} */
+                dryRun: false;
+                /** @enum {string} */
+                status: "projected" | "already_projected";
+                documentId: string;
+                assetId: string;
+                asset: {
+                    id: string;
+                    artist_id: string | null;
+                    studio_id: string | null;
+                    title: string;
+                    description: string;
+                    tags: string[];
+                    styles: string[];
+                    placement: string | null;
+                    image_url: string;
+                };
+                renditions: {
+                    name: string;
+                    url: string;
+                    contentType: string;
+                    width: number;
+                    height: number;
+                    sizeBytes: number;
+                }[];
+            };
+        };
+        PostureSettlement: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                documentId: string;
+                rightsPosture: string;
+                consentPosture: string;
+                settled: {
+                    rights?: {
+                        from: string;
+                        to: string;
+                    };
+                    consent?: {
+                        from: string;
+                        to: string;
+                    };
+                };
+                settledBy: string;
+                settledAt: string;
+            };
+        };
+        Takedown: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                dryRun: boolean;
+                assetId: string;
+                /** @enum {string} */
+                status: "would_unpublish" | "already_unpublished" | "unpublished";
+                artistId?: string;
+                title?: string;
+                renditions?: {
+                    name: string;
+                    sizeBytes: number;
+                }[];
+                deletedRenditions?: number;
+            };
+        };
         ConsoleArtistProfiles: {
             /** @enum {boolean} */
             success: true;
@@ -1181,6 +763,57 @@ export interface components {
                 city: string | null;
                 country: string | null;
             }[];
+        };
+        ArtistResolutionReviewPage: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                resolutionId: string;
+                tenantId: string;
+                actorId: string;
+                status: string;
+                artistCanonicalId: string | null;
+                reviewRequired: boolean;
+                matchedEvidence: string | null;
+                evidence: {
+                    mapping?: string;
+                    phone_hash?: string;
+                    instagram_handle?: string;
+                    marketplace_profile_url?: string;
+                };
+                createdAt: string;
+                review: {
+                    by: string;
+                    at: string;
+                    artistCanonicalId: string;
+                    note: string;
+                } | null;
+                /** @enum {boolean} */
+                legalKycVerified: false;
+            }[];
+            pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                totalPages: number;
+            };
+        };
+        EvidenceVerified: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                resolutionId: string;
+                /** @enum {string} */
+                status: "verified_by_operator";
+                changed: boolean;
+                artistCanonicalId: string;
+                tenantId: string;
+                evidence: ("mapping" | "phone_hash" | "instagram_handle" | "marketplace_profile_url")[];
+                verifiedBy: string;
+                verifiedAt: string;
+                /** @enum {boolean} */
+                legalKycVerified: false;
+            };
         };
     };
     responses: never;
@@ -2961,238 +2594,6 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
-            };
-        };
-    };
-    webhook_submission_staged: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhook_submission_awaiting_review: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhook_submission_verification_failed: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhook_submission_expired: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhook_submission_rejected: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhook_submission_promoted: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhook_asset_published: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    webhook_asset_unpublished: {
-        parameters: {
-            query?: never;
-            header: {
-                /** @description the event id: the same on every retry; dedupe on it */
-                "webhook-id": string;
-                /** @description Unix seconds of this attempt; refuse old ones (the standardwebhooks libraries allow 5 minutes) */
-                "webhook-timestamp": string;
-                /** @description space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid secret (two during a rotation overlap) */
-                "webhook-signature": string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WebhookPayload"];
-            };
-        };
-        responses: {
-            /** @description any 2xx within 5 s acknowledges the event */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };
