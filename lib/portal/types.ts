@@ -1,5 +1,5 @@
-// What the partner portal's API answers: the key as a zod schema (the server's answer schema and its
-// TypeScript type, inferred), and the page's other shapes (the page imports types only).
+// What the partner portal's API answers about a key, declared once: the zod schema (the server's
+// answer schema) and its TypeScript type, inferred. The page's types are generated from the route list.
 import { z } from 'zod';
 import { permissionSchema } from '../identity/permissions';
 
@@ -20,43 +20,3 @@ export const PortalKey = z.object({
   status: z.enum(['active', 'expiring', 'expired', 'revoked']),
 });
 export type PortalKey = z.infer<typeof PortalKey>;
-
-/** A key just made (create or rotate): the whole key, shown once, and its docs handoff. */
-export interface NewPortalKey extends PortalKey {
-  key: string;
-  docsHandoff: { token: string; expiresAt: string };
-  previousKeyId?: string;
-  previousExpiresAt?: string;
-}
-
-export interface PortalMe {
-  subject: string;
-  organizationId: string;
-  csrfToken: string;
-  permissions: string[];
-  expiresAt: string;
-}
-
-/** A webhook endpoint as the partner API and the portal answer it (never its secret). */
-export interface PortalEndpoint {
-  endpointId: string;
-  url: string;
-  description: string;
-  eventTypes: string[];
-  allEventTypes: boolean;
-  createdAt: string;
-}
-
-export interface PortalDelivery {
-  deliveryId: string;
-  eventId: string;
-  eventType: string;
-  submissionId: string;
-  status: 'pending' | 'delivering' | 'succeeded' | 'failed' | 'cancelled';
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  completedAt: string | null;
-}
