@@ -2,6 +2,7 @@
 // to endpoints, the dispatch marks, the deliverers' claims (leases) and the delivery log. Explicit column lists, parameters only.
 import crypto from 'node:crypto';
 import type { Sql, Tx } from '../db';
+import { DECIDED } from '../intake/lifecycle';
 import { statusView } from '../intake/status-view';
 import type { IntakeView } from '../intake/vocabulary';
 import { EVENTS_CHANNEL, type EventType } from './events';
@@ -132,7 +133,7 @@ const eventSelect = (sql: Tx) => sql`
     s.created_at,
     case when s.awaiting_since <= e.occurred_at then s.awaiting_since end as awaiting_since,
     (select min(i.at) from intake_events i
-      where i.submission_id = e.submission_id and i.to_status in ('promoting', 'rejected', 'promoted_to_media_store') and i.at <= e.occurred_at) as decided_at
+      where i.submission_id = e.submission_id and i.to_status = any(${[...DECIDED]}) and i.at <= e.occurred_at) as decided_at
   from webhook_events e join submissions s on s.submission_id = e.submission_id`;
 
 function partnerEvent(r: EventRow, publicBaseUrl: string): PartnerEvent {
