@@ -48,7 +48,7 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
     maxConcurrentWorkflowTaskExecutions: o.limits.maxConcurrentWorkflowTasks,
     shutdownGraceTime: o.shutdownGraceMs,
     // Not in WorkerOptions' type ("not exposed at the moment"), but taken: the SDK spreads the
-    // options over its defaults (5 s). See WORKER_ISOLATE_TIMEOUT_SECONDS in lib/config.ts.
+    // options over its defaults (5 s). See WORKER_ISOLATE_TIMEOUT_SECONDS in lib/config/schema.ts.
     ...({ isolateExecutionTimeout: `${o.isolateTimeoutSeconds}s` } as object),
     // Bounded so memory does not grow with the number of intakes waiting for review (bench R8).
     maxCachedWorkflows: o.limits.maxCachedWorkflows,
