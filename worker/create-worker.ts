@@ -59,8 +59,8 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
 
 /**
  * The intake lane: intake and artist-resolution workflows and their activities. It also keeps the
- * webhook activities: lanes started on the intake queue before the webhook lane had a queue of its
- * own stay on it until they end (a running workflow never changes queue), and must still deliver.
+ * webhook activities: a webhook lane running on the intake queue stays on it until it ends (a
+ * running workflow never changes queue), and must still deliver.
  */
 export function createIntakeWorker(o: CreateWorkerOptions & { deps: ActivityDeps; webhooks: WebhookActivityDeps; sinks: InjectedSinks<IntakeSinks> }): Promise<Worker> {
   return create(o, 'intake', { ...createActivities(o.deps), ...createWebhookActivities(o.webhooks) }, o.sinks);

@@ -1,4 +1,4 @@
-// Identity evidence review (issue 14, item 5). Artist resolutions that ended `review_required`,
+// Identity evidence review. Artist resolutions that ended `review_required`,
 // `unmatched` (or `phone_matched`) wait for an operator; the operator links the evidence the
 // request carried to a canonical artist and marks it `verified_by_operator`, so the next
 // resolution with that evidence answers so (activities/resolve-artist.ts). Review evidence only:

@@ -1,4 +1,4 @@
-// Similar images of a submission (issue 26): every other submission, draft and published asset,
+// Similar images of a submission: every other submission, draft and published asset,
 // whoever's, whose image is within the index's guaranteed distance of this one's (pHash pairs,
 // lib/media/fingerprints/index.ts), or whose verified bytes are the same. One entry per
 // submission lineage, at its furthest stage: its published asset, else its draft, else itself.
