@@ -12,12 +12,12 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Only lib/config.ts reads the environment.
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lib/config.ts.' }],
+      // Only lib/config/env.ts reads the environment.
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through lib/config (lib/config/env.ts).' }],
     },
   },
   {
-    files: ['lib/config.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['lib/config/env.ts', 'test/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

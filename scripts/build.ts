@@ -10,7 +10,7 @@
 //   5. dist/build-info.json: the build id (a hash of everything built, so an unchanged build keeps
 //      its id), the worker's version when worker versioning is on (worker/versioning.ts).
 // Files read by path at run time (migrations/, api/docs, the pages' stylesheets, the HEIC decode
-// worker) stay where they are: PROJECT_ROOT (lib/config.ts) finds them from dist/ too.
+// worker) stay where they are: PROJECT_ROOT (lib/config/root.ts) finds them from dist/ too.
 // Any error fails the build (exit 1) and leaves no half-written dist/.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';

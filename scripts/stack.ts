@@ -171,7 +171,7 @@ export function spawnNode(script: string, env: Record<string, string>, cpus?: st
 /** The webhook worker process's nice(1) value: intake, the API, Temporal and PostgreSQL come first on a shared machine. */
 const WEBHOOK_WORKER_NICENESS = 10;
 
-/** The exit code of a process whose configuration is invalid (lib/config.ts loadConfigOrExit). */
+/** The exit code of a process whose configuration is invalid (lib/config/env.ts loadConfigOrExit). */
 const EXIT_CONFIG = 78;
 
 const running = (c: ChildProcess | undefined): boolean => !!c && c.exitCode === null && c.signalCode === null;

@@ -48,7 +48,7 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
     maxConcurrentWorkflowTaskExecutions: o.limits.maxConcurrentWorkflowTasks,
     shutdownGraceTime: o.shutdownGraceMs,
     // Not in WorkerOptions' type ("not exposed at the moment"), but taken: the SDK spreads the
-    // options over its defaults (5 s). See WORKER_ISOLATE_TIMEOUT_SECONDS in lib/config.ts.
+    // options over its defaults (5 s). See WORKER_ISOLATE_TIMEOUT_SECONDS in lib/config/schema.ts.
     ...({ isolateExecutionTimeout: `${o.isolateTimeoutSeconds}s` } as object),
     // Bounded so memory does not grow with the number of intakes waiting for review (bench R8).
     maxCachedWorkflows: o.limits.maxCachedWorkflows,
@@ -59,8 +59,8 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
 
 /**
  * The intake lane: intake and artist-resolution workflows and their activities. It also keeps the
- * webhook activities: lanes started on the intake queue before the webhook lane had a queue of its
- * own stay on it until they end (a running workflow never changes queue), and must still deliver.
+ * webhook activities: a webhook lane running on the intake queue stays on it until it ends (a
+ * running workflow never changes queue), and must still deliver.
  */
 export function createIntakeWorker(o: CreateWorkerOptions & { deps: ActivityDeps; webhooks: WebhookActivityDeps; sinks: InjectedSinks<IntakeSinks> }): Promise<Worker> {
   return create(o, 'intake', { ...createActivities(o.deps), ...createWebhookActivities(o.webhooks) }, o.sinks);

@@ -1,4 +1,4 @@
-// Fault suite only (F2, FAULT_KILL_AFTER_MEDIA_COPY; refused in production by lib/config.ts): the
+// Fault suite only (F2, FAULT_KILL_AFTER_MEDIA_COPY; refused in production by lib/config/schema.ts): the
 // worker process kills itself right after the media object is copied and before the draft row is
 // written, once per submission (a marker file remembers it), so the retry must finish the job.
 import fs from 'node:fs';

@@ -7,7 +7,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { Counter, type Registry } from 'prom-client';
 import type { Sql } from '../lib/db';
 import type { DecisionKeys } from '../lib/intake/decision-check';
-import { openStatuses } from '../lib/intake/lifecycle';
+import { OPEN } from '../lib/intake/lifecycle';
 import { transitionOf, type Transition } from '../lib/intake/lifecycle';
 import { findSubmission, type SubmissionRow } from '../lib/intake/submissions';
 import { applyTransition } from '../lib/intake/transitions';
@@ -82,7 +82,7 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
 
   async function resume(submissionId: string, closedRunId: string, closedAs: string): Promise<boolean> {
     const row = await findSubmission(o.sql, submissionId);
-    if (!row || !openStatuses.includes(row.intakeStatus)) return false;
+    if (!row || !OPEN.includes(row.intakeStatus)) return false;
     const latest = await o.client.workflow.getHandle(intakeWorkflowId(submissionId)).describe();
     if (latest.status.name === 'RUNNING') return false;
     const [earlier] = await o.sql<{ n: number }[]>`select count(*)::int as n from intake_resumptions where submission_id = ${submissionId}`;
@@ -139,7 +139,7 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
     }
     if (!closed.size) return [];
     const open = await o.sql<{ submissionId: string }[]>`
-      select submission_id from submissions where submission_id = any(${[...closed.keys()]}) and intake_status = any(${openStatuses as string[]})`;
+      select submission_id from submissions where submission_id = any(${[...closed.keys()]}) and intake_status = any(${[...OPEN]})`;
     const done: string[] = [];
     for (const { submissionId } of open) {
       const c = closed.get(submissionId)!;

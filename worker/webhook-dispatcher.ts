@@ -9,7 +9,7 @@ import type { WebhookRetry } from '../activities/types';
 import type { Sql } from '../lib/db';
 import type { Logger } from '../lib/logger';
 import { EVENTS_CHANNEL } from '../lib/webhooks/events';
-import { endpointsToDispatch, fanOut, markDispatched } from '../lib/webhooks/store';
+import { endpointsToDispatch, fanOut, markDispatched } from '../lib/webhooks/dispatch';
 import { webhookDeliveriesSignal, webhookEndpointWorkflowId } from '../workflows/messages';
 import { webhookEndpoint } from '../workflows/webhook-delivery';
 

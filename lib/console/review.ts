@@ -2,6 +2,7 @@
 // GET /review-queue and the console's), one submission's detail with its full event history, recent
 // decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
+import { DECISIONS } from '../intake/lifecycle';
 import { isoOf, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
 
 export type { DraftRow, QueueItem, RecentDecision, SubmissionDetail };
@@ -103,7 +104,7 @@ export async function recentDecisions(sql: Tx, limit: number): Promise<RecentDec
     select e.submission_id, s.file_name, case when e.to_status = 'rejected' then 'rejected' else 'approved' end as decision,
       e.actor_id, e.at, e.note, s.intake_status
     from intake_events e join submissions s on s.submission_id = e.submission_id
-    where e.to_status in ('promoting', 'rejected')
+    where e.to_status = any(${[...DECISIONS]})
     order by e.at desc limit ${limit}`;
   return rows.map((r) => ({ ...r, at: isoOf(r.at) }));
 }
@@ -145,7 +146,7 @@ export async function queueFigures(sql: Tx): Promise<QueueFigures> {
 export async function decisionsSince(sql: Tx, since: Date): Promise<{ approved: number; rejected: number }> {
   const [r] = await sql<{ approved: number; rejected: number }[]>`
     select count(*) filter (where to_status = 'promoting')::int as approved, count(*) filter (where to_status = 'rejected')::int as rejected
-    from intake_events where to_status in ('promoting', 'rejected') and at >= ${since}`;
+    from intake_events where to_status = any(${[...DECISIONS]}) and at >= ${since}`;
   return { approved: r?.approved ?? 0, rejected: r?.rejected ?? 0 };
 }
 

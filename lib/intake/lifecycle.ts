@@ -1,8 +1,12 @@
 // The intake state machine, once: every (from, trigger) -> to the lifecycle knows. The workflow
 // builds each Transition from this table and is the only one that does; activities persist the
-// transitions the workflow hands them; routes ask `accepts` before they send an Update. Adding a
-// state means a row here and a step in workflows/portfolio-intake.ts. Pure: workflow code imports it.
+// transitions the workflow hands them; routes ask `accepts` before they send an Update. The status
+// sets the queries filter on (OPEN, PENDING, DECIDED, ...) are derived from the table. Adding a work
+// step touches the vocabulary (its status), this table (its rows), the step's activity and its
+// registration in the workflow, plus a migration where a partial index lists statuses.
+// Pure: workflow code imports it.
 import {
+  intakeStatuses,
   SYSTEM_ACTOR,
   type ActorRef,
   type ImageFacts,
@@ -62,8 +66,40 @@ const WORKING: ReadonlySet<IntakeStatus> = new Set(
   }),
 );
 
-/** Statuses a submission can still leave (derived from the table): its workflow run should be running. */
-export const openStatuses: readonly IntakeStatus[] = [...new Set(TRANSITIONS.flatMap((t) => (t.from ? [t.from] : [])))];
+const where = (keep: (s: IntakeStatus) => boolean): readonly IntakeStatus[] => intakeStatuses.filter(keep);
+
+/** Statuses a submission can still leave: its workflow run should be running. */
+export const OPEN = where((s) => TRANSITIONS.some((t) => t.from === s));
+
+/** Open statuses past the upload: work still on its way in (verified, awaiting a decision or being promoted). */
+export const PENDING = where((s) => OPEN.includes(s) && !TRANSITIONS.some((t) => t.from === s && t.trigger === 'upload_complete'));
+
+/** The review statuses a submission in each status can carry, over every way into it. */
+const reviewsIn = (() => {
+  const seen = new Map<IntakeStatus, Set<ReviewStatus>>(intakeStatuses.map((s) => [s, new Set()]));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const t of TRANSITIONS) {
+      const before = t.review ? [t.review] : t.from ? [...seen.get(t.from)!] : [];
+      const into = seen.get(t.to)!;
+      for (const r of before.filter((r) => !into.has(r))) {
+        into.add(r);
+        grew = true;
+      }
+    }
+  }
+  return seen;
+})();
+const human = (r: ReviewStatus | undefined) => r === 'approved' || r === 'rejected';
+
+/** Statuses an operator's decision (approve or reject) moves a submission to: the decision events. */
+export const DECISIONS = where((s) => TRANSITIONS.some((t) => t.to === s && t.source === 'client' && human(t.review)));
+
+/** Statuses every way into which carries an operator's decision: a submission there has been decided. */
+export const DECIDED = where((s) => reviewsIn.get(s)!.size > 0 && [...reviewsIn.get(s)!].every(human));
+
+/** Open statuses not yet decided: what an organization's quota of open submissions counts. */
+export const UNDECIDED = where((s) => OPEN.includes(s) && !DECIDED.includes(s));
 
 /** What the row records beside the status; set once, never cleared. */
 export interface TransitionFacts {

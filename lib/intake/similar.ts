@@ -1,8 +1,9 @@
-// Similar images of a submission (issue 26): every other submission, draft and published asset,
+// Similar images of a submission: every other submission, draft and published asset,
 // whoever's, whose image is within the index's guaranteed distance of this one's (pHash pairs,
 // lib/media/fingerprints/index.ts), or whose verified bytes are the same. One entry per
 // submission lineage, at its furthest stage: its published asset, else its draft, else itself.
 import type { Tx } from '../db';
+import { PENDING } from './lifecycle';
 import { absoluteUrl } from '../directory/media';
 import { fromSigned64 } from '../media/fingerprints/hashes';
 import { MATCH_PAIRS, nearHashes, type Variant } from '../media/fingerprints/index';
@@ -98,13 +99,10 @@ export async function similarTo(sql: Tx, submissionId: string, o: { publicBaseUr
     .slice(0, MAX_MATCHES);
 }
 
-/** Statuses of work still on its way in: a match against them is flagged as pending work. */
-const PENDING = new Set(['verifying', 'awaiting_review', 'promoting']);
-
 /** Does a match show another artist's published or pending work (the console's queue flag)? */
 export function isOtherArtistsWork(m: SimilarMatch, artistCanonicalId: string): boolean {
   if (m.artistCanonicalId === artistCanonicalId) return false;
-  return (m.kind === 'published_asset' && m.status === 'published') || m.kind === 'draft' || (m.kind === 'submission' && PENDING.has(m.status));
+  return (m.kind === 'published_asset' && m.status === 'published') || m.kind === 'draft' || (m.kind === 'submission' && (PENDING as readonly string[]).includes(m.status));
 }
 
 /** The matches of a submission, each marked when it shows another artist's published or pending work. */

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type postgres from 'postgres';
 import type { Sql, Tx } from '../db';
-import { transitionOf } from './lifecycle';
+import { DECIDED, transitionOf, UNDECIDED } from './lifecycle';
 import { eventFromWritten } from './transitions';
 import { EVENTS_CHANNEL, eventFromWrittenRow } from '../webhooks/events';
 import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
@@ -94,6 +94,9 @@ class QuotaRefusal extends Error {
   }
 }
 
+/** The quota's statuses as SQL literals (constants of the lifecycle, not input). */
+const UNDECIDED_LITERALS = UNDECIDED.map((s) => `'${s}'`).join(', ');
+
 async function createIn(
   tx: postgres.TransactionSql,
   o: { by: ActorRef; body: SubmissionDeclaration; fingerprint: string; uploadWindowSeconds: number; quota: StagedQuota },
@@ -119,7 +122,7 @@ async function createIn(
     select count(*)::int as n, coalesce(sum(size_bytes), 0)::float8 as bytes
     from submissions
     -- the statuses written out (not a parameter), so the plan reads the partial index submissions_org_open
-    where partner_organization_id = ${o.quota.organizationId} and intake_status in ('staged', 'verifying', 'awaiting_review')`;
+    where partner_organization_id = ${o.quota.organizationId} and intake_status in (${tx.unsafe(UNDECIDED_LITERALS)})`;
   if (open!.n + 1 > o.quota.maxStaged || open!.bytes + b.sizeBytes > o.quota.maxStagedBytes) throw new QuotaRefusal(open!.n, open!.bytes);
   const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
   // The row, its create event and the partners' `submission.staged` event in one statement, the
@@ -158,7 +161,7 @@ export interface SubmissionTimes {
 const timeColumns = (sql: Tx) => sql`
   s.created_at, s.updated_at, s.awaiting_since,
   (select min(e.at) from intake_events e
-    where e.submission_id = s.submission_id and e.to_status in ('promoting', 'rejected', 'promoted_to_media_store')) as decided_at,
+    where e.submission_id = s.submission_id and e.to_status = any(${[...DECIDED]})) as decided_at,
   (select p.id from portfolio_assets p
     where p.source_document_id = s.media_store_document_id and p.unpublished_at is null and p.is_public) as public_asset_id,
   (select max(p.unpublished_at) from portfolio_assets p

@@ -1,4 +1,4 @@
-// The docs handoff (issue 24, the contract's section 5 rule 5): the portal gives the browser an
+// The docs handoff (the contract's section 5 rule 5): the portal gives the browser an
 // encrypted token holding a key it just made, so that /docs can prefill X-API-Key, and only while:
 // the browser has an active portal session; the handoff's person and organization are the
 // session's; that person still holds partner_api_keys:manage; the handoff has not expired and the

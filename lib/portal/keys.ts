@@ -1,4 +1,4 @@
-// The partner portal's key operations (issue 24): an organization's API keys, listed, created,
+// The partner portal's key operations: an organization's API keys, listed, created,
 // rotated with an overlap and revoked by its own people. The writes go through the owner's
 // functions of migration 1700000021000 (the API's role may not write keys or mappings itself);
 // they only make self-service partner keys, and audit every action without the secret.

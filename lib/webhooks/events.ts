@@ -1,4 +1,4 @@
-// The events partners hear about (issue 15), and the outbox writes: an event row is written by the
+// The events partners hear about, and the outbox writes: an event row is written by the
 // same statement as the transition or publication that caused it, from the rows that statement
 // wrote, so no transition commits without its event and no event exists without its transition.
 import type { Tx } from '../db';

@@ -1,4 +1,4 @@
-// Webhook signing secrets at rest (issue 22): sealed with AES-256-GCM under WEBHOOK_SECRET_KEY, so
+// Webhook signing secrets at rest: sealed with AES-256-GCM under WEBHOOK_SECRET_KEY, so
 // whoever reads the database (a backup, a replica, a leaked dump) cannot forge a partner's webhooks.
 // A sealed value names the key that sealed it (`whenc:v1:<keyId>:<base64url iv|ciphertext|tag>`),
 // and is bound to its row (the secret id is the additional authenticated data): a value copied
@@ -48,7 +48,7 @@ export interface SecretBox {
   seal(secretId: string, secret: string): string;
   /**
    * The secret of a stored value: sealed under the current or a previous key, or a plaintext
-   * `whsec_` value written before the values were sealed (sealed at the API's next start).
+   * `whsec_` value not sealed yet (sealed at the API's next start).
    */
   open(secretId: string, stored: string): string;
   /** Whether a stored value is sealed under the current key (nothing to reseal). */

@@ -1,5 +1,5 @@
-// Sealing the stored webhook signing secrets again: at the API's start, the plaintext ones written
-// before secrets were sealed (SQL cannot: it has no key); after a key rotation (`npm run iam --
+// Sealing the stored webhook signing secrets again: at the API's start, any still in plaintext
+// (SQL cannot seal: it has no key); after a key rotation (`npm run iam --
 // rotate-webhook-key`), every one not sealed under the current key. Batches of rows locked with
 // SKIP LOCKED, each its own transaction, so replicas starting at once share the work; run again,
 // it finds nothing to do.
