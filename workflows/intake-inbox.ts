@@ -1,8 +1,8 @@
 // What reaches an intake run from outside: upload-complete, approve and reject. New runs take them
 // as Updates whose validators refuse a malformed, unsigned or foreign payload before anything is
 // written to history (a refusal is recorded by the worker through a sink, outside the history);
-// an accepted Update is answered with what became of it. Signals are kept: runs started before the
-// Updates take them as they always did, and newer runs put a signal through the same checks.
+// an accepted Update is answered with what became of it. Signals are kept: runs without the decision-updates
+// marker (workflows/compat.ts) take them as recorded, and the others put a signal through the same checks.
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
 import { condition, deprecatePatch, log, patched, proxySinks, setHandler } from '@temporalio/workflow';
 import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
@@ -39,7 +39,7 @@ export interface InboxContext {
   partnerActorId: string;
   decisionKeys?: DecisionKeys | undefined;
   status: () => IntakeStatus;
-  /** Runs before the Updates record a malformed signal with this activity. */
+  /** Runs without the Updates record a malformed signal with this activity. */
   recordMalformed: (i: { signal: CheckedSignal; requestId: string | null; by: RefusalNote['by']; detail: string; seq: number }) => Promise<void>;
   /** True for runs that started with the Updates (the workflow's patch, asked once at its start). */
   updates: boolean;
@@ -180,7 +180,7 @@ export class Inbox {
     setHandler(rejectSignal, decision('reject'));
   }
 
-  /** Runs started before the Updates: exactly the handlers they were recorded with. */
+  /** Runs without the Updates (workflows/compat.ts): exactly the handlers they were recorded with. */
   private installLegacySignals() {
     const wellFormed = async <S extends CheckedSignal>(name: S, payload: unknown): Promise<boolean> => {
       const checked = SIGNAL_CHECKS[name](payload);
