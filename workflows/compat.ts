@@ -54,7 +54,7 @@ export const COMPAT: readonly CompatItem[] = [
   },
   {
     kind: 'signal handlers',
-    id: 'approve / reject / uploadComplete signals (installLegacySignals)',
+    id: 'approve / reject / uploadComplete signal handlers (workflows/intake-legacy-signals.ts)',
     what: 'runs without the decision-updates marker take decisions as signals, as they were recorded',
     retireWhen: 'removal: with the decision-updates patch',
     state: 'live',
