@@ -61,6 +61,13 @@ export const COMPAT: readonly CompatItem[] = [
   },
   {
     kind: 'input field',
+    id: 'IntakeInput.decisionKeys (optional)',
+    what: 'absent in the input of runs started before the decision-updates build (their decisions arrive as signals)',
+    retireWhen: 'required: with the decision-updates patch',
+    state: 'live',
+  },
+  {
+    kind: 'input field',
     id: 'RejectSignal.notes',
     what: 'the notes name of reject signals sent before the lifecycle owner',
     retireWhen: 'removal: no open portfolioIntake run of the initial shape (started before the signed-decisions build)',

@@ -10,7 +10,7 @@ import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/i
 export interface IntakeInput extends SubmissionRef {
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
   uploadDeadlineSeconds: number;
-  /** The API's decision keys (kid -> raw Ed25519 public key): Update validators verify proofs with them. */
+  /** The API's decision keys (kid -> raw Ed25519 public key): Update validators verify proofs with them. Optional: workflows/compat.ts. */
   decisionKeys?: DecisionKeys;
   /** A run that takes over from an earlier one (continued as new, or resumed by the reconciler from the row). */
   resume?: IntakeResume;
