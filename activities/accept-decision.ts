@@ -35,13 +35,13 @@ async function alreadyWritten(sql: Sql, i: AcceptDecisionInput): Promise<boolean
 }
 
 /**
- * The decision as the signal brought it, checked for shape first: runs from before the workflow
- * checked shapes hand over what they were sent, and a malformed decision is refused here rather
- * than thrown on (a throw would be retried without end).
+ * The decision as the signal brought it, checked for shape first: a run whose handlers do not
+ * check shapes hands over what it was sent, and a malformed decision is refused here rather than
+ * thrown on (a throw would be retried without end).
  */
 function malformed(i: AcceptDecisionInput): string | null {
-  const signal = { requestId: i.requestId, by: i.by, reviewNotes: i.reviewNotes, proof: i.proof, ...(i.decision === 'reject' ? { reasonCode: i.reasonCode } : {}), ...(i.seenMatches ? { seenMatches: i.seenMatches } : {}) };
-  const checked = i.decision === 'reject' ? checkReject(signal) : checkApprove(signal);
+  const { decision, sha256: _sha256, transition: _transition, ...signal } = i;
+  const checked = decision === 'reject' ? checkReject(signal) : checkApprove(signal);
   return checked.ok ? null : problemsLine(checked.problems);
 }
 
@@ -63,7 +63,7 @@ async function check(deps: DecisionDeps, i: AcceptDecisionInput): Promise<{ refu
     (claims.sha256 !== i.sha256 || claims.sha256 !== row?.verifiedSha256) && 'verified sha256',
     (claims.actorId !== i.by.actorId || claims.credentialId !== i.by.credentialId) && 'operator',
     claims.requestId !== i.requestId && 'request',
-    claims.detailsHash !== detailsHash({ reviewNotes: i.reviewNotes, reasonCode: i.reasonCode, seenMatches: i.seenMatches }) && 'notes',
+    claims.detailsHash !== detailsHash(i) && 'notes',
   ].filter(Boolean);
   if (mismatch.length) return { refused: 'proof_mismatch', detail: `the proof does not match this decision (${mismatch.join(', ')})`, proofActorId: claims.actorId };
   if (!(await isActiveOperator(deps.sql, { actorId: claims.actorId, credentialId: claims.credentialId, permission: 'portfolio_intake:review' })))

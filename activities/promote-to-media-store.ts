@@ -42,7 +42,7 @@ export function promoteToMediaStore(deps: {
     const documentId = mediaDocumentId(i.submissionId);
     // The draft row and the promotion_done transition commit together.
     await persist(sql, outcomeOf(outcomes, { ok: true, mediaStoreDocumentId: documentId }), async (tx) => {
-      await insertDraftDocument(tx, { submissionId: i.submissionId, sha256: i.sha256, approvedBy: decision.by, reviewNotes: decision.reviewNotes });
+      await insertDraftDocument(tx, { submissionId: i.submissionId, sha256: i.sha256, approval: decision });
     });
     return { ok: true, mediaStoreDocumentId: documentId };
   };

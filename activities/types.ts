@@ -16,7 +16,7 @@ export interface VerifyInput {
   enter: Transition;
   outcomes: StepOutcomes;
 }
-/** `image` is absent in results recorded before verification decoded images. */
+/** `image`: the decoded image's facts, when verification decoded it. */
 export type VerifyResult = { ok: true; sha256: string; image?: ImageFacts } | { ok: false; code: VerificationFailureCode };
 
 /**
@@ -132,10 +132,10 @@ export interface WebhookActivities {
    */
   deliverEndpoint(i: { endpointId: string; retry: WebhookRetry; concurrency: number }): Promise<DelivererOutcome>;
   /**
-   * (Lane workflows started before the endpoint deliverer.) Claim the lane's next delivery if due
+   * (webhookLane, workflows/compat.ts.) Claim the lane's next delivery if due
    * and make one attempt; 'idle' when there is none or it failed (the deliverer retries it).
    */
   deliverNext(i: { lane: { endpointId: string; submissionId: string }; retry: WebhookRetry }): Promise<'idle' | 'delivered'>;
-  /** (Lane workflows started before the endpoint deliverer.) The lane's first open delivery is failed. */
+  /** (webhookLane, workflows/compat.ts.) The lane's first open delivery is failed. */
   failLaneHead(i: { lane: { endpointId: string; submissionId: string }; reason: string }): Promise<void>;
 }

@@ -6,7 +6,7 @@
 // window ends, then failed). New deliveries wake it by NOTIFY (lib/webhooks/wakeups.ts), so an event
 // costs the Temporal server nothing; when nothing is due soon it returns and its workflow sleeps
 // on a timer, so a dead receiver holds no slot. `deliverNext` and `failLaneHead` serve the
-// per-submission lane workflows started before the deliverer existed, until they end.
+// per-submission lane workflows (webhookLane, a compatibility item: workflows/compat.ts) until they end.
 import { Context } from '@temporalio/activity';
 import type { Sql } from '../lib/db';
 import type { Logger } from '../lib/logger';

@@ -6,9 +6,10 @@
 // current workflow code and checked for the credentials used to make it. Stops everything it starts.
 //
 // Run it after a deliberate, versioned change to a workflow (patched() or a new workflow type), with
-// `--shape <name>` naming the new shape: its histories are written beside the fixtures of earlier
-// shapes (`<type>.<scenario>.<shape>.json`), which stay, because workflows of those shapes may
-// still be open when the new code deploys. Recording a shape again replaces only that shape.
+// `--shape <name>` naming the new shape: its histories are written beside the fixtures of the other
+// shapes (`<type>.<scenario>.<shape>.json`), which stay while workflows of those shapes may still be
+// open; a shape goes, with its index entries, when workflows/compat.ts retires what only it needs
+// (docs/on-call.md, "Compatibility items"). Recording a shape again replaces only that shape.
 import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
 import fs from 'node:fs';

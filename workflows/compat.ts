@@ -54,9 +54,16 @@ export const COMPAT: readonly CompatItem[] = [
   },
   {
     kind: 'signal handlers',
-    id: 'approve / reject / uploadComplete signals (installLegacySignals)',
+    id: 'approve / reject / uploadComplete signal handlers (workflows/intake-legacy-signals.ts)',
     what: 'runs without the decision-updates marker take decisions as signals, as they were recorded',
     retireWhen: 'removal: with the decision-updates patch',
+    state: 'live',
+  },
+  {
+    kind: 'input field',
+    id: 'IntakeInput.decisionKeys (optional)',
+    what: 'absent in the input of runs started before the decision-updates build (their decisions arrive as signals)',
+    retireWhen: 'required: with the decision-updates patch',
     state: 'live',
   },
   {

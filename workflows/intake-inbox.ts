@@ -1,15 +1,16 @@
 // What reaches an intake run from outside: upload-complete, approve and reject. New runs take them
 // as Updates whose validators refuse a malformed, unsigned or foreign payload before anything is
 // written to history (a refusal is recorded by the worker through a sink, outside the history);
-// an accepted Update is answered with what became of it. Signals are kept: runs started before the
-// Updates take them as they always did, and newer runs put a signal through the same checks.
+// an accepted Update is answered with what became of it. Signals are kept: runs without the decision-updates
+// marker (workflows/compat.ts) take them as recorded, and the others put a signal through the same checks.
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
-import { condition, deprecatePatch, log, patched, proxySinks, setHandler } from '@temporalio/workflow';
+import { condition, deprecatePatch, proxySinks, setHandler } from '@temporalio/workflow';
 import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
 import { problemsLine, SIGNAL_CHECKS, type CheckedSignal } from '../lib/intake/signal-shapes';
 import type { IntakeStatus } from '../lib/intake/vocabulary';
-import { SIGNAL_DURING_STEP_PATCH, SIGNAL_SHAPE_PATCH } from './compat';
+import { SIGNAL_DURING_STEP_PATCH } from './compat';
+import { installLegacySignals } from './intake-legacy-signals';
 import {
   approveSignal,
   approveUpdate,
@@ -27,8 +28,6 @@ import {
 
 /** Decisions waiting to be acted on. Beyond this a new one is refused (`queue_full`: the API answers 503), never dropped. */
 export const MAX_OFFERED_DECISIONS = 100;
-/** Malformed signals recorded per run by the runs that record them as activities. */
-const MAX_RECORDED_REFUSALS = 100;
 
 export type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
 
@@ -39,7 +38,7 @@ export interface InboxContext {
   partnerActorId: string;
   decisionKeys?: DecisionKeys | undefined;
   status: () => IntakeStatus;
-  /** Runs before the Updates record a malformed signal with this activity. */
+  /** Runs without the Updates record a malformed signal with this activity. */
   recordMalformed: (i: { signal: CheckedSignal; requestId: string | null; by: RefusalNote['by']; detail: string; seq: number }) => Promise<void>;
   /** True for runs that started with the Updates (the workflow's patch, asked once at its start). */
   updates: boolean;
@@ -59,7 +58,6 @@ export class Inbox {
   /** Request ids of upload-completes taken: a repeat is a no-op. */
   private readonly handled = new Set<string>();
   private readonly answers = new Map<string, IntakeAnswer>();
-  private refusals = 0;
 
   constructor(private readonly c: InboxContext) {}
 
@@ -108,6 +106,20 @@ export class Inbox {
   private offer(d: Decision) {
     this.offeredIds.add(d.signal.requestId);
     this.offered.push(d);
+  }
+
+  /** A signalled decision of a run without Updates: offered when new, while there is room and the state takes it. */
+  offerSignalled(d: Decision) {
+    if (this.offeredIds.has(d.signal.requestId) || this.offered.length >= MAX_OFFERED_DECISIONS) return;
+    if (!this.takes(d.kind)) return;
+    this.offer(d);
+  }
+
+  /** A signalled upload-complete of a run without Updates: taken once, when the state takes it. */
+  takeSignalledUpload(s: UploadCompleteSignal) {
+    if (this.handled.has(s.requestId) || this.upload !== undefined || !this.takes('upload_complete')) return;
+    this.handled.add(s.requestId);
+    this.upload = s;
   }
 
   /** What became of a message: the Update waiting for it returns this. */
@@ -160,7 +172,7 @@ export class Inbox {
       { validator: validateWith('reject', (p) => this.decisionRefusal('reject', p)) },
     );
     if (this.c.updates) this.installCheckedSignals();
-    else this.installLegacySignals();
+    else installLegacySignals(this, this.c.recordMalformed);
   }
 
   /** Runs with Updates: a signal goes through the Update's checks; a refused one is recorded outside the history. */
@@ -178,39 +190,5 @@ export class Inbox {
     };
     setHandler(approveSignal, decision('approve'));
     setHandler(rejectSignal, decision('reject'));
-  }
-
-  /** Runs started before the Updates: exactly the handlers they were recorded with. */
-  private installLegacySignals() {
-    const wellFormed = async <S extends CheckedSignal>(name: S, payload: unknown): Promise<boolean> => {
-      const checked = SIGNAL_CHECKS[name](payload);
-      if (checked.ok) return true;
-      if (!patched(SIGNAL_SHAPE_PATCH)) return typeof payload === 'object' && payload !== null;
-      const detail = problemsLine(checked.problems);
-      if (this.refusals >= MAX_RECORDED_REFUSALS) {
-        log.warn('malformed signal dropped (refusal records full)', { signal: name, detail });
-        return false;
-      }
-      this.refusals++;
-      await this.c.recordMalformed({ signal: name, requestId: checked.requestId, by: checked.by, detail, seq: this.refusals });
-      return false;
-    };
-    const offerLegacy = (d: Decision) => {
-      if (this.offeredIds.has(d.signal.requestId) || this.offered.length >= MAX_OFFERED_DECISIONS) return;
-      if (!this.takes(d.kind)) return;
-      this.offer(d);
-    };
-    setHandler(uploadCompleteSignal, async (s) => {
-      if (!(await wellFormed('uploadComplete', s))) return;
-      if (this.handled.has(s.requestId) || this.upload !== undefined || !this.takes('upload_complete')) return;
-      this.handled.add(s.requestId);
-      this.upload = s;
-    });
-    setHandler(approveSignal, async (s) => {
-      if (await wellFormed('approve', s)) offerLegacy({ kind: 'approve', signal: s });
-    });
-    setHandler(rejectSignal, async (s) => {
-      if (await wellFormed('reject', s)) offerLegacy({ kind: 'reject', signal: s });
-    });
   }
 }

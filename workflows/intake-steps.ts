@@ -5,6 +5,7 @@
 import { condition, deprecatePatch } from '@temporalio/workflow';
 import type { AcceptDecisionInput } from '../activities/types';
 import { outcomeOf, stepOutcomes, transitionOf, type Transition } from '../lib/intake/lifecycle';
+import { decisionDetails, decisionNote } from '../lib/intake/signal-shapes';
 import { SYSTEM_ACTOR } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
 import { acts, record } from './intake-activities';
@@ -29,9 +30,7 @@ function signedDecision(o: Decision, sha256: string, transition: Transition): Ac
     requestId: o.signal.requestId,
     by: o.signal.by,
     proof: o.signal.proof,
-    reviewNotes: o.signal.reviewNotes ?? '',
-    ...(o.kind === 'reject' ? { reasonCode: o.signal.reasonCode } : {}),
-    ...(o.kind === 'approve' && o.signal.seenMatches ? { seenMatches: o.signal.seenMatches } : {}),
+    ...decisionDetails(o),
     sha256,
     transition,
   };
@@ -127,7 +126,7 @@ const awaitingReview: Step<'awaiting_review'> = async (run, { sha256 }) => {
       continue;
     }
     if (o.kind === 'approve') {
-      const enter = run.decide('approve', { by: o.signal.by, note: o.signal.reviewNotes });
+      const enter = run.decide('approve', { by: o.signal.by, note: decisionNote(o) });
       run.moveTo(enter);
       return { at: 'promoting', sha256, decision: o, enter };
     }
@@ -139,7 +138,7 @@ const awaitingReview: Step<'awaiting_review'> = async (run, { sha256 }) => {
 /** A rejection is written with its signed decision; undefined: refused or not written, still awaiting review. */
 async function reject(run: IntakeRun, o: Extract<Decision, { kind: 'reject' }>, sha256: string): Promise<Next | undefined> {
   const { by, reasonCode } = o.signal;
-  const rejected = run.decide('reject', { by, note: `${reasonCode}: ${o.signal.reviewNotes ?? ''}`, facts: { rejectReasonCode: reasonCode } });
+  const rejected = run.decide('reject', { by, note: decisionNote(o), facts: { rejectReasonCode: reasonCode } });
   deprecatePatch(TRANSITION_WRITER_PATCH);
   let written;
   try {

@@ -10,7 +10,7 @@ import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/i
 export interface IntakeInput extends SubmissionRef {
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
   uploadDeadlineSeconds: number;
-  /** The API's decision keys (kid -> raw Ed25519 public key): Update validators verify proofs with them. */
+  /** The API's decision keys (kid -> raw Ed25519 public key): Update validators verify proofs with them. Optional: workflows/compat.ts. */
   decisionKeys?: DecisionKeys;
   /** A run that takes over from an earlier one (continued as new, or resumed by the reconciler from the row). */
   resume?: IntakeResume;
@@ -32,9 +32,9 @@ export interface IntakeResume {
 // Payload types: what the API sends. Anyone who can reach Temporal can send anything, so the
 // workflow checks every payload's shape (lib/intake/signal-shapes.ts, where the types live) before it records it.
 export type UploadCompleteSignal = UploadCompletePayload;
-/** reviewNotes, and the API's signature over the decision (lib/intake/decision-proof.ts): without a valid one the approval changes nothing. */
+/** The review notes, and the API's signature over the decision (lib/intake/decision-proof.ts): without a valid one the approval changes nothing. */
 export type ApproveSignal = ApprovePayload;
-/** reviewNotes, reasonCode, and the proof as for approve. */
+/** The review notes, the reason code, and the proof as for approve. */
 export type RejectSignal = RejectPayload;
 
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */
@@ -87,7 +87,7 @@ export function intakeWorkflowId(submissionId: string): string {
 // signalled with-start by the worker's dispatcher when the endpoint has deliveries and its deliverer
 // is not running. Its own task queue (WEBHOOK_TASK_QUEUE, by default the intake queue's name +
 // `-webhooks`) so slow partner receivers never take intake slots. The per-(endpoint, submission)
-// lane workflows (webhookLane) were the first design; the ones already running finish as they are.
+// lane workflows (webhookLane) are a compatibility item (workflows/compat.ts): open ones run to their end.
 /** "There are deliveries": sent with signal-with-start by the dispatcher. */
 export const webhookDeliveriesSignal = defineSignal('webhookDeliveries');
 
@@ -95,7 +95,7 @@ export function webhookEndpointWorkflowId(endpointId: string): string {
   return `webhook-endpoint:${endpointId}`;
 }
 
-/** The id of a lane workflow of the first design (still running ones are drained). */
+/** The id of a lane workflow (webhookLane, workflows/compat.ts). */
 export function webhookLaneWorkflowId(endpointId: string, submissionId: string): string {
   return `webhook-lane:${endpointId}:${submissionId}`;
 }

@@ -10,7 +10,7 @@ import { firstStep, STEPS, type Next } from './intake-steps';
 import { intakeStateQuery, type IntakeInput, type IntakeState } from './messages';
 
 export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> {
-  // Asked once, first: a run recorded before the Updates has no marker and keeps its signal handlers.
+  // Asked once, first: a run recorded without the marker keeps its signal handlers (workflows/compat.ts).
   const run = new IntakeRun(input, patched(DECISION_UPDATES_PATCH));
   setHandler(intakeStateQuery, () => run.state);
   setCurrentDetails(currentDetailsOf(run.state, new Date(Date.now()), run.uploadDeadline));

@@ -4,8 +4,8 @@
 // acts on how the run ended: sleeps until the next retry is due, waits for the dispatcher's signal
 // after a quiet spell, or ends (endpoint deleted, or nothing came). A worker that dies mid-run is
 // noticed by the heartbeat timeout and the run is retried elsewhere; its claims end with their lease.
-// `webhookLane` (one per endpoint and submission, an activity per attempt) was the first design:
-// lanes still running when a worker with the deliverer rolls out finish as they were written.
+// `webhookLane` (one per endpoint and submission, an activity per attempt) is a compatibility item
+// (workflows/compat.ts): open lanes run to their end as they were written.
 // Deterministic code only: the database and the HTTP attempts are activities.
 import { condition, continueAsNew, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { WebhookActivities, WebhookRetry } from '../activities/types';

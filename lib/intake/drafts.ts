@@ -13,14 +13,15 @@ export function mediaObjectKey(submissionId: string): string {
 }
 
 /** A private draft: visibility is constrained to 'private' by the table itself. */
-export async function insertDraftDocument(tx: Tx, d: { submissionId: string; sha256: string; approvedBy: ActorRef; reviewNotes: string }): Promise<void> {
+/** `approval`: the signed decision, which carries who approved and the review notes. */
+export async function insertDraftDocument(tx: Tx, d: { submissionId: string; sha256: string; approval: { by: ActorRef; reviewNotes: string } }): Promise<void> {
   await tx`
     insert into media_documents (document_id, submission_id, tenant_id, artist_canonical_id, owner_actor_id,
       object_key, sha256, mime_type, size_bytes, title, description, tags, style_ids,
       rights_posture, consent_posture, approved_by, review_notes)
     select ${mediaDocumentId(d.submissionId)}, s.submission_id, s.tenant_id, s.artist_canonical_id, s.partner_actor_id,
       ${mediaObjectKey(d.submissionId)}, ${d.sha256}, s.mime_type, s.size_bytes, s.title, s.description, s.tags, s.style_ids,
-      s.rights_posture, s.consent_posture, ${d.approvedBy.actorId}, ${d.reviewNotes}
+      s.rights_posture, s.consent_posture, ${d.approval.by.actorId}, ${d.approval.reviewNotes}
     from submissions s where s.submission_id = ${d.submissionId}
     on conflict (document_id) do nothing`;
 }

@@ -110,6 +110,19 @@ export function checkReject(s: unknown): ShapeCheck<RejectPayload> {
   return done(s, problems);
 }
 
+/** A decision's details as its signed decision carries them (the proof's details hash covers them). */
+export function decisionDetails(
+  d: { kind: 'approve'; signal: ApprovePayload } | { kind: 'reject'; signal: RejectPayload },
+): { reviewNotes: string; reasonCode?: RejectReasonCode; seenMatches?: string[] } {
+  if (d.kind === 'reject') return { reviewNotes: d.signal.reviewNotes ?? '', reasonCode: d.signal.reasonCode };
+  return { reviewNotes: d.signal.reviewNotes, ...(d.signal.seenMatches ? { seenMatches: d.signal.seenMatches } : {}) };
+}
+
+/** The note a decision's transition records: the review notes, after the reason code for a rejection. */
+export function decisionNote(d: { kind: 'approve'; signal: ApprovePayload } | { kind: 'reject'; signal: RejectPayload }): string {
+  return d.kind === 'reject' ? `${d.signal.reasonCode}: ${d.signal.reviewNotes ?? ''}` : d.signal.reviewNotes;
+}
+
 /** The check of each signal by name: the workflow's handlers and the deciding activities use the same one. */
 export const SIGNAL_CHECKS = { uploadComplete: checkUploadComplete, approve: checkApprove, reject: checkReject } as const;
 export type CheckedSignal = keyof typeof SIGNAL_CHECKS;

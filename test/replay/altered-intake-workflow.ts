@@ -4,6 +4,7 @@
 // workflow, so an expired history (which never gets there) still replays, and every history that
 // reached verification must fail with a DeterminismViolationError.
 import { condition, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { DECISION_UPDATES_PATCH } from '../../workflows/compat';
 import {
   approveSignal,
   IntakeStatusKey,
@@ -25,7 +26,7 @@ const acts = proxyActivities<AlteredActivities>({ startToCloseTimeout: '2 minute
 
 export async function portfolioIntake(input: IntakeInput): Promise<string> {
   // As the real workflow: asked first (runs with Updates record its marker here).
-  patched('intake-decision-updates');
+  patched(DECISION_UPDATES_PATCH);
   let upload: UploadCompleteSignal | undefined;
   let decision: ApproveSignal | RejectSignal | undefined;
   setHandler(uploadCompleteSignal, (s) => void (upload ??= s));

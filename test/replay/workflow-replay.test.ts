@@ -11,6 +11,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayWorkerOp
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config';
+import { SIGNAL_DURING_STEP_PATCH, TRANSITION_WRITER_PATCH } from '../../workflows/compat';
 
 const DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
 const EventType = temporal.api.enums.v1.EventType;
@@ -81,7 +82,7 @@ describe('recorded workflow histories (test/fixtures/histories)', () => {
     // No version patch of its own: signed decisions changed no command.
     const markers = events.filter((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
     const patchIds = markers.map((e) => (defaultPayloadConverter.fromPayload(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!) as { id: string }).id);
-    expect(patchIds.every((id) => ['intake-transition-writer', 'intake-signal-during-step'].includes(id))).toBe(true);
+    expect(patchIds.every((id) => [TRANSITION_WRITER_PATCH, SIGNAL_DURING_STEP_PATCH].includes(id))).toBe(true);
   });
 
   it.each(fixtures.map((f) => [f.file, f] as const))('%s is a completed %s run whose result is what the manifest says', (_file, f) => {
