@@ -8,10 +8,11 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import crypto from 'node:crypto';
 import { accepts, outcomesOf, settledAfter } from '../../lib/intake/lifecycle';
 import { findSubmission, type SubmissionRow } from '../../lib/intake/submissions';
-import type { ActorRef, Decision, IntakeStatus, RejectReasonCode } from '../../lib/intake/vocabulary';
+import type { ActorRef, Decision, IntakeStatus } from '../../lib/intake/vocabulary';
 import type { Actor } from '../auth/middleware';
 import { claimedByOther, releaseClaim } from '../../lib/console/sessions';
-import { detailsHash } from '../../lib/intake/decision-proof';
+import { detailsHash, type DecisionDetails } from '../../lib/intake/decision-proof';
+import type { ApprovePayload, RejectPayload } from '../../lib/intake/signal-shapes';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { approveUpdate, BUSY_REFUSALS, REFUSAL_SEPARATOR, rejectUpdate, type IntakeAnswer } from '../../workflows/messages';
@@ -33,7 +34,7 @@ export const requestIdOf = (req: Request) => String(req.id ?? crypto.randomUUID(
  * The proof that this API verified the operator making this decision (lib/intake/decision-proof.ts):
  * the worker acts on a decision only with it, so a signal sent around the API changes nothing.
  */
-async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decision; requestId: string; by: ActorRef; reviewNotes: string; reasonCode?: string; seenMatches?: string[] }) {
+async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decision; requestId: string; by: ActorRef } & DecisionDetails) {
   if (!row.verifiedSha256) throw new AppError('invalid_transition', REFUSED[d.decision](row.intakeStatus));
   return deps.decisionSigner.sign({
     submissionId: row.submissionId,
@@ -42,7 +43,7 @@ async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decisio
     credentialId: d.by.credentialId,
     sha256: row.verifiedSha256,
     requestId: d.requestId,
-    detailsHash: detailsHash({ reviewNotes: d.reviewNotes, reasonCode: d.reasonCode, seenMatches: d.seenMatches }),
+    detailsHash: detailsHash(d),
   });
 }
 
@@ -171,7 +172,9 @@ export function signalReply(r: { view: ReturnType<typeof statusView>; outcome: S
 }
 
 /** An operator's decision as the approve / reject routes and the console take it. */
-export type DecisionInput = { decision: 'approve'; reviewNotes: string; seenMatches?: string[] | undefined } | { decision: 'reject'; reasonCode: RejectReasonCode; reviewNotes: string };
+export type DecisionInput =
+  | ({ decision: 'approve' } & Omit<ApprovePayload, 'requestId' | 'by' | 'proof' | 'seenMatches'> & { seenMatches?: string[] | undefined })
+  | ({ decision: 'reject' } & Required<Omit<RejectPayload, 'requestId' | 'by' | 'proof'>>);
 
 /**
  * Decide a submission as `actor` (a verified human operator): the signed proof, the signal, the
@@ -184,12 +187,14 @@ export async function decide(deps: AppDeps, actor: Actor, submissionId: string, 
   const claimed = await claimedByOther(deps.sql, submissionId, actor.actorId);
   if (claimed) throw new AppError('claimed_by_other', `In review by ${claimed.actorId} until ${claimed.claimedUntil.toISOString()}.`);
   const find = () => findSubmission(deps.sql, submissionId);
-  const base = { requestId, by: byActor(actor), reviewNotes: d.reviewNotes };
+  const by = { requestId, by: byActor(actor) };
   if (d.decision === 'approve') {
     // seenMatches only when there are some: the payload of an approval without matches is as before.
-    const approval = d.seenMatches?.length ? { ...base, seenMatches: d.seenMatches } : base;
+    const { decision: _, seenMatches, ...details } = d;
+    const approval = { ...by, ...details, ...(seenMatches?.length ? { seenMatches } : {}) };
     return released(await updateAndSettle(deps, submissionId, find, 'approve', approveUpdate, async (row) => ({ ...approval, proof: await proofOf(deps, row, { decision: 'approve', ...approval }) })));
   }
-  const reject = { ...base, reasonCode: d.reasonCode };
+  const { decision: _, ...details } = d;
+  const reject = { ...by, ...details };
   return released(await updateAndSettle(deps, submissionId, find, 'reject', rejectUpdate, async (row) => ({ ...reject, proof: await proofOf(deps, row, { decision: 'reject', ...reject }) })));
 }

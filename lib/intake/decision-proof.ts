@@ -54,12 +54,19 @@ export class DecisionProofError extends Error {
   }
 }
 
+/** What an operator decides besides approve or reject: the notes, the reason code, the matches they were shown. */
+export interface DecisionDetails {
+  reviewNotes?: string | undefined;
+  reasonCode?: string | undefined;
+  seenMatches?: readonly string[] | undefined;
+}
+
 /**
  * The notes and reason code are part of what the operator signed off: a proof covers them too, and
  * the ids of the similar-image matches the operator was shown (sorted), when there were any. Without
  * them the hash is what it was before similar images, so proofs in flight still verify.
  */
-export function detailsHash(d: { reviewNotes?: string | undefined; reasonCode?: string | undefined; seenMatches?: readonly string[] | undefined }): string {
+export function detailsHash(d: DecisionDetails): string {
   const details: unknown[] = [d.reasonCode ?? null, d.reviewNotes ?? null];
   if (d.seenMatches?.length) details.push([...d.seenMatches].sort());
   return crypto.createHash('sha256').update(JSON.stringify(details)).digest('hex');

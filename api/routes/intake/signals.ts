@@ -33,9 +33,10 @@ export function signalRoutes(): Route[] {
       ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.SignalEnvelope], 202: ['still promoting (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
         // In the review console a match is advice the operator must say they saw (never a refusal).
-        if (surfaceOf(res) === 'console' && !body.acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
+        const { acknowledgeMatches, ...approval } = body;
+        if (surfaceOf(res) === 'console' && !acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
           throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
-        return signalReply(await decide(deps, actor(), submissionId, { decision: 'approve', reviewNotes: body.reviewNotes, seenMatches: body.seenMatches }, requestIdOf(req)));
+        return signalReply(await decide(deps, actor(), submissionId, { decision: 'approve', ...approval }, requestIdOf(req)));
       },
     }),
     defineRoute({
@@ -43,7 +44,7 @@ export function signalRoutes(): Route[] {
       summary: 'Reject with a reason code (signed and re-checked like approve)', body: rejectSchema,
       ok: { 200: ['rejected', C.SignalEnvelope], 202: ['still recording (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       async handler({ deps, params: { submissionId }, body, actor, req }) {
-        return signalReply(await decide(deps, actor(), submissionId, { decision: 'reject', reasonCode: body.reasonCode, reviewNotes: body.reviewNotes }, requestIdOf(req)));
+        return signalReply(await decide(deps, actor(), submissionId, { decision: 'reject', ...body }, requestIdOf(req)));
       },
     }),
   ];
