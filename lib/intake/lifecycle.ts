@@ -1,10 +1,13 @@
 // The intake state machine, once: every (from, trigger) -> to the lifecycle knows. The workflow
 // builds each Transition from this table and is the only one that does; activities persist the
 // transitions the workflow hands them; routes ask `accepts` before they send an Update. The status
-// sets the queries filter on (OPEN, PENDING, DECIDED, ...) are derived from the table. Adding a work
-// step touches the vocabulary (its status), this table (its rows), the step's activity and its
-// registration in the workflow, plus a migration where a partial index lists statuses.
-// Pure: workflow code imports it.
+// sets the queries filter on (OPEN, PENDING, DECIDED, ...) are derived from the table, so a query
+// needs no edit for a new state. Adding a work step touches by hand: the vocabulary (its status),
+// this table (its rows), the step's activity and its registration in the workflow; the compiler
+// then asks for its entry in every total map over the statuses (lib/webhooks/events.ts's BY_STATUS:
+// does a partner hear of it), and test/unit/status-sets.test.ts for a migration where a partial
+// index lists the statuses of a set it joins. A run closed mid-step is resumed only for the states
+// worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
 import {
   intakeStatuses,
   SYSTEM_ACTOR,

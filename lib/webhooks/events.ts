@@ -31,7 +31,7 @@ const BY_STATUS: Record<IntakeStatus, EventType | null> = {
   promoted_to_media_store: 'submission.promoted',
 };
 
-/** The event a transition into `status` causes; none for the working states (verifying, promoting). */
+/** The event a transition into `status` causes; none where BY_STATUS says null (the working states). */
 export function eventTypeOf(status: IntakeStatus): EventType | undefined {
   return BY_STATUS[status] ?? undefined;
 }
