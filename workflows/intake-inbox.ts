@@ -7,10 +7,10 @@
 import { condition, deprecatePatch, proxySinks, setHandler } from '@temporalio/workflow';
 import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
-import { problemsLine, SIGNAL_CHECKS, type CheckedSignal } from '../lib/intake/signal-shapes';
+import { problemsLine, SIGNAL_CHECKS } from '../lib/intake/signal-shapes';
 import type { IntakeStatus } from '../lib/intake/vocabulary';
 import { SIGNAL_DURING_STEP_PATCH } from './compat';
-import { installLegacySignals } from './intake-legacy-signals';
+import { installLegacySignals, type RecordMalformed } from './intake-legacy-signals';
 import {
   approveSignal,
   approveUpdate,
@@ -19,6 +19,7 @@ import {
   uploadCompleteSignal,
   uploadCompleteUpdate,
   type ApproveSignal,
+  type Decision,
   type IntakeAnswer,
   type IntakeSinks,
   type RejectSignal,
@@ -29,7 +30,7 @@ import {
 /** Decisions waiting to be acted on. Beyond this a new one is refused (`queue_full`: the API answers 503), never dropped. */
 export const MAX_OFFERED_DECISIONS = 100;
 
-export type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
+export type { Decision };
 
 const { refusals: refusalSink } = proxySinks<IntakeSinks>();
 
@@ -39,7 +40,7 @@ export interface InboxContext {
   decisionKeys?: DecisionKeys | undefined;
   status: () => IntakeStatus;
   /** Runs without the Updates record a malformed signal with this activity. */
-  recordMalformed: (i: { signal: CheckedSignal; requestId: string | null; by: RefusalNote['by']; detail: string; seq: number }) => Promise<void>;
+  recordMalformed: RecordMalformed;
   /** True for runs that started with the Updates (the workflow's patch, asked once at its start). */
   updates: boolean;
 }

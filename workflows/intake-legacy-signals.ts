@@ -5,13 +5,15 @@
 import { log, patched, setHandler } from '@temporalio/workflow';
 import { problemsLine, SIGNAL_CHECKS, type CheckedSignal } from '../lib/intake/signal-shapes';
 import { SIGNAL_SHAPE_PATCH } from './compat';
-import type { Inbox, InboxContext } from './intake-inbox';
-import { approveSignal, rejectSignal, uploadCompleteSignal } from './messages';
+import { approveSignal, rejectSignal, uploadCompleteSignal, type Decision, type RefusalNote, type UploadCompleteSignal } from './messages';
+
+/** How runs without the Updates record a malformed signal (an activity). */
+export type RecordMalformed = (i: { signal: CheckedSignal; requestId: string | null; by: RefusalNote['by']; detail: string; seq: number }) => Promise<void>;
 
 /** Malformed signals recorded per run by the runs that record them as activities. */
 const MAX_RECORDED_REFUSALS = 100;
 
-export function installLegacySignals(inbox: Pick<Inbox, 'offerSignalled' | 'takeSignalledUpload'>, recordMalformed: InboxContext['recordMalformed']) {
+export function installLegacySignals(inbox: { offerSignalled(d: Decision): void; takeSignalledUpload(s: UploadCompleteSignal): void }, recordMalformed: RecordMalformed) {
   let refusals = 0;
   const wellFormed = async <S extends CheckedSignal>(name: S, payload: unknown): Promise<boolean> => {
     const checked = SIGNAL_CHECKS[name](payload);

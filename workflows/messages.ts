@@ -40,6 +40,9 @@ export type RejectSignal = RejectPayload;
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */
 export type IntakeState = IntakeView;
 
+/** A decision offered to the run, by an Update or (runs without Updates) a signal. */
+export type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
+
 export const uploadCompleteSignal = defineSignal<[UploadCompleteSignal]>('uploadComplete');
 export const approveSignal = defineSignal<[ApproveSignal]>('approve');
 export const rejectSignal = defineSignal<[RejectSignal]>('reject');
