@@ -24,13 +24,8 @@ export class EvidenceReviewRefusedError extends Error {
   }
 }
 
-interface ResolutionRow {
-  resolutionId: string;
-  tenantId: string;
-  actorId: string;
-  status: string;
-  artistCanonicalId: string | null;
-  reviewRequired: boolean;
+/** A resolution as PostgreSQL gives it: the answer's own fields, and the rest raw. */
+type ResolutionRow = Pick<ResolutionReview, 'resolutionId' | 'tenantId' | 'actorId' | 'status' | 'artistCanonicalId' | 'reviewRequired'> & {
   evidence: string | null;
   /** jsonb read as text: the camelCase transform of the client would rename its snake_case keys. */
   evidenceJson: string;
@@ -39,7 +34,7 @@ interface ResolutionRow {
   reviewedAt: Date | null;
   reviewNote: string | null;
   reviewedArtistCanonicalId: string | null;
-}
+};
 
 const COLUMNS = `resolution_id, tenant_id, actor_id, status, artist_canonical_id, review_required, evidence, evidence_values::text as evidence_json, created_at,
   reviewed_by, reviewed_at, review_note, reviewed_artist_canonical_id`;

@@ -3,27 +3,13 @@
 // lib/media/fingerprints/index.ts), or whose verified bytes are the same. One entry per
 // submission lineage, at its furthest stage: its published asset, else its draft, else itself.
 import type { Tx } from '../db';
+import type { SimilarMatch } from './similar-match';
 import { PENDING } from './lifecycle';
 import { absoluteUrl } from '../directory/media';
 import { fromSigned64 } from '../media/fingerprints/hashes';
 import { MATCH_PAIRS, nearHashes, type Variant } from '../media/fingerprints/index';
 
-export type MatchKind = 'published_asset' | 'draft' | 'submission';
-
-export interface SimilarMatch {
-  kind: MatchKind;
-  /** The asset id, the media-store document id or the submission id, as `kind` says. */
-  id: string;
-  submissionId: string;
-  assetId: string | null;
-  artistCanonicalId: string;
-  partnerOrganizationId: string | null;
-  /** published | taken_down (asset), draft, or the submission's intake status. */
-  status: string;
-  distance: number;
-  sameBytes: boolean;
-  previewUrl: string | null;
-}
+export { SimilarMatch, type MatchKind } from './similar-match';
 
 /** At most this many matches are answered (nearest first). */
 export const MAX_MATCHES = 50;

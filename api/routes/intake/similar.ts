@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
 import { flaggedMatchesOf } from '../../../lib/intake/similar';
+import { SimilarMatch as Match } from '../../../lib/intake/similar-match';
 import { GUARANTEED_DISTANCE } from '../../../lib/media/fingerprints/index';
 import { findSubmission } from '../../../lib/intake/submissions';
 import { AppError } from '../../http/errors';
@@ -11,21 +12,7 @@ import { defineRoute, type Route } from '../../routing/route';
 import { INTAKE_BASE } from '../../routing/bases';
 import { submissionIdParams } from './schemas';
 
-export const SimilarMatch = z
-  .object({
-    kind: z.enum(['published_asset', 'draft', 'submission']),
-    id: z.string().describe('the asset id (pfa_…), the media-store document id (mdoc_…) or the submission id, as kind says'),
-    submissionId: z.string(),
-    assetId: z.string().nullable(),
-    artistCanonicalId: z.string(),
-    partnerOrganizationId: z.string().nullable(),
-    status: z.string().describe('published | taken_down (published_asset), draft, or the submission\'s intake status'),
-    distance: z.number().int().min(0).max(GUARANTEED_DISTANCE).describe(`Hamming distance of the nearest pHash pair (0..${GUARANTEED_DISTANCE})`),
-    sameBytes: z.boolean().describe('the verified bytes are identical (same sha256)'),
-    previewUrl: z.string().nullable(),
-    flagged: z.boolean().describe('another artist\'s published or pending work'),
-  })
-  .openapi('SimilarMatch');
+export const SimilarMatch = Match.extend({ flagged: z.boolean().describe('another artist\'s published or pending work') }).openapi('SimilarMatch');
 
 export const SimilarAnswer = z
   .object({ success: z.literal(true), data: z.object({ matches: z.array(SimilarMatch) }) })
