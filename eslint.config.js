@@ -32,8 +32,8 @@ export default tseslint.config(
             { group: ['node:*'], message: 'No Node built-ins in workflow code.' },
             { group: ['../activities/*', '!../activities/types'], message: 'Import activity *types* only.' },
             {
-              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '../api/*', '../worker/*', '../temporal/*'],
-              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check}.',
+              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '../api/*', '../worker/*', '../temporal/*'],
+              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check} and lib/identity/resolution (types).',
             },
           ],
         },

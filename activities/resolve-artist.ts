@@ -1,5 +1,5 @@
 import type { Sql } from '../lib/db';
-import type { ArtistResolutionInput, ArtistResolutionResult, IdentityEvidenceStatus } from '../workflows/messages';
+import type { ArtistResolutionInput, ArtistResolutionResult, IdentityEvidenceStatus } from '../lib/identity/resolution';
 
 export function normalizeHandle(h: string): string {
   return h.trim().replace(/^@/, '').toLowerCase();

@@ -4,7 +4,7 @@
 import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
-import type { ArtistResolutionInput, ArtistResolutionResult } from '../workflows/messages';
+import type { ArtistResolutionInput, ArtistResolutionResult } from '../lib/identity/resolution';
 
 export interface VerifyInput {
   submissionId: string;

@@ -125,27 +125,7 @@ export const SEARCH_ATTRIBUTE_KEYS = [
   AwaitingSinceKey,
 ] as const;
 
-export const identityEvidenceStatuses = ['unmatched', 'phone_matched', 'review_required', 'verified_by_operator'] as const;
-export type IdentityEvidenceStatus = (typeof identityEvidenceStatuses)[number];
-
-export interface ArtistResolutionInput {
-  tenantId: string;
-  idempotencyKey: string;
-  fingerprint: string;
-  actorId: string;
-  sourceMessageId?: string | undefined;
-  phoneHash?: string | undefined;
-  instagramHandle?: string | undefined;
-  marketplaceProfileUrl?: string | undefined;
-}
-
-export interface ArtistResolutionResult {
-  status: IdentityEvidenceStatus;
-  artistCanonicalId: string | null;
-  reviewRequired: boolean;
-  legalKycVerified: false;
-  fingerprint: string;
-}
+export { identityEvidenceStatuses, type ArtistResolutionInput, type ArtistResolutionResult, type IdentityEvidenceStatus } from '../lib/identity/resolution';
 
 export function artistResolutionWorkflowId(tenantId: string, idempotencyKeyHash: string): string {
   return `artist-resolution/${tenantId}/${idempotencyKeyHash}`;
