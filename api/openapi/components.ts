@@ -5,6 +5,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { ERROR_STATUS, TITLES } from '../http/errors';
 import { intakeStatuses, reviewStatuses, verificationFailureCodes, rejectReasonCodes } from '../../lib/intake/vocabulary';
+import { studioAnswerFields } from '../../lib/directory/fields/studio';
 
 extendZodWithOpenApi(z);
 
@@ -192,21 +193,7 @@ const records = { provenance: Provenance.openapi('Provenance'), trust: Trust.ope
 export const Studio = z
   .object({
     id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    address: z.string(),
-    city: z.string(),
-    state: z.string(),
-    country: z.string(),
-    latitude: z.number().nullable().describe('null when the source coordinates were impossible (provenance.sourceNotes says why)'),
-    longitude: z.number().nullable(),
-    price_range: z.enum(['$', '$$', '$$$', '$$$$']).nullable().describe('null when the source price could not be read'),
-    rating: z.number(),
-    review_count: z.number().int(),
-    styles: z.array(z.string()),
-    specialties: z.array(z.string()),
-    verified: z.boolean(),
-    featured: z.boolean(),
+    ...studioAnswerFields,
     distance_km: z.number().nullable().optional().describe('only when latitude and longitude were given'),
     ...records,
   })

@@ -3,14 +3,17 @@
 // API shapes (studioRecord, artistListItem), so a client cannot tell which store answered.
 import type { Sql } from '../db';
 import { artistDetail, artistListItem, type ArtistFilters, type ArtistRow } from '../directory/artists';
+import { STUDIO_FIELDS } from '../directory/fields/studio';
+import { camel } from '../directory/fields/table';
 import { offsetOf } from '../directory/params';
 import { likeContains } from '../directory/records';
 import { studioRecord, type StudioFilters, type StudioRow } from '../directory/studios';
-import { flatArray, legacyKeyOf, sourceOf as src } from './legacy-source';
+import { flatArray, legacyColumns, legacyKeyOf, sourceOf as src, studioSource } from './legacy-source';
 import { normalizeArtist, normalizeMedia, normalizeStudio, type ArtistRecord, type StudioRecord } from './normalize';
 import { designRecord, portfolioRecord, type DesignFilters } from '../directory/media';
 import { prefixQuery } from '../directory/records';
-import { mapStyles, type PriceRange } from './vocabulary';
+import type { PriceRange } from '../directory/vocabulary';
+import { mapStyles } from './vocabulary';
 
 type Raw = Record<string, any>;
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -20,12 +23,11 @@ const RATING = `(case when s.rating > 5 and s.rating <= 10 then s.rating / 2 whe
 // the status read as the normalization reads it (placeKey: case, dots, commas and spaces do not matter)
 const LISTED_STUDIO = `btrim(regexp_replace(lower(s.status), '[.,[:space:]]+', ' ', 'g')) = 'active' and btrim(s.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'studios' and d.row_id = s.id)`;
 // numerics come as text (num: beyond a double's range is ±Infinity, never a failed cast); arrays in one dimension
-const STUDIO_COLS = `s.id::text as id, s.name, s.description, s.address, s.city, s.state, s.country, s.lat, s.lng, s.price_range, s.rating,
-  s.reviews_count, ${flatArray('s.styles')} as styles, s.is_verified, s.is_featured, s.status, s.created_at, s.updated_at`;
+const STUDIO_COLS = `s.id::text as id, ${legacyColumns(STUDIO_FIELDS, 's')}, s.created_at, s.updated_at`;
 
 function normalizedStudio(r: Raw): StudioRecord | null {
   const n = normalizeStudio(
-    { name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng, priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified, isFeatured: r.isFeatured, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt },
+    { ...studioSource(r), createdAt: r.createdAt, updatedAt: r.updatedAt },
     src(r.id),
   );
   return n.ok ? n.record : null;
@@ -33,14 +35,8 @@ function normalizedStudio(r: Raw): StudioRecord | null {
 
 /** A runtime row (the read modules' shape) of a normalized record. */
 function studioRow(s: StudioRecord): StudioRow {
-  return {
-    id: s.id, name: s.name, description: s.description, address: s.address, city: s.city, state: s.state, country: s.country,
-    latitude: s.latitude, longitude: s.longitude, priceRange: s.price_range, rating: s.rating, reviewCount: s.review_count, styles: s.styles,
-    specialties: s.specialties, verified: s.verified, featured: s.featured, distanceKm: null, recordState: s.record_state, sourceType: s.source_type,
-    originAuthority: s.origin_authority, sourceUrl: s.source_url, sourceCollectedAt: s.source_collected_at ? new Date(s.source_collected_at) : null,
-    licenseStatus: s.license_status, consentLevel: s.consent_level, sourceNotes: s.source_notes, verificationStatus: s.verification_status,
-    approvalStatus: s.approval_status, visibility: s.visibility, culturalSensitivityLevel: s.cultural_sensitivity_level, trustNotes: s.trust_notes,
-  };
+  const row = Object.fromEntries(Object.entries(s).map(([k, v]) => [camel(k), v]));
+  return { ...row, distanceKm: null, sourceCollectedAt: s.source_collected_at ? new Date(s.source_collected_at) : null } as StudioRow;
 }
 
 // ---- what the raw legacy values normalize to ----

@@ -3,7 +3,7 @@
 import type { RecordProblem } from './file-records';
 import type { TextRejection } from './row-check';
 import type { UrlRefusal } from './urls';
-import type { PriceRange } from './vocabulary';
+import type { PriceRange } from '../directory/vocabulary';
 
 export type SourceType = 'legacy_store' | 'file_import';
 /** Why a cell of an imported row could not be read (file-cells.ts). */
