@@ -43,3 +43,5 @@ export const comparedFields = (fields: readonly Field[]) => fields.flatMap((f) =
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 /** A row of the served fields as read through the camel transform. */
 export type RowOf<T extends readonly Field[]> = { [F in T[number] as F extends { served: string } ? Camel<F['column']> : never]: z.infer<F['schema']> };
+/** A record of every field under its runtime column, as the cutover writes it. */
+export type ColumnsOf<T extends readonly Field[]> = { [F in T[number] as F['column']]: z.infer<F['schema']> };
