@@ -4,6 +4,7 @@
 // tests and by schemathesis.
 import { z } from 'zod';
 import './problems'; // extends zod with .openapi() before the schemas below use it
+import { studioAnswerFields } from '../../lib/directory/fields/studio';
 
 export * from './problems';
 export * from './intake-answers';
@@ -31,21 +32,7 @@ const records = { provenance: Provenance.openapi('Provenance'), trust: Trust.ope
 export const Studio = z
   .object({
     id: z.string(),
-    name: z.string(),
-    description: z.string(),
-    address: z.string(),
-    city: z.string(),
-    state: z.string(),
-    country: z.string(),
-    latitude: z.number().nullable().describe('null when the source coordinates were impossible (provenance.sourceNotes says why)'),
-    longitude: z.number().nullable(),
-    price_range: z.enum(['$', '$$', '$$$', '$$$$']).nullable().describe('null when the source price could not be read'),
-    rating: z.number(),
-    review_count: z.number().int(),
-    styles: z.array(z.string()),
-    specialties: z.array(z.string()),
-    verified: z.boolean(),
-    featured: z.boolean(),
+    ...studioAnswerFields,
     distance_km: z.number().nullable().optional().describe('only when latitude and longitude were given'),
     ...records,
   })

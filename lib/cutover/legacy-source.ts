@@ -1,6 +1,8 @@
 // Reading the legacy store in id order (keyset batches), each row with its soft-delete flag; only
 // the rows a delta must re-read when it asks (delta-window.ts). Rows come out in the normalization's source shapes.
 import type { Sql } from '../db';
+import { STUDIO_FIELDS } from '../directory/fields/studio';
+import type { Field } from '../directory/fields/table';
 import { changedSince, xidEpoch, type Since } from './delta-window';
 import { LEGACY_AUTHORITY, type LegacyTable } from './legacy-tables';
 import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
@@ -39,16 +41,27 @@ export function legacyKeyOf(runtimeId: string, prefix: string): string | undefin
  */
 export const flatArray = (col: string) => `(case when ${col} is null then null else array(select e from unnest(${col}) e where e is not null) end)`;
 
+/** The legacy select of a field table: each field read from a legacy column, under that column's name. */
+export const legacyColumns = (fields: readonly Field[], alias: string) =>
+  fields.flatMap((f) => (f.legacy === null ? [] : [f.sqlType === 'text[]' ? `${flatArray(`${alias}.${f.legacy}`)} as ${f.legacy}` : `${alias}.${f.legacy}`])).join(', ');
+
 // Numeric columns are read as text and turned into numbers here (Number): a value beyond a double's
 // range reads as ±Infinity and the normalization treats it as unreadable, where `::float8` would fail.
 const COLUMNS: Record<LegacyTable, string> = {
-  studios: `name, description, address, city, state, country, lat, lng, price_range, rating, reviews_count, ${flatArray('styles')} as styles, is_verified, is_featured, status`,
+  studios: legacyColumns(STUDIO_FIELDS, 'x'),
   artists: `studio_id::text as parent_id, name, bio, ${flatArray('specialties')} as specialties, years_experience, hourly_rate, is_active`,
   portfolio_items: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, consent`,
   designs: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, 'flash' as consent, price`,
 };
 
 type Raw = Record<string, any>;
+
+/** A legacy studio row (legacyColumns of STUDIO_FIELDS, camelCased) as the normalization reads it, its timestamps aside. */
+export const studioSource = (r: Raw): Omit<SourceStudio, 'createdAt' | 'updatedAt'> => ({
+  name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng,
+  priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified,
+  isFeatured: r.isFeatured, status: r.status,
+});
 
 /** What the normalization reads as an unreadable timestamp (lib/cutover/values.ts timestampOf). */
 const UNREADABLE = 'unreadable';
@@ -60,7 +73,7 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
   const common = { createdAt: time(r.createdAt, r.createdAtPresent === true), updatedAt: time(r.updatedAt, r.updatedAtPresent === true) };
   const row =
     table === 'studios'
-      ? ({ name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng, priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified, isFeatured: r.isFeatured, status: r.status, ...common } satisfies SourceStudio)
+      ? ({ ...studioSource(r), ...common } satisfies SourceStudio)
       : table === 'artists'
         ? ({ name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive, ...common } satisfies SourceArtist)
         : ({ title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price), ...common } satisfies SourceMedia);

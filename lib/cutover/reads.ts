@@ -2,6 +2,8 @@
 // store (read at most once a second, so every replica follows a switch within a second), the
 // read-only legacy pool, and the shadow comparison of sampled reads (record ids only in logs).
 import type { Sql } from '../db';
+import { STUDIO_FIELDS } from '../directory/fields/studio';
+import { comparedFields } from '../directory/fields/table';
 import type { Logger } from '../logger';
 import { openLegacy } from './connection';
 import { legacyArtistsById, legacyMediaById, legacyStudiosById } from './legacy-reads';
@@ -39,7 +41,7 @@ export function createCutoverReads(sql: Sql, o: { legacyUrl: string | undefined;
 }
 
 type Served = Record<string, unknown> & { id: string };
-const STUDIO_FIELDS = ['name', 'description', 'address', 'city', 'state', 'country', 'latitude', 'longitude', 'price_range', 'rating', 'review_count', 'styles', 'verified', 'featured'] as const;
+const STUDIO_COMPARED = comparedFields(STUDIO_FIELDS);
 const ARTIST_FIELDS = ['name', 'studio_id', 'specialties', 'is_active', 'bio', 'years_experience', 'hourly_rate'] as const;
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -59,7 +61,7 @@ export async function studioMismatches(sql: Sql, legacy: Sql, served: Served[]):
     const key = primary.get(s.id);
     if (key === undefined) return []; // not from the legacy store (seeded, imported from a file)
     const l = rows.get(key) as Record<string, unknown> | undefined;
-    return !l || STUDIO_FIELDS.some((f) => !same(s[f], l[f])) ? [s.id] : [];
+    return !l || STUDIO_COMPARED.some((f) => !same(s[f], l[f])) ? [s.id] : [];
   });
 }
 

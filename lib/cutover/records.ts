@@ -3,7 +3,8 @@
 import type { RecordProblem } from './file-records';
 import type { TextRejection } from './row-check';
 import type { UrlRefusal } from './urls';
-import type { PriceRange } from './vocabulary';
+import type { STUDIO_FIELDS } from '../directory/fields/studio';
+import type { ColumnsOf } from '../directory/fields/table';
 
 export type SourceType = 'legacy_store' | 'file_import';
 /** Why a cell of an imported row could not be read (file-cells.ts). */
@@ -97,25 +98,8 @@ export interface RecordMeta {
   source_rank: string;
 }
 
-export interface StudioRecord extends RecordMeta {
-  id: string;
-  name: string;
-  description: string;
-  address: string;
-  city: string;
-  state: string;
-  country: string;
-  latitude: number | null;
-  longitude: number | null;
-  price_range: PriceRange | null;
-  rating: number;
-  review_count: number;
-  styles: string[];
-  specialties: string[];
-  verified: boolean;
-  featured: boolean;
-  is_active: boolean;
-}
+/** A studio as written to the runtime store: every field of its table under its runtime column. */
+export type StudioRecord = RecordMeta & { id: string } & ColumnsOf<typeof STUDIO_FIELDS>;
 
 export interface ArtistRecord extends RecordMeta {
   id: string;

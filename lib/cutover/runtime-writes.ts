@@ -2,6 +2,8 @@
 // rerun or a resumed run writes nothing new; a duplicate group shows the fields of its smallest
 // source rank and keeps every source key; the ledger accounts for every source row.
 import type { Tx } from '../db';
+import { STUDIO_FIELDS } from '../directory/fields/studio';
+import { upsertColumns } from '../directory/fields/table';
 import type { ArtistRecord, MediaRecord, Normalized, StudioLink, StudioRecord } from './normalize';
 import { compareRanks, isoOrNull } from './values';
 
@@ -18,11 +20,7 @@ const MEDIA: [string, string][] = [
 ];
 /** The data columns of each table (besides id, legacy_ids and source_rank) and their types. */
 const COLUMNS: Record<RuntimeTable, [string, string][]> = {
-  studios: [
-    ['name', 'text'], ['description', 'text'], ['address', 'text'], ['city', 'text'], ['state', 'text'], ['country', 'text'],
-    ['latitude', 'float8'], ['longitude', 'float8'], ['price_range', 'text'], ['rating', 'float8'], ['review_count', 'integer'],
-    ['styles', 'text[]'], ['specialties', 'text[]'], ['verified', 'boolean'], ['featured', 'boolean'], ['is_active', 'boolean'], ...META,
-  ],
+  studios: [...upsertColumns(STUDIO_FIELDS), ...META],
   artists: [
     ['studio_id', 'text'], ['name', 'text'], ['bio', 'text'], ['specialties', 'text[]'], ['styles', 'text[]'], ['years_experience', 'integer'],
     ['hourly_rate', 'numeric'], ['is_active', 'boolean'], ...META,

@@ -1,6 +1,6 @@
 // The directory's vocabulary as the cutover maps free-form legacy values onto it: styles (the style
 // ids of lib/directory/vocabulary.ts), price ranges and ratings.
-import { STYLES } from '../directory/vocabulary';
+import { STYLES, type PriceRange } from '../directory/vocabulary';
 
 export type Style = (typeof STYLES)[number];
 const compact = (s: string) => s.toLowerCase().replace(/&/g, 'and').replace(/[^\p{L}\p{N}]+/gu, '');
@@ -43,8 +43,6 @@ export function mapStyles(values: readonly (string | null)[] | null | undefined)
   return { styles, unknown };
 }
 
-export const PRICE_RANGES = ['$', '$$', '$$$', '$$$$'] as const;
-export type PriceRange = (typeof PRICE_RANGES)[number];
 const PRICE_WORDS: Record<string, PriceRange> = {
   cheap: '$', budget: '$', inexpensive: '$', affordable: '$', low: '$',
   moderate: '$$', mid: '$$', 'mid range': '$$', midrange: '$$', average: '$$', medium: '$$',

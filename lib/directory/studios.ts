@@ -2,14 +2,16 @@
 import type { Sql } from '../db';
 import { coverCircle, radiusBounds, type CodeRange } from './geo-cells';
 import { offsetOf, type GeoFilter, type Page } from './params';
+import { runtimeColumns, servedOf, type RowOf } from './fields/table';
+import { STUDIO_FIELDS } from './fields/studio';
 import { direction, likeContains, provenanceColumns, provenanceOf, publicDirectoryWhere, trustOf, type Direction, type ProvenanceRow } from './records';
+import type { PriceRange } from './vocabulary';
 
 export const STUDIO_SORTS = ['rating', 'name', 'review_count', 'created_at', 'distance'] as const;
 export type StudioSort = (typeof STUDIO_SORTS)[number];
-export const PRICE_RANGES = ['$', '$$', '$$$', '$$$$'] as const;
+export { PRICE_RANGES } from './vocabulary';
 /** Totals are exact up to this many rows unless the caller says otherwise (SEARCH_TOTAL_CAP). */
 export const TOTAL_CAP_DEFAULT = 10_000;
-export type PriceRange = (typeof PRICE_RANGES)[number];
 
 export interface StudioFilters extends Page {
   search?: string | undefined;
@@ -26,25 +28,7 @@ export interface StudioFilters extends Page {
   totalCap?: number | undefined;
 }
 
-export interface StudioRow extends ProvenanceRow {
-  id: string;
-  name: string;
-  description: string;
-  address: string;
-  city: string;
-  state: string;
-  country: string;
-  latitude: number | null;
-  longitude: number | null;
-  priceRange: string | null;
-  rating: number;
-  reviewCount: number;
-  styles: string[];
-  specialties: string[];
-  verified: boolean;
-  featured: boolean;
-  distanceKm: number | null;
-}
+export type StudioRow = ProvenanceRow & RowOf<typeof STUDIO_FIELDS> & { id: string; distanceKm: number | null };
 
 /** Great-circle distance in km from the geo point to the studio (earthdistance, metres / 1000). */
 export function distanceKmExpr(sql: Sql, g: GeoFilter, alias = 's') {
@@ -128,8 +112,7 @@ export async function listStudios(sql: Sql, f: StudioFilters) {
   const cap = f.totalCap ?? TOTAL_CAP_DEFAULT;
   const [rows, [count]] = await Promise.all([
     sql<StudioRow[]>`
-      select s.id, s.name, s.description, s.address, s.city, s.state, s.country, s.latitude, s.longitude, s.price_range,
-        s.rating, s.review_count, s.styles, s.specialties, s.verified, s.featured, ${provenanceColumns(sql, 's')},
+      select s.id, ${sql.unsafe(runtimeColumns(STUDIO_FIELDS, 's'))}, ${provenanceColumns(sql, 's')},
         ${f.geo ? distanceKmExpr(sql, f.geo) : sql`null::float8`} as distance_km
       from studios s
       ${where(sql, f)}
@@ -152,21 +135,7 @@ export async function listStudios(sql: Sql, f: StudioFilters) {
 export function studioRecord(r: StudioRow, withDistance: boolean) {
   return {
     id: r.id,
-    name: r.name,
-    description: r.description,
-    address: r.address,
-    city: r.city,
-    state: r.state,
-    country: r.country,
-    latitude: r.latitude,
-    longitude: r.longitude,
-    price_range: r.priceRange,
-    rating: r.rating,
-    review_count: r.reviewCount,
-    styles: r.styles,
-    specialties: r.specialties,
-    verified: r.verified,
-    featured: r.featured,
+    ...servedOf(STUDIO_FIELDS, r),
     ...(withDistance ? { distance_km: r.distanceKm === null ? null : Math.round(r.distanceKm * 1000) / 1000 } : {}),
     provenance: provenanceOf(r),
     trust: trustOf(r),

@@ -60,3 +60,7 @@ export const STYLES = [
   'geometric', 'dotwork', 'tribal', 'lettering', 'portrait', 'minimalist', 'illustrative', 'new_school',
   'chicano', 'trash_polka', 'biomechanical', 'ornamental',
 ] as const;
+
+/** A studio's price range, cheapest first. */
+export const PRICE_RANGES = ['$', '$$', '$$$', '$$$$'] as const;
+export type PriceRange = (typeof PRICE_RANGES)[number];

@@ -1,5 +1,5 @@
 // A runtime artist profile (what GET /api/v1/artists/{id} answers) for tests that publish: the
-// governed projection refuses an artist without one (lib/directory/projection.ts runtimeArtistOf).
+// governed projection refuses an artist without one (lib/directory/projection/checks.ts runtimeArtistOf).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -2,7 +2,7 @@
 // Defaults chosen here (the contract leaves them open): page 1, limit 20, maximum limit 50,
 // type all; sort_by relevance when q is given, distance when only a point is, rating otherwise.
 // `total` is exact up to SEARCH_TOTAL_CAP (default 10,000), beyond it the cap with
-// `total_relation: "gte"` (lib/directory/search.ts says how the ranking and the facets stay bounded).
+// `total_relation: "gte"` (lib/directory/search/index.ts says how the ranking and the facets stay bounded).
 import { z } from 'zod';
 import { defineRoute, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';

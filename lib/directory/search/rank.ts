@@ -1,0 +1,71 @@
+// The order of a search's page: relevance re-ranking over the rescore window, or a sort over every match.
+import type { Sql } from '../../db';
+import { direction } from '../records';
+import { distanceKmExpr } from '../studios';
+import { matchWhere, type SearchFilters, type SearchSort } from './filters';
+import { CANDIDATE, QUALITY_ORDER, RESCORE_WINDOW } from './matches';
+
+/**
+ * relevance_score, 0..1 (4 decimals): 0.6 x the full-text rank (ts_rank_cd: cover density with
+ * field weights name 1.0, city / specialties 0.4, description 0.2; normalised as rank / (rank + 1))
+ * + 0.3 x the trigram similarity of the name to q + 0.1 x the static quality. 0 without q.
+ */
+function relevance(sql: Sql, f: SearchFilters, tsq: string | null, alias: string) {
+  if (!f.q || !tsq) return sql`0::float8`;
+  const a = sql.unsafe(alias);
+  return sql`round((0.6 * ts_rank_cd(${a}.search_tsv, ${tsq}::tsquery, 32) + 0.3 * similarity(${a}.name, ${f.q}) + 0.1 * ${a}.quality)::numeric, 4)::float8`;
+}
+
+function distance(sql: Sql, f: SearchFilters, alias: string) {
+  return f.geo ? distanceKmExpr(sql, f.geo, alias) : sql`null::float8`;
+}
+
+/** Sort keys of a non-relevance order over `p` (ties broken by type and id, so pages are stable). */
+function sortKeys(sql: Sql, f: SearchFilters, sortBy: Exclude<SearchSort, 'relevance'>, alias: string) {
+  const a = sql.unsafe(alias);
+  const dir = direction(sql, f.sortOrder);
+  const keys = {
+    rating: sql`${a}.rating ${dir} nulls last`,
+    review_count: sql`${a}.review_count ${dir}`,
+    name: sql`${a}.name ${dir}`,
+    created_at: sql`${a}.created_at ${dir}`,
+    distance: f.geo ? sql`${distanceKmExpr(sql, f.geo, alias)} ${dir} nulls last` : sql`${a}.rating desc nulls last`,
+  };
+  return sql`${keys[sortBy]}, ${a}.type asc, ${a}.id asc`;
+}
+
+/**
+ * The page's keys in the requested order, one row more than the page (so has_next is known): the
+ * re-ranked window (then quality order past it), or the requested order over every match.
+ */
+export function pageQuery(sql: Sql, f: SearchFilters, tsq: string | null, offset: number, upTo: number) {
+  const byRelevance = f.sortBy === 'relevance' && Boolean(f.q);
+  const sortBy: Exclude<SearchSort, 'relevance'> = f.sortBy === 'relevance' ? 'rating' : f.sortBy;
+  if (byRelevance && upTo <= RESCORE_WINDOW) {
+    return sql`
+      select w.type, w.id, w.city, w.state, w.country, ${relevance(sql, f, tsq, 'w')} as relevance_score, ${distance(sql, f, 'w')} as distance_km
+      from win w
+      order by relevance_score desc, w.quality desc, w.type asc, w.id asc
+      offset ${offset} limit ${f.limit + 1}`;
+  } else if (byRelevance) {
+    // Deep pages: the first window re-ranked, then the rest in quality order (the same sequence as the window path).
+    return sql`
+      select r.type, r.id, r.city, r.state, r.country, r.relevance_score, r.distance_km
+      from (
+        select s.type, s.id, s.city, s.state, s.country, s.pos, ${relevance(sql, f, tsq, 's')} as relevance_score, ${distance(sql, f, 's')} as distance_km
+        from (
+          select d.*, row_number() over (order by ${sql.unsafe(QUALITY_ORDER)}) as pos
+          from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d where ${matchWhere(sql, f, tsq, 'd')} order by ${sql.unsafe(QUALITY_ORDER)} limit ${upTo}) d
+        ) s
+      ) r
+      order by (r.pos > ${RESCORE_WINDOW}), case when r.pos <= ${RESCORE_WINDOW} then r.relevance_score end desc nulls last, r.pos
+      offset ${offset} limit ${f.limit + 1}`;
+  } else {
+    return sql`
+      select d.type, d.id, d.city, d.state, d.country, ${relevance(sql, f, tsq, 'd')} as relevance_score, ${distance(sql, f, 'd')} as distance_km
+      from search_documents d
+      where ${matchWhere(sql, f, tsq, 'd')}
+      order by ${sortKeys(sql, f, sortBy, 'd')}
+      offset ${offset} limit ${f.limit + 1}`;
+  }
+}
