@@ -36,7 +36,7 @@ interface MediaRow extends ProvenanceRow {
   styleIds: string[];
   featured: boolean;
   isPublic: boolean;
-  publishState: string;
+  publishState: 'draft' | 'private' | 'owner_only' | 'published_public' | 'archived';
   rightsPosture: string;
   consentPosture: string;
   createdAt: Date;
@@ -45,7 +45,7 @@ interface MediaRow extends ProvenanceRow {
 }
 
 interface RenditionRow {
-  name: string;
+  name: 'large' | 'small';
   width: number;
   height: number;
   type: string;

@@ -20,7 +20,7 @@ export const PROVENANCE_COLUMNS = [
 ] as const;
 
 export interface ProvenanceRow {
-  recordState: string;
+  recordState: 'raw' | 'normalized' | 'curated' | 'verified' | 'deprecated';
   sourceType: string;
   originAuthority: string;
   sourceUrl: string | null;
@@ -30,7 +30,7 @@ export interface ProvenanceRow {
   sourceNotes: string[];
   verificationStatus: string;
   approvalStatus: string;
-  visibility: string;
+  visibility: 'public' | 'private' | 'owner_only';
   culturalSensitivityLevel: string;
   trustNotes: string[];
 }

@@ -24,35 +24,35 @@ export function meRoutes(): Route[] {
     defineRoute({
       ...owner, method: 'get', path: assets, operationId: 'listOwnAssets', summary: 'Your portfolio assets, drafts included',
       query: ownerListQuery, ok: { 200: ['a page', C.OwnerAssetsPage] },
-      async handler({ deps, query, actor, res }) {
+      async handler({ deps, query, actor }) {
         const { rows, total } = await listOwnerAssets(deps.sql, actor(), query, deps.publicBaseUrl);
-        res.json({ success: true, data: rows, pagination: mediaPagination(query, total) });
+        return { data: rows, pagination: mediaPagination(query, total) };
       },
     }),
     defineRoute({
       ...owner, method: 'get', path: `${assets}/{id}`, operationId: 'getOwnAsset', summary: 'One of your portfolio assets',
       params: ownerItemParams, ok: { 200: ['the asset', C.envelope(C.OwnerAsset)] }, problems: [404],
-      async handler({ deps, params, actor, res }) {
+      async handler({ deps, params, actor }) {
         const asset = await findOwnerAsset(deps.sql, actor(), params.id, deps.publicBaseUrl);
         if (!asset) throw new AppError('not_found', 'No such portfolio asset.');
-        res.json({ success: true, data: asset });
+        return { data: asset };
       },
     }),
     defineRoute({
       ...owner, method: 'get', path: designs, operationId: 'listOwnDesigns', summary: 'Your designs, drafts included',
       query: ownerListQuery, ok: { 200: ['a page', C.OwnerDesignsPage] },
-      async handler({ deps, query, actor, res }) {
+      async handler({ deps, query, actor }) {
         const { rows, total } = await listOwnerDesigns(deps.sql, actor(), query, deps.publicBaseUrl);
-        res.json({ success: true, data: rows, pagination: mediaPagination(query, total) });
+        return { data: rows, pagination: mediaPagination(query, total) };
       },
     }),
     defineRoute({
       ...owner, method: 'get', path: `${designs}/{id}`, operationId: 'getOwnDesign', summary: 'One of your designs',
       params: ownerItemParams, ok: { 200: ['the design', C.envelope(C.OwnerDesign)] }, problems: [404],
-      async handler({ deps, params, actor, res }) {
+      async handler({ deps, params, actor }) {
         const design = await findOwnerDesign(deps.sql, actor(), params.id, deps.publicBaseUrl);
         if (!design) throw new AppError('not_found', 'No such design.');
-        res.json({ success: true, data: design });
+        return { data: design };
       },
     }),
   ];

@@ -41,7 +41,7 @@ export function portfoliosRoutes(): Route[] {
         const f = mediaFiltersOf(q);
         const { rows, total } = source.legacy ? await legacyListMedia(source.legacy, 'portfolio', f, deps.publicBaseUrl) : await listPublicPortfolios(deps.sql, f, deps.publicBaseUrl);
         if (source.shadow) shadowAfter(deps, 'GET /portfolios', () => mediaMismatches(source.shadow!, 'portfolio', rows, deps.publicBaseUrl));
-        res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
+        return { data: rows, pagination: mediaPagination(q, total) };
       },
     }),
   ];

@@ -43,7 +43,7 @@ export function searchRoutes(): Route[] {
     defineRoute({
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/search`, operationId: 'search', tag: 'search', auth: 'any', permission: 'search:read',
       summary: 'Search studios, artists and designs', query: searchQuery, ok: { 200: ['results', C.SearchPage] },
-      async handler({ deps, query: q, res }) {
+      async handler({ deps, query: q }) {
         const geo = geoOf(q);
         const sortBy: SearchSort = q.sort_by ?? (q.q ? 'relevance' : geo ? 'distance' : 'rating');
         const result = await search(deps.sql, {
@@ -65,9 +65,7 @@ export function searchRoutes(): Route[] {
           totalCap: deps.cfg.SEARCH_TOTAL_CAP,
         });
         const bounded = { total: result.total, relation: result.totalRelation, hasNext: result.hasNext };
-        res.json({
-          success: true,
-          data: {
+        return { data: {
             results: result.results,
             total: result.total,
             total_relation: result.totalRelation,
@@ -76,7 +74,7 @@ export function searchRoutes(): Route[] {
             ...(result.corrections.length ? { corrections: result.corrections.map((c) => ({ word: c.word, used_instead: c.usedInstead })) } : {}),
             ...(result.facets ? { facets: result.facets } : {}),
           },
-        });
+        };
       },
     }),
   ];
