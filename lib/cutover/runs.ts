@@ -6,7 +6,8 @@ import { writeBatch } from './batch-writes';
 import { deletionsSince, legacyPosition, type Since } from './delta-window';
 import { legacyCounts, readBatch, type LegacyRow } from './legacy-source';
 import { LEGACY_AUTHORITY, LEGACY_TABLES, type LegacyTable } from './legacy-tables';
-import { normalizeArtist, normalizeMedia, normalizeStudio, normalizedSafely, type Normalized, type Source, type SourceArtist, type SourceMedia, type SourceStudio } from './normalize';
+import { normalizeMedia } from './normalize-media';
+import { normalizeArtist, normalizeStudio, normalizedSafely, type Normalized, type Source, type SourceArtist, type SourceMedia, type SourceStudio } from './normalize';
 import { artistLinks, detach, studioLinks, upsertRecords, type RuntimeTable } from './runtime-writes';
 
 export const RUNTIME_TABLE: Record<LegacyTable, RuntimeTable> = { studios: 'studios', artists: 'artists', portfolio_items: 'portfolio_assets', designs: 'designs' };

@@ -1,7 +1,8 @@
 // The cutover's one normalization path (lib/cutover/normalize.ts), on the mess the legacy README lists.
 import { describe, expect, it } from 'vitest';
 import { checkCoordinates } from '../../lib/cutover/coordinates';
-import { normalizeArtist, normalizeMedia, normalizeStudio, studioMergeKey, type Source, type SourceMedia, type SourceStudio } from '../../lib/cutover/normalize';
+import { normalizeMedia } from '../../lib/cutover/normalize-media';
+import { normalizeArtist, normalizeStudio, studioMergeKey, type Source, type SourceMedia, type SourceStudio } from '../../lib/cutover/normalize';
 import { countryCode, knownCity, stateCode } from '../../lib/cutover/places';
 import { plainText } from '../../lib/cutover/text';
 import { parseTextArray, serializeTextArray } from '../../lib/cutover/text-arrays';

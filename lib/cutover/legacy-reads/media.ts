@@ -2,7 +2,7 @@
 import type { Sql } from '../../db';
 import { offsetOf } from '../../directory/params';
 import { flatArray, legacyKeyOf, sourceOf as src } from '../legacy-source';
-import { normalizeMedia } from '../normalize';
+import { normalizeMedia } from '../normalize-media';
 import { designRecord, portfolioRecord, type DesignFilters } from '../../directory/media';
 import { prefixQuery } from '../../directory/records';
 import { mapStyles } from '../vocabulary';
