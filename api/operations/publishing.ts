@@ -1,7 +1,7 @@
 // The publishing operations (one module for what the API's routes and the console both
 // do): the governed projection of a promoted draft into the public runtime store, the takedown,
 // and the settlement of a `review_required` posture, with their inputs. Publish and unpublish are
-// dry-run unless the body says `"dryRun": false`. lib/directory/projection.ts and postures.ts hold
+// dry-run unless the body says `"dryRun": false`. lib/directory/projection/ and postures.ts hold
 // the checks, the writes and the audit rows; this translates their refusals into problems.
 import { z } from 'zod';
 import '../openapi/components'; // extends zod with .openapi() before the schemas below use it

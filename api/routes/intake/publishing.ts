@@ -3,7 +3,7 @@
 // consent posture. Bearer of a mapped human operator with portfolios:publish (never a partner key).
 // Publish and unpublish are dry-run unless the body says `"dryRun": false`: the dry run answers the
 // plan (what would become public, which renditions, the posture check's verdict) and changes
-// nothing. The handlers only translate: lib/directory/projection.ts and postures.ts hold the
+// nothing. The handlers only translate: lib/directory/projection/ and postures.ts hold the
 // checks, the writes and the audit rows (`npm run project` and the console call these routes).
 //
 // Design: publish is addressed by the draft (media-documents/{documentId}: the thing approved),
