@@ -30,8 +30,8 @@ import { artistResolutionWorkflowId, intakeWorkflowId, webhookEndpointWorkflowId
 const { values } = parseCli('Records the Temporal histories the replay test replays (test/fixtures/histories).', 'npm run record:histories --', {
   options: {
     out: { type: 'string', default: path.join('test', 'fixtures', 'histories'), description: 'folder to write (relative to the project)' },
-    // The workflow shape these histories record (the newest: decisions as Updates).
-    shape: { type: 'string', default: 'decision-updates', description: 'the workflow shape recorded (the newest patch or workflow type)' },
+    // The workflow shape these histories record (the newest: the deprecated patches, the retired items gone).
+    shape: { type: 'string', default: 'compat-retired', description: 'the workflow shape recorded (the newest patch or workflow type)' },
     // The whole recording is bounded; one scenario normally takes well under a second.
     seconds: { type: 'string', default: '180', description: 'time bound of the recording' },
   },
