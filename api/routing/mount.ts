@@ -20,7 +20,12 @@ function blockedHandler(allow: string): RequestHandler {
 
 
 /** Whether an answer's schema is the `{ success: true, ... }` envelope. */
-const isEnvelope = (schema: z.ZodType | null | undefined) => !!schema && 'shape' in schema && typeof schema.shape === 'object' && schema.shape !== null && 'success' in schema.shape;
+function isEnvelope(schema: z.ZodType | null | undefined): boolean {
+  if (!schema) return false;
+  // Two answers under one status (the plan or the published asset): an envelope when each is one.
+  if ('options' in schema && Array.isArray(schema.options)) return schema.options.length > 0 && (schema.options as z.ZodType[]).every(isEnvelope);
+  return 'shape' in schema && typeof schema.shape === 'object' && schema.shape !== null && 'success' in schema.shape;
+}
 
 /** Writes what the handler returned: the envelope around its body, with its status. */
 function writeAnswer(op: OperationDef, res: Response, result: unknown): void {

@@ -58,6 +58,7 @@ describe('publishing through the API', () => {
 
     const r = await publish(doc);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.success).toBe(true);
     expect(r.body.data).toMatchObject({
       dryRun: true, documentId: doc, assetId: `pfa_${doc}`, artistCanonicalId: artist, state: 'unpublished', verdict: 'publishable', reasons: [],
       postureCheck: { rightsPosture: 'artist_attested', consentPosture: 'client_consented', verdict: 'pass', reasons: [] },
@@ -86,7 +87,7 @@ describe('publishing through the API', () => {
     const doc = await promotedDraft(artist);
     const r = await publish(doc, { dryRun: false });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.data).toMatchObject({ dryRun: false, status: 'projected', assetId: `pfa_${doc}` });
+    expect(r.body).toMatchObject({ success: true, data: { dryRun: false, status: 'projected', assetId: `pfa_${doc}` } });
     expect((await publish(doc, { dryRun: false })).body.data.status).toBe('already_projected');
     expect((await publish(doc)).body.data).toMatchObject({ state: 'published', verdict: 'already_published' });
 
