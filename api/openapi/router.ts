@@ -76,8 +76,8 @@ export function openApiRoutes(): Route[] {
   };
   const meta = { tag: 'meta', auth: 'public', summary: 'This document', ok: { 200: ['OpenAPI 3.1', C.OpenApiDocument] } } as const;
   return [
-    defineRoute({ ...meta, doc: 'intake', method: 'get', path: `${INTAKE_BASE}/openapi.json`, operationId: 'intakeOpenApi', handler: ({ routes, res }) => void res.json(documentOf(routes, 'intake')) }),
-    defineRoute({ ...meta, doc: 'public', method: 'get', path: `${PUBLIC_BASE}/openapi.json`, operationId: 'publicOpenApi', handler: ({ routes, res }) => void res.json(documentOf(routes, 'public')) }),
+    defineRoute({ ...meta, doc: 'intake', method: 'get', path: `${INTAKE_BASE}/openapi.json`, operationId: 'intakeOpenApi', handler: ({ routes }) => documentOf(routes, 'intake') as Record<string, unknown> }),
+    defineRoute({ ...meta, doc: 'public', method: 'get', path: `${PUBLIC_BASE}/openapi.json`, operationId: 'publicOpenApi', handler: ({ routes }) => documentOf(routes, 'public') as Record<string, unknown> }),
   ];
 }
 

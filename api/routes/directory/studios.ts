@@ -63,7 +63,7 @@ export function studiosRoutes(): Route[] {
         const source = await readSource(deps, res, legacyCanListStudios(filters));
         const { rows, total, totalRelation, hasNext } = source.legacy ? await legacyListStudios(source.legacy, filters) : await listStudios(deps.sql, filters);
         if (source.shadow) shadowAfter(deps, 'GET /studios', () => studioMismatches(deps.sql, source.shadow!, rows));
-        res.json({ data: rows, pagination: legacyPagination(q, { total, relation: totalRelation, hasNext }), totalRelation, error: null });
+        return { data: rows, pagination: legacyPagination(q, { total, relation: totalRelation, hasNext }), totalRelation, error: null };
       },
     }),
   ];
