@@ -94,11 +94,15 @@ describe('the endpoint deliverer', () => {
     await eventually(async () => {
       const d = await client.workflow.getHandle(webhookEndpointWorkflowId(endpointId)).describe();
       const [ep] = await stack.sql<{ until: Date | null }[]>`select deliverer_until as until from webhook_endpoints where endpoint_id = ${endpointId}`;
-      return d.status.name === 'RUNNING' && (d.raw.pendingActivities ?? []).length === 0 && ep!.until === null;
+      if (d.status.name !== 'RUNNING' || (d.raw.pendingActivities ?? []).length > 0 || ep!.until !== null) return false;
+      // The activity's completion and the timer it leads to are two workflow tasks apart: wait for the timer.
+      const h = await history(endpointId);
+      const lastTimer = h.findLastIndex((e) => e.timerStartedEventAttributes);
+      const lastActivity = h.findLastIndex((e) => e.activityTaskCompletedEventAttributes);
+      return lastTimer > lastActivity;
     }, 20_000);
     // Sleeping on a timer, and the dispatcher leaves it there (no signal while nothing is overdue).
     const events = await history(endpointId);
-    expect(events.some((e) => e.timerStartedEventAttributes)).toBe(true);
     const signalsBefore = events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
     await new Promise((r) => setTimeout(r, 3000));
     expect((await history(endpointId)).filter((e) => e.workflowExecutionSignaledEventAttributes).length).toBe(signalsBefore);
