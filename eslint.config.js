@@ -32,8 +32,8 @@ export default tseslint.config(
             { group: ['node:*'], message: 'No Node built-ins in workflow code.' },
             { group: ['../activities/*', '!../activities/types'], message: 'Import activity *types* only.' },
             {
-              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '../api/*', '../worker/*', '../temporal/*'],
-              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check} and lib/identity/resolution (types).',
+              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '!../lib/agents', '../lib/agents/*', '!../lib/agents/vocabulary', '../api/*', '../worker/*', '../temporal/*'],
+              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check}, lib/agents/vocabulary and lib/identity/resolution (types).',
             },
           ],
         },
@@ -46,6 +46,14 @@ export default tseslint.config(
     files: ['lib/intake/vocabulary.ts', 'lib/intake/lifecycle.ts', 'lib/intake/signal-shapes.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$).*', message: 'Pure module: it may import only ./vocabulary.' }] }],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+  {
+    // The agent lane's vocabulary and classification check, bundled into workflow code: pure, it imports only the directory's style list.
+    files: ['lib/agents/vocabulary.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\./directory/vocabulary$).*', message: 'Pure module: it may import only ../directory/vocabulary.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },

@@ -1,6 +1,7 @@
 import type { Sql } from '../lib/db';
 import type { ObjectStore } from '../lib/storage/types';
-import type { IntakeActivities } from './types';
+import type { ClassificationActivities, IntakeActivities } from './types';
+import { classificationActivities } from './classifications';
 import { acceptDecision, type DecisionDeps } from './accept-decision';
 import { promoteToMediaStore, type PromotionHooks } from './promote-to-media-store';
 import { resolveArtist } from './resolve-artist';
@@ -24,12 +25,13 @@ export interface ActivityDeps {
 
 export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
 
-export function createActivities(deps: ActivityDeps): IntakeActivities {
+export function createActivities(deps: ActivityDeps): IntakeActivities & ClassificationActivities {
   const accept = acceptDecision(deps);
   return {
     verifyStagedMedia: verifyStagedMedia({ ...deps, maxImagePixels: deps.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS }),
     promoteToMediaStore: promoteToMediaStore({ ...deps, accept }),
     resolveArtist: resolveArtist(deps),
+    ...classificationActivities(deps),
     async recordTransition(t) {
       // A decision's transition (a rejection) is written only when its signed proof holds.
       const { decision, ...transition } = t;

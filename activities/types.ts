@@ -1,6 +1,7 @@
 // Activity signatures, imported as types by workflow code. Each work step receives the
 // transition that enters it and the outcomes it can end in, all decided by the workflow from the
 // transition table; the step persists them (lib/intake/transitions.ts) and decides nothing.
+import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
@@ -138,4 +139,9 @@ export interface WebhookActivities {
   deliverNext(i: { lane: { endpointId: string; submissionId: string }; retry: WebhookRetry }): Promise<'idle' | 'delivered'>;
   /** (webhookLane, workflows/compat.ts.) The lane's first open delivery is failed. */
   failLaneHead(i: { lane: { endpointId: string; submissionId: string }; reason: string }): Promise<void>;
+}
+
+/** The agent lane's activity (activities/classifications.ts): a classification the run took, recorded after the actor's re-check. */
+export interface ClassificationActivities {
+  recordClassification(i: { submissionId: string; payload: ClassifyPayload }): Promise<ClassifyAnswer>;
 }

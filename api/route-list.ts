@@ -16,6 +16,8 @@ import { similarRoutes } from './routes/intake/similar';
 import { submissionRoutes } from './routes/intake/submissions';
 import { uploadRoutes } from './routes/intake/uploads';
 import { webhookRoutes } from './routes/intake/webhooks';
+import { agentRoutes } from './routes/intake/agents';
+import { compatibilityRoutes } from './routes/compatibility';
 import { portalPageRoutes } from './portal/page';
 import { portalRoutes } from './portal/routes';
 import { consoleRoutes } from './console/routes';
@@ -42,6 +44,8 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...evidenceReviewRoutes(),
     ...publishingRoutes(),
     ...webhookRoutes(),
+    ...agentRoutes(),
+    ...compatibilityRoutes(),
     ...portalRoutes(),
     ...portalPageRoutes(),
     ...consoleRoutes(),

@@ -10,6 +10,7 @@ import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycl
 import { problemsLine, SIGNAL_CHECKS } from '../lib/intake/signal-shapes';
 import type { IntakeStatus } from '../lib/intake/vocabulary';
 import { SIGNAL_DURING_STEP_PATCH } from './compat';
+import { installClassify } from './intake-classify';
 import { installLegacySignals, type RecordMalformed } from './intake-legacy-signals';
 import {
   approveSignal,
@@ -172,6 +173,7 @@ export class Inbox {
       },
       { validator: validateWith('reject', (p) => this.decisionRefusal('reject', p)) },
     );
+    installClassify(this.c);
     if (this.c.updates) this.installCheckedSignals();
     else installLegacySignals(this, this.c.recordMalformed);
   }

@@ -3,6 +3,7 @@
 // lib/intake/ (pure modules this folder may import).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
+import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { DecisionKeys } from '../lib/intake/decision-check';
 import type { ApprovePayload, RejectPayload, UploadCompletePayload } from '../lib/intake/signal-shapes';
 import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/intake/vocabulary';
@@ -57,6 +58,9 @@ export type IntakeAnswer = { taken: true; intakeStatus: IntakeStatus } | { taken
 export const uploadCompleteUpdate = defineUpdate<IntakeAnswer, [UploadCompleteSignal]>('uploadComplete');
 export const approveUpdate = defineUpdate<IntakeAnswer, [ApproveSignal]>('approve');
 export const rejectUpdate = defineUpdate<IntakeAnswer, [RejectSignal]>('reject');
+
+/** A classifier's labels for a submission awaiting review (workflows/intake-classify.ts); never a transition. */
+export const classifyUpdate = defineUpdate<ClassifyAnswer, [ClassifyPayload]>('classify');
 
 /** The message of a validator's refusal: `<reason>: <detail>` (the API maps the reason to its answer). */
 export const REFUSAL_SEPARATOR = ': ';

@@ -135,6 +135,12 @@ const INFO: Record<DocumentId, { title: string; version: string; description: st
 
 /** The tag of operations that are no longer served (410); listed last. */
 export const RETIRED_TAG = 'Retired';
+/** The tag of routes that exist for compatibility only (410, naming where to go); listed before the retired ones. */
+export const COMPATIBILITY_TAG = 'Compatibility';
+const LAST_TAGS: Readonly<Record<string, string>> = {
+  [COMPATIBILITY_TAG]: 'Routes older clients call, kept for compatibility: they touch no data and answer 410 naming where to go.',
+  [RETIRED_TAG]: 'Operations that moved elsewhere: they answer 410 and say where.',
+};
 
 export function buildDocument(doc: DocumentId, routes: readonly Route[], o: { serverUrl?: string } = {}) {
   const registry = new OpenAPIRegistry();
@@ -143,10 +149,10 @@ export function buildDocument(doc: DocumentId, routes: readonly Route[], o: { se
   // What people came for first; retired operations last, under their own tag (Swagger UI orders
   // tags as the document lists them).
   const ops = operations(routes).filter((x) => x.doc === doc);
-  const ordered = [...ops.filter((x) => x.tag !== RETIRED_TAG), ...ops.filter((x) => x.tag === RETIRED_TAG)];
+  const ordered = [...ops.filter((x) => !(x.tag in LAST_TAGS)), ...Object.keys(LAST_TAGS).flatMap((t) => ops.filter((x) => x.tag === t))];
   for (const op of ordered) registry.registerPath(routeConfig(op));
   if (doc === 'intake') registerWebhooks(registry);
-  const tags = [...new Set(ordered.map((x) => x.tag))].map((name) => (name === RETIRED_TAG ? { name, description: 'Operations that moved elsewhere: they answer 410 and say where.' } : { name }));
+  const tags = [...new Set(ordered.map((x) => x.tag))].map((name) => (name in LAST_TAGS ? { name, description: LAST_TAGS[name]! } : { name }));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: INFO[doc],
