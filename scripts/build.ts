@@ -26,7 +26,7 @@ import { BUILD_INFO_FILE, type BuildInfo } from '../worker/versioning';
 import { portalBundleOptions } from '../api/portal/page';
 import { bundleFileName, consoleBundleOptions, CONSOLE_MANIFEST } from '../api/console/page';
 
-export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
+export const ENTRY_POINTS = ['api/main.ts', 'worker/main.ts', 'classifier/main.ts', 'scripts/migrate.ts', 'scripts/iam.ts'] as const;
 
 const { values } = parseCli('Type-check, bundle the entry points into dist/ and the workflows into dist/workflow-bundle.js.', 'npm run build --', {
   options: { 'skip-typecheck': { type: 'boolean', default: false, description: 'bundle only (the test suite type-checks separately)' } },

@@ -138,7 +138,7 @@ describe('the agent lane', () => {
     expect((await handle.fetchHistory()).events?.length ?? 0).toBe(before);
     // Well-formed, naming the operator (or the classifier with another credential): taken by the run, refused by the worker's re-check.
     for (const by of [{ actorId: operator.actorId, credentialId: 'local#x' }, { actorId: classifier.actorId, credentialId: 'key_forged' }, { actorId: partner.actorId, credentialId: partner.keyId! }]) {
-      const answer = await handle.executeUpdate(classifyUpdate, { args: [{ ...(labels() as never), requestId: `raw-${by.actorId}-${by.credentialId}`, by }] });
+      const answer = await handle.executeUpdate(classifyUpdate, { args: [{ ...labels(), requestId: `raw-${by.actorId}-${by.credentialId}`, by } as never] });
       expect(answer).toEqual({ recorded: false, reason: 'actor_not_classifier' });
     }
     expect((await stack.sql`select 1 from classifications where submission_id = ${id}`).length).toBe(0);
