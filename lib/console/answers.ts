@@ -3,6 +3,8 @@
 // the OpenAPI document. Times are ISO 8601 strings, as JSON carries them.
 import { z } from 'zod';
 import { consentPostures, intakeStatuses, reviewStatuses, rightsPostures } from '../intake/vocabulary';
+import { Classification } from '../agents/answers';
+import { CONTENT_FLAGS } from '../agents/vocabulary';
 
 const iso = z.string().describe('ISO 8601');
 
@@ -29,7 +31,12 @@ export const QueueItem = z.object({
   ageSeconds: z.number().int(),
   claimedBy: z.string().nullable(),
   claimedUntil: iso.nullable(),
+  contentFlags: z
+    .array(z.object({ id: z.enum(CONTENT_FLAGS), confidence: z.number(), actorId: z.string() }))
+    .describe('content flags at or above FLAG_CONFIDENCE in current machine classifications, highest first: suggestions, never decisions'),
 });
+/** A machine's content flag at or above this confidence is shown in the queue. */
+export const FLAG_CONFIDENCE = 0.5;
 export type QueueItem = z.infer<typeof QueueItem>;
 
 export const SubmissionDetail = QueueItem.extend({
@@ -44,6 +51,7 @@ export const SubmissionDetail = QueueItem.extend({
   styleIds: z.array(z.string()),
   placement: z.string().nullable(),
   createdAt: iso,
+  classifications: z.array(Classification).describe('the current machine classifications (one per classifier), newest first'),
   events: z.array(z.object({ at: iso, fromStatus: z.enum(intakeStatuses).nullable(), toStatus: z.enum(intakeStatuses), trigger: z.string(), actorId: z.string(), note: z.string().nullable() })),
 });
 export type SubmissionDetail = z.infer<typeof SubmissionDetail>;

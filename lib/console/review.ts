@@ -3,7 +3,8 @@
 // decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
 import { DECISIONS } from '../intake/lifecycle';
-import { isoOf, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
+import { classificationsOf } from '../agents/classifications';
+import { FLAG_CONFIDENCE, isoOf, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
 
 export type { DraftRow, QueueItem, RecentDecision, SubmissionDetail };
 /** A row as PostgreSQL gives it: its times are Dates. */
@@ -37,6 +38,13 @@ const runtimeProfileOf = (sql: Tx) => sql`
     (select p.artist_id from artist_runtime_profiles p where p.artist_canonical_id = s.artist_canonical_id),
     (select a.id from artists a where a.id = s.artist_canonical_id))`;
 
+/** The content flags of the current machine classifications at or above FLAG_CONFIDENCE, highest first. */
+const contentFlagsOf = (sql: Tx) => sql`
+  coalesce((
+    select jsonb_agg(jsonb_build_object('id', f->>'id', 'confidence', (f->>'confidence')::float8, 'actorId', c.actor_id) order by (f->>'confidence')::float8 desc)
+    from classifications c, jsonb_array_elements(c.labels->'contentFlags') f
+    where c.submission_id = s.submission_id and c.superseded_at is null and (f->>'confidence')::float8 >= ${FLAG_CONFIDENCE}), '[]'::jsonb)`;
+
 const evidenceOf = (sql: Tx) => sql`
   case
     when exists (select 1 from artist_identity_evidence ev where ev.artist_canonical_id = s.artist_canonical_id and ev.verified_by_operator) then 'verified_by_operator'
@@ -45,7 +53,7 @@ const evidenceOf = (sql: Tx) => sql`
   end`;
 
 type QueueRow = Dated<Omit<QueueItem, 'artistHasProfile'>, 'awaitingSince' | 'claimedUntil'>;
-type DetailRow = Dated<Omit<SubmissionDetail, 'artistHasProfile' | 'events'>, 'awaitingSince' | 'claimedUntil' | 'createdAt'>;
+type DetailRow = Dated<Omit<SubmissionDetail, 'artistHasProfile' | 'events' | 'classifications'>, 'awaitingSince' | 'claimedUntil' | 'createdAt'>;
 /** The answer's shape of a queue or detail row: its profile flag, its times as ISO strings. */
 const asQueueItem = <T extends { artistProfileId: string | null; awaitingSince: Date | null; claimedUntil: Date | null }>(row: T) => ({
   ...row,
@@ -68,7 +76,7 @@ export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: Qu
       ${artistOrganizationsOf(sql)} as artist_organizations,
       s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height, s.image_orientation,
       s.awaiting_since, floor(extract(epoch from now() - s.awaiting_since))::int as age_seconds,
-      c.actor_id as claimed_by, c.claimed_until
+      c.actor_id as claimed_by, c.claimed_until, ${contentFlagsOf(sql)} as content_flags
     from submissions s
     left join review_claims c on c.submission_id = s.submission_id and c.claimed_until > now()
     where ${where}
@@ -86,7 +94,7 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
       ${artistOrganizationsOf(sql)} as artist_organizations,
       s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height, s.image_orientation,
       s.awaiting_since, coalesce(floor(extract(epoch from now() - s.awaiting_since))::int, 0) as age_seconds,
-      c.actor_id as claimed_by, c.claimed_until,
+      c.actor_id as claimed_by, c.claimed_until, ${contentFlagsOf(sql)} as content_flags,
       s.intake_status, s.review_status, s.verified_sha256, s.image_format, s.image_frames,
       s.description, s.tags, s.style_ids, s.placement, s.created_at
     from submissions s
@@ -95,7 +103,8 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
   if (!d) return undefined;
   const events = await sql<Dated<SubmissionDetail['events'][number], 'at'>[]>`
     select at, from_status, to_status, trigger, actor_id, note from intake_events where submission_id = ${submissionId} order by at, id`;
-  return { ...asQueueItem(d), createdAt: isoOf(d.createdAt), events: events.map((e) => ({ ...e, at: isoOf(e.at) })) };
+  const classifications = await classificationsOf(sql, submissionId, { currentOnly: true });
+  return { ...asQueueItem(d), createdAt: isoOf(d.createdAt), classifications, events: events.map((e) => ({ ...e, at: isoOf(e.at) })) };
 }
 
 /** Who decided what, when, with the notes: the decision events, newest first. */

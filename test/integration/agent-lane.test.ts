@@ -4,6 +4,7 @@
 // straight to Temporal go through the same validator and the worker's re-check of the actor.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviewQueue, submissionDetail } from '../../lib/console/review';
 import { classifyUpdate, intakeWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, stageAndVerify } from '../helpers/intake';
@@ -183,6 +184,19 @@ describe('the agent lane', () => {
       expect(await status(id)).toBe('awaiting_review');
     }
   }, 120_000);
+
+  it('operators see the suggestions: the queue flags content flags at or above 0.5, the detail lists the current classifications', async () => {
+    const id = await awaiting();
+    const other = await apiKeyActor(stack, { permissions: [...LANE], organizationId: partner.organizationId!, selfService: false });
+    expect((await classify(id, classifier, labels({ contentFlags: [{ id: 'nudity', confidence: 0.3 }] }))).status).toBe(201);
+    let item = (await reviewQueue(stack.sql, { page: 1, limit: 100 })).items.find((i) => i.submissionId === id)!;
+    expect(item.contentFlags).toEqual([]);
+    expect((await classify(id, other, labels({ contentFlags: [{ id: 'nudity', confidence: 0.91 }, { id: 'face_visible', confidence: 0.5 }, { id: 'low_quality', confidence: 0.49 }] }))).status).toBe(201);
+    item = (await reviewQueue(stack.sql, { page: 1, limit: 100 })).items.find((i) => i.submissionId === id)!;
+    expect(item.contentFlags).toEqual([{ id: 'nudity', confidence: 0.91, actorId: other.actorId }, { id: 'face_visible', confidence: 0.5, actorId: other.actorId }]);
+    const detail = (await submissionDetail(stack.sql, id))!;
+    expect(detail.classifications.map((c) => c.actorId).sort()).toEqual([classifier.actorId, other.actorId].sort());
+  }, 60_000);
 
   it('after promotion a classification is a proposal: recorded, nothing about the draft changes', async () => {
     const id = await awaiting();

@@ -730,6 +730,13 @@ export interface components {
                 claimedBy: string | null;
                 /** @description ISO 8601 */
                 claimedUntil: string | null;
+                /** @description content flags at or above FLAG_CONFIDENCE in current machine classifications, highest first: suggestions, never decisions */
+                contentFlags: {
+                    /** @enum {string} */
+                    id: "not_a_tattoo" | "nudity" | "face_visible" | "text_or_watermark" | "low_quality" | "violence" | "hate_symbol";
+                    confidence: number;
+                    actorId: string;
+                }[];
                 /** @description the image matches another artist's published or pending work */
                 similarFlag: boolean;
             }[];
@@ -791,6 +798,13 @@ export interface components {
                 claimedBy: string | null;
                 /** @description ISO 8601 */
                 claimedUntil: string | null;
+                /** @description content flags at or above FLAG_CONFIDENCE in current machine classifications, highest first: suggestions, never decisions */
+                contentFlags: {
+                    /** @enum {string} */
+                    id: "not_a_tattoo" | "nudity" | "face_visible" | "text_or_watermark" | "low_quality" | "violence" | "hate_symbol";
+                    confidence: number;
+                    actorId: string;
+                }[];
                 /** @enum {string} */
                 intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
                 /** @enum {string} */
@@ -804,6 +818,53 @@ export interface components {
                 placement: string | null;
                 /** @description ISO 8601 */
                 createdAt: string;
+                /** @description the current machine classifications (one per classifier), newest first */
+                classifications: {
+                    classificationId: string;
+                    submissionId: string;
+                    /**
+                     * @description suggestion: taken while the submission awaited review; proposal: the submission was promoted already, an operator may apply it
+                     * @enum {string}
+                     */
+                    kind: "suggestion" | "proposal";
+                    /** @description the classifier actor the API authenticated (never a claim in the body) */
+                    actorId: string;
+                    model: {
+                        name: string;
+                        version: string;
+                    };
+                    styles: {
+                        /** @enum {string} */
+                        id: "traditional" | "neo_traditional" | "japanese" | "realism" | "black_and_grey" | "blackwork" | "fine_line" | "watercolor" | "geometric" | "dotwork" | "tribal" | "lettering" | "portrait" | "minimalist" | "illustrative" | "new_school" | "chicano" | "trash_polka" | "biomechanical" | "ornamental";
+                        /** @description 0 (a guess) to 1 (certain) */
+                        confidence: number;
+                    }[];
+                    placement: {
+                        /** @enum {string} */
+                        id: "forearm" | "upper_arm" | "full_sleeve" | "hand" | "finger" | "wrist" | "shoulder" | "chest" | "back" | "ribs" | "stomach" | "hip" | "thigh" | "calf" | "ankle" | "foot" | "neck" | "head" | "face" | "behind_ear" | "other" | "not_on_skin";
+                        /** @description 0 (a guess) to 1 (certain) */
+                        confidence: number;
+                    } | null;
+                    subjects: {
+                        /** @enum {string} */
+                        id: "animal" | "bird" | "insect" | "floral" | "plant" | "skull" | "human_figure" | "portrait" | "face" | "hand" | "eye" | "heart" | "lettering" | "script" | "religious" | "mythological" | "fantasy" | "landscape" | "nautical" | "celestial" | "geometric_pattern" | "mandala" | "abstract" | "object" | "weapon" | "vehicle" | "food" | "character" | "symbol" | "other";
+                        /** @description 0 (a guess) to 1 (certain) */
+                        confidence: number;
+                    }[];
+                    contentFlags: {
+                        /** @enum {string} */
+                        id: "not_a_tattoo" | "nudity" | "face_visible" | "text_or_watermark" | "low_quality" | "violence" | "hate_symbol";
+                        /** @description 0 (a guess) to 1 (certain) */
+                        confidence: number;
+                    }[];
+                    rationale: string;
+                    /** @description ISO 8601 */
+                    createdAt: string;
+                    /** @description false: the same actor classified the submission again since */
+                    current: boolean;
+                    /** @description proposals: when an operator applied it */
+                    appliedAt: string | null;
+                }[];
                 events: {
                     /** @description ISO 8601 */
                     at: string;

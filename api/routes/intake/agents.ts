@@ -20,8 +20,10 @@ import { defineRoute, reply, type Route } from '../../routing/route';
 import { submissionIdParams } from './schemas';
 
 const envelope = <T extends z.ZodType>(name: string, data: T) => z.object({ success: z.literal(true), data }).openapi(name);
-const ClassificationAnswer = envelope('ClassificationAnswer', Classification.openapi('Classification'));
-const ContextAnswer = envelope('AgentContextAnswer', AgentContext.openapi('AgentContext'));
+// Schemas made in lib/ before zod was extended get .openapi() by being extended here.
+const named = <T extends z.ZodObject>(schema: T, name: string): T => schema.extend({}).openapi(name) as unknown as T;
+const ClassificationAnswer = envelope('ClassificationAnswer', named(Classification, 'Classification'));
+const ContextAnswer = envelope('AgentContextAnswer', named(AgentContext, 'AgentContext'));
 const ClassificationsAnswer = z.object({ success: z.literal(true), ...ClassificationList.shape }).openapi('Classifications');
 const ClaimedAnswer = z.object({ success: z.literal(true), ...ClaimAnswer.shape }).openapi('ClassificationClaim');
 
@@ -56,7 +58,7 @@ export function agentRoutes(): Route[] {
     defineRoute({
       ...lane, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/classifications`, operationId: 'classifySubmission', permission: 'portfolio_intake:classify',
       summary: 'Classify a submission: a suggestion for the operator while it awaits review (taken by its workflow\u2019s validated Update), a proposal once it was promoted. Never changes its status, never approves or publishes; your earlier classification of it is superseded',
-      params: submissionIdParams, body: ClassificationBody.openapi('ClassificationBody'),
+      params: submissionIdParams, body: named(ClassificationBody, 'ClassificationBody'),
       ok: { 201: ['recorded', ClassificationAnswer] }, problems: [404, 409, 503],
       async handler({ deps, params: { submissionId }, body, actor, req }) {
         return reply(201, { data: await classify(deps, actor(), submissionId, body, requestIdOf(req)) });
@@ -78,7 +80,7 @@ export function agentRoutes(): Route[] {
     defineRoute({
       ...lane, method: 'post', path: `${INTAKE_BASE}/classification-queue/claim`, operationId: 'claimForClassification', permission: 'portfolio_intake:classify',
       summary: 'Claim submissions awaiting review that you have not classified, oldest first, each leased to you for leaseSeconds',
-      body: ClaimBody.openapi('ClassificationClaimBody'), ok: { 200: ['the claimed submissions (empty: nothing to do now)', ClaimedAnswer] },
+      body: named(ClaimBody, 'ClassificationClaimBody'), ok: { 200: ['the claimed submissions (empty: nothing to do now)', ClaimedAnswer] },
       async handler({ deps, body, actor }) {
         const a = actor();
         const claimed = await claimForClassification(deps.sql, { actorId: a.actorId, ...scopeOf(a) }, body);

@@ -7,6 +7,7 @@ import { bytes, upright, when, words } from '../format';
 import { go } from '../router';
 import { ArtistOrgs, ProfileFlag } from './queue';
 import { Similar } from './similar';
+import { Suggestions } from './suggestions';
 
 type Claim = Schemas['ConsoleClaim']['data'];
 type Settled = Schemas['SignalResult'];
@@ -147,6 +148,8 @@ export function Detail({ id, me }: { id: string; me: Me }) {
             <code class="hash">{d.verifiedSha256 ?? ''}</code>
           </dd>
         </dl>
+        <h3>Machine suggestions</h3>
+        <Suggestions list={d.classifications} />
         <h3>Similar images</h3>
         <Similar matches={matches} />
         <h3>History</h3>

@@ -152,6 +152,14 @@ export function Queue() {
                     <span class="muted">{words(s.artistEvidence)}</span>, <ProfileFlag s={s} />
                     <br />
                     <ArtistOrgs s={s} />
+                    {s.contentFlags.length > 0 && (
+                      <>
+                        <br />
+                        <span class="claim" data-testid="content-flags" title="machine suggestions, not decisions">
+                          flagged: {[...new Set(s.contentFlags.map((f) => words(f.id)))].join(', ')}
+                        </span>
+                      </>
+                    )}
                     {s.similarFlag && (
                       <>
                         <br />
