@@ -51,7 +51,26 @@ CREATE TABLE classification_leases (
   PRIMARY KEY (submission_id, actor_id)
 );
 
+-- A proposal an operator applied to a published record (or a draft): who, with which credential,
+-- what it changed from and to. The record's own row changes in the same transaction.
+CREATE TABLE classification_applications (
+  id                bigserial PRIMARY KEY,
+  classification_id text NOT NULL UNIQUE REFERENCES classifications(classification_id),
+  applied_by        text NOT NULL,
+  credential_id     text NOT NULL,
+  target_kind       text NOT NULL CHECK (target_kind IN ('portfolio_asset', 'draft')),
+  target_id         text NOT NULL,
+  changes           jsonb NOT NULL,
+  at                timestamptz NOT NULL DEFAULT now()
+);
+
+-- The placement an operator took into a draft (a suggestion accepted at approve, or a proposal
+-- applied); null: the submission's own.
+ALTER TABLE media_documents ADD COLUMN placement text;
+
 -- Down Migration
+ALTER TABLE media_documents DROP COLUMN placement;
+DROP TABLE classification_applications;
 DROP TABLE classification_leases;
 DROP TABLE classifications;
 DROP FUNCTION classifications_append_only();

@@ -198,14 +198,33 @@ describe('the agent lane', () => {
     expect(detail.classifications.map((c) => c.actorId).sort()).toEqual([classifier.actorId, other.actorId].sort());
   }, 60_000);
 
-  it('after promotion a classification is a proposal: recorded, nothing about the draft changes', async () => {
-    const id = await awaiting();
+  it('after promotion a classification is a proposal: recorded, nothing changes until an operator applies it (a dry run by default, audited)', async () => {
+    const id = await awaiting({ placement: 'inner forearm' });
     const approved = await call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'fine' } });
     expect(approved.body.data.intakeStatus, JSON.stringify(approved.body)).toBe('promoted_to_media_store');
     const r = await classify(id, classifier, labels());
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.data).toMatchObject({ kind: 'proposal', appliedAt: null });
     expect(await status(id)).toBe('promoted_to_media_store');
+    const draftOf = async () => (await stack.sql<{ styleIds: string[]; placement: string | null }[]>`select style_ids, placement from media_documents where submission_id = ${id}`)[0]!;
+    const before = await draftOf();
+    // Applied only by an operator who may change records; a dry run by default.
+    const apply = (who: TestCredential, body: unknown) => call(stack, 'POST', `${INTAKE}/classifications/${r.body.data.classificationId}/apply`, { headers: who.headers, body });
+    expect((await apply(classifier, {})).status).toBe(403);
+    expect((await apply(operator, {})).status).toBe(403); // review alone does not change records
+    const publisher = await bearerActor(stack, { permissions: ['portfolio_intake:review', 'portfolios:publish'], operator: true });
+    const dry = await apply(publisher, {});
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    expect(dry.body.data).toMatchObject({ dryRun: true, target: { kind: 'draft' }, appliedAt: null });
+    expect(dry.body.data.changes).toEqual(expect.arrayContaining([{ field: 'styles', before: before.styleIds, after: ['blackwork'] }, { field: 'placement', before: 'inner forearm', after: 'forearm' }]));
+    expect(await draftOf()).toEqual(before);
+    const done = await apply(publisher, { dryRun: false, fields: ['styles'] });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body.data.changes.map((c: { field: string }) => c.field)).toEqual(['styles']);
+    expect(await draftOf()).toEqual({ styleIds: ['blackwork'], placement: null });
+    const [audit] = await stack.sql`select applied_by, target_kind, changes from classification_applications where classification_id = ${r.body.data.classificationId}`;
+    expect(audit).toMatchObject({ appliedBy: publisher.actorId, targetKind: 'draft' });
+    expect((await apply(publisher, { dryRun: false })).status).toBe(409);
   }, 60_000);
 
   it('the compatibility routes answer 410 naming where to go, for any body; other methods 405, never 404', async () => {

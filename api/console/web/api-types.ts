@@ -201,6 +201,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/private/portfolio-intake/v1/classifications/{classificationId}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A proposal (a classification made after promotion) against the record it would change: a dry run by default (the diff); with dryRun false the operator applies it, audited
+         * @description Credential: Bearer token of a mapped human operator; permission `portfolios:publish`.
+         */
+        post: operations["applyProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/session": {
         parameters: {
             query?: never;
@@ -655,6 +675,40 @@ export interface components {
                 };
                 settledBy: string;
                 settledAt: string;
+            };
+        };
+        ProposalApplyBody: {
+            /**
+             * @description true (the default): answer the diff, change nothing
+             * @default true
+             */
+            dryRun: boolean;
+            /**
+             * @default [
+             *       "styles",
+             *       "placement"
+             *     ]
+             */
+            fields: ("styles" | "placement")[];
+        };
+        ProposalApplied: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                dryRun: boolean;
+                target: {
+                    /** @enum {string} */
+                    kind: "portfolio_asset" | "draft";
+                    id: string;
+                };
+                changes: {
+                    /** @enum {string} */
+                    field: "styles" | "placement";
+                    before: string[] | string | null;
+                    after: string[] | string | null;
+                }[];
+                /** @description ISO 8601 */
+                appliedAt: string | null;
             };
         };
         ConsoleSignedIn: {
@@ -1892,6 +1946,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PostureSettlement"];
+                };
+            };
+            /** @description Bad Request: invalid input (`validation_failed`, `invalid_json`); `errors[]` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized: no credential, or an invalid one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden: valid credential without a mapping, the permission, the scope or operator status */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found: no such resource, or not yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: not possible in the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Content Too Large: body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests: too many requests (`rate_limited`: the credential's or address's limit for this kind of request) or a quota reached (`quota_exceeded`) */
+            429: {
+                headers: {
+                    /** @description seconds until the window has room again */
+                    "Retry-After"?: string;
+                    /** @description the limit: `"<family>";q=<requests>;w=<seconds>` (IETF RateLimit headers draft) */
+                    "RateLimit-Policy"?: string;
+                    /** @description what is left: `"<family>";r=<remaining>;t=<seconds to reset>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable: a dependency (Temporal, worker, identity provider, database) is unavailable; retry after `Retry-After` */
+            503: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    applyProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classificationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProposalApplyBody"];
+            };
+        };
+        responses: {
+            /** @description the diff (dry run) or what was applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProposalApplied"];
                 };
             };
             /** @description Bad Request: invalid input (`validation_failed`, `invalid_json`); `errors[]` names each field */

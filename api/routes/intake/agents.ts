@@ -8,8 +8,9 @@ import { classificationsOf } from '../../../lib/agents/classifications';
 import { agentContext } from '../../../lib/agents/context';
 import { checkPreview, signPreview } from '../../../lib/agents/preview-grant';
 import { claimForClassification } from '../../../lib/agents/queue';
+import { applyProposal, PROPOSAL_FIELDS, ProposalError } from '../../../lib/agents/proposals';
 import { findSubmission } from '../../../lib/intake/submissions';
-import { isOperatorWith } from '../../auth/middleware';
+import { byActor, isOperatorWith } from '../../auth/middleware';
 import { AppError } from '../../http/errors';
 import * as C from '../../openapi/components';
 import { classify, scopeOf, statusInScope } from '../../operations/classifications';
@@ -19,6 +20,7 @@ import { INTAKE_BASE } from '../../routing/bases';
 import { defineRoute, reply, type Route } from '../../routing/route';
 import { submissionIdParams } from './schemas';
 
+const iso = z.string().describe('ISO 8601');
 const envelope = <T extends z.ZodType>(name: string, data: T) => z.object({ success: z.literal(true), data }).openapi(name);
 // Schemas made in lib/ before zod was extended get .openapi() by being extended here.
 const named = <T extends z.ZodObject>(schema: T, name: string): T => schema.extend({}).openapi(name) as unknown as T;
@@ -26,6 +28,20 @@ const ClassificationAnswer = envelope('ClassificationAnswer', named(Classificati
 const ContextAnswer = envelope('AgentContextAnswer', named(AgentContext, 'AgentContext'));
 const ClassificationsAnswer = z.object({ success: z.literal(true), ...ClassificationList.shape }).openapi('Classifications');
 const ClaimedAnswer = z.object({ success: z.literal(true), ...ClaimAnswer.shape }).openapi('ClassificationClaim');
+
+const ApplyBody = z
+  .object({
+    dryRun: z.boolean().default(true).describe('true (the default): answer the diff, change nothing'),
+    fields: z.array(z.enum(PROPOSAL_FIELDS)).min(1).max(PROPOSAL_FIELDS.length).default([...PROPOSAL_FIELDS]),
+  })
+  .strict()
+  .openapi('ProposalApplyBody');
+const ProposalChange = z.object({ field: z.enum(PROPOSAL_FIELDS), before: z.union([z.array(z.string()), z.string()]).nullable(), after: z.union([z.array(z.string()), z.string()]).nullable() });
+const ApplyAnswer = envelope(
+  'ProposalApplied',
+  z.object({ dryRun: z.boolean(), target: z.object({ kind: z.enum(['portfolio_asset', 'draft']), id: z.string() }), changes: z.array(ProposalChange), appliedAt: iso.nullable() }),
+);
+const classificationIdParams = z.object({ classificationId: z.string().min(1).max(100) });
 
 export const AGENT_PREVIEW_PATH = `${INTAKE_BASE}/agent-previews`;
 const previewGrantQuery = z.object({
@@ -89,6 +105,20 @@ export function agentRoutes(): Route[] {
           contextPath: `${INTAKE_BASE}/submissions/${c.submissionId}/agent-context`,
         }));
         return { data };
+      },
+    }),
+    defineRoute({
+      doc: 'intake', tag: 'agents', auth: 'operator', permission: 'portfolios:publish', method: 'post', path: `${INTAKE_BASE}/classifications/{classificationId}/apply`,
+      operationId: 'applyProposal', params: classificationIdParams, body: ApplyBody,
+      summary: 'A proposal (a classification made after promotion) against the record it would change: a dry run by default (the diff); with dryRun false the operator applies it, audited',
+      ok: { 200: ['the diff (dry run) or what was applied', ApplyAnswer] }, problems: [404, 409],
+      async handler({ deps, params: { classificationId }, body, actor }) {
+        try {
+          return { data: await applyProposal(deps.sql, { classificationId, fields: body.fields, dryRun: body.dryRun, by: byActor(actor()) }) };
+        } catch (err) {
+          if (!(err instanceof ProposalError)) throw err;
+          throw new AppError(err.reason === 'not_found' ? 'not_found' : 'invalid_transition', err.message);
+        }
       },
     }),
     defineRoute({

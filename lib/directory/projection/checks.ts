@@ -26,7 +26,7 @@ export async function loadDraft(tx: Tx, documentId: string, lock: boolean): Prom
       coalesce(m.title, s.title) as title, coalesce(m.description, s.description) as description,
       case when cardinality(m.tags) > 0 then m.tags else s.tags end as tags,
       case when cardinality(m.style_ids) > 0 then m.style_ids else s.style_ids end as style_ids,
-      s.placement, m.rights_posture, m.consent_posture, m.created_at
+      coalesce(m.placement, s.placement) as placement, m.rights_posture, m.consent_posture, m.created_at
     from media_documents m join submissions s on s.submission_id = m.submission_id
     where m.document_id = ${documentId}
     ${lock ? tx`for update of m` : tx``}`;
