@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import './problems'; // extends zod with .openapi() before the schemas below use it
 import { studioAnswerFields } from '../../lib/directory/fields/studio';
+import { artistAnswerFields } from '../../lib/directory/fields/artist';
 
 export * from './problems';
 export * from './intake-answers';
@@ -107,18 +108,7 @@ export const SearchPage = z.object({
   }),
 });
 
-export const Artist = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    studio_id: z.string().nullable(),
-    specialties: z.array(z.string()),
-    is_active: z.boolean(),
-    bio: z.string(),
-    years_experience: z.number().int(),
-    hourly_rate: z.number().nullable(),
-  })
-  .openapi('Artist');
+export const Artist = z.object({ id: z.string(), ...artistAnswerFields }).openapi('Artist');
 export const ArtistListItem = Artist.extend({ created_at: z.string() }).openapi('ArtistListItem');
 
 export const ArtistsPage = z.object({

@@ -2,6 +2,7 @@
 // the rows a delta must re-read when it asks (delta-window.ts). Rows come out in the normalization's source shapes.
 import type { Sql } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
+import { ARTIST_FIELDS } from '../directory/fields/artist';
 import type { Field } from '../directory/fields/table';
 import { changedSince, xidEpoch, type Since } from './delta-window';
 import { LEGACY_AUTHORITY, type LegacyTable } from './legacy-tables';
@@ -41,15 +42,24 @@ export function legacyKeyOf(runtimeId: string, prefix: string): string | undefin
  */
 export const flatArray = (col: string) => `(case when ${col} is null then null else array(select e from unnest(${col}) e where e is not null) end)`;
 
-/** The legacy select of a field table: each field read from a legacy column, under that column's name. */
-export const legacyColumns = (fields: readonly Field[], alias: string) =>
-  fields.flatMap((f) => (f.legacy === null ? [] : [f.sqlType === 'text[]' ? `${flatArray(`${alias}.${f.legacy}`)} as ${f.legacy}` : `${alias}.${f.legacy}`])).join(', ');
+/**
+ * The legacy select of a field table: each field read from a legacy column (or its legacy
+ * expression), under that column's name; with `prefix`, under the prefixed name (a joined table's).
+ */
+export const legacyColumns = (fields: readonly Field[], alias: string, prefix = '') =>
+  fields
+    .flatMap((f) => {
+      if (f.legacy === null) return [];
+      const expr = f.legacySelect ? f.legacySelect(alias) : f.sqlType === 'text[]' ? flatArray(`${alias}.${f.legacy}`) : `${alias}.${f.legacy}`;
+      return [expr === `${alias}.${f.legacy}` && !prefix ? expr : `${expr} as ${prefix}${f.legacy}`];
+    })
+    .join(', ');
 
 // Numeric columns are read as text and turned into numbers here (Number): a value beyond a double's
 // range reads as ±Infinity and the normalization treats it as unreadable, where `::float8` would fail.
 const COLUMNS: Record<LegacyTable, string> = {
   studios: legacyColumns(STUDIO_FIELDS, 'x'),
-  artists: `studio_id::text as parent_id, name, bio, ${flatArray('specialties')} as specialties, years_experience, hourly_rate, is_active`,
+  artists: `x.studio_id::text as parent_id, ${legacyColumns(ARTIST_FIELDS, 'x')}`,
   portfolio_items: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, consent`,
   designs: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, 'flash' as consent, price`,
 };
@@ -61,6 +71,11 @@ export const studioSource = (r: Raw): Omit<SourceStudio, 'createdAt' | 'updatedA
   name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng,
   priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified,
   isFeatured: r.isFeatured, status: r.status,
+});
+
+/** A legacy artist row (legacyColumns of ARTIST_FIELDS, camelCased) as the normalization reads it, its timestamps aside. */
+export const artistSource = (r: Raw): Omit<SourceArtist, 'createdAt' | 'updatedAt'> => ({
+  name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive,
 });
 
 /** What the normalization reads as an unreadable timestamp (lib/cutover/values.ts timestampOf). */
@@ -75,7 +90,7 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
     table === 'studios'
       ? ({ ...studioSource(r), ...common } satisfies SourceStudio)
       : table === 'artists'
-        ? ({ name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive, ...common } satisfies SourceArtist)
+        ? ({ ...artistSource(r), ...common } satisfies SourceArtist)
         : ({ title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price), ...common } satisfies SourceMedia);
   return { id: String(r.id), deleted: r.deleted === true, source: sourceOf(String(r.id)), row, parentId: r.parentId ?? null };
 }

@@ -4,6 +4,7 @@ import type { RecordProblem } from './file-records';
 import type { TextRejection } from './row-check';
 import type { UrlRefusal } from './urls';
 import type { STUDIO_FIELDS } from '../directory/fields/studio';
+import type { ARTIST_FIELDS } from '../directory/fields/artist';
 import type { ColumnsOf } from '../directory/fields/table';
 
 export type SourceType = 'legacy_store' | 'file_import';
@@ -101,17 +102,8 @@ export interface RecordMeta {
 /** A studio as written to the runtime store: every field of its table under its runtime column. */
 export type StudioRecord = RecordMeta & { id: string } & ColumnsOf<typeof STUDIO_FIELDS>;
 
-export interface ArtistRecord extends RecordMeta {
-  id: string;
-  studio_id: string | null;
-  name: string;
-  bio: string;
-  specialties: string[];
-  styles: string[];
-  years_experience: number;
-  hourly_rate: number | null;
-  is_active: boolean;
-}
+/** An artist as written to the runtime store: every written field of its table under its runtime column. */
+export type ArtistRecord = RecordMeta & { id: string } & ColumnsOf<typeof ARTIST_FIELDS>;
 
 export interface MediaRecord extends RecordMeta {
   id: string;

@@ -3,6 +3,7 @@
 // source rank and keeps every source key; the ledger accounts for every source row.
 import type { Tx } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
+import { ARTIST_FIELDS } from '../directory/fields/artist';
 import { upsertColumns } from '../directory/fields/table';
 import type { ArtistRecord, MediaRecord, Normalized, StudioLink, StudioRecord } from './normalize';
 import { compareRanks, isoOrNull } from './values';
@@ -21,10 +22,7 @@ const MEDIA: [string, string][] = [
 /** The data columns of each table (besides id, legacy_ids and source_rank) and their types. */
 const COLUMNS: Record<RuntimeTable, [string, string][]> = {
   studios: [...upsertColumns(STUDIO_FIELDS), ...META],
-  artists: [
-    ['studio_id', 'text'], ['name', 'text'], ['bio', 'text'], ['specialties', 'text[]'], ['styles', 'text[]'], ['years_experience', 'integer'],
-    ['hourly_rate', 'numeric'], ['is_active', 'boolean'], ...META,
-  ],
+  artists: [...upsertColumns(ARTIST_FIELDS), ...META],
   portfolio_assets: [...MEDIA, ...META],
   designs: [...MEDIA, ['price', 'numeric'], ...META],
 };

@@ -3,7 +3,7 @@
 // API shapes (studioRecord, artistListItem), so a client cannot tell which store answered.
 import type { Sql } from '../../db';
 import { STUDIO_FIELDS } from '../../directory/fields/studio';
-import { camel } from '../../directory/fields/table';
+import { camelRow } from '../../directory/fields/table';
 import { offsetOf } from '../../directory/params';
 import { likeContains } from '../../directory/records';
 import { studioRecord, type StudioFilters, type StudioRow } from '../../directory/studios';
@@ -33,8 +33,7 @@ export function normalizedStudio(r: Raw): StudioRecord | null {
 
 /** A runtime row (the read modules' shape) of a normalized record. */
 function studioRow(s: StudioRecord): StudioRow {
-  const row = Object.fromEntries(Object.entries(s).map(([k, v]) => [camel(k), v]));
-  return { ...row, distanceKm: null, sourceCollectedAt: s.source_collected_at ? new Date(s.source_collected_at) : null } as StudioRow;
+  return { ...camelRow(s), distanceKm: null, sourceCollectedAt: s.source_collected_at ? new Date(s.source_collected_at) : null } as StudioRow;
 }
 
 // ---- what the raw legacy values normalize to ----
