@@ -3,6 +3,7 @@
 import type { Sql } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
 import { ARTIST_FIELDS } from '../directory/fields/artist';
+import { DESIGN_FIELDS, PORTFOLIO_FIELDS } from '../directory/fields/media';
 import type { Field } from '../directory/fields/table';
 import { changedSince, xidEpoch, type Since } from './delta-window';
 import { LEGACY_AUTHORITY, type LegacyTable } from './legacy-tables';
@@ -60,8 +61,8 @@ export const legacyColumns = (fields: readonly Field[], alias: string, prefix = 
 const COLUMNS: Record<LegacyTable, string> = {
   studios: legacyColumns(STUDIO_FIELDS, 'x'),
   artists: `x.studio_id::text as parent_id, ${legacyColumns(ARTIST_FIELDS, 'x')}`,
-  portfolio_items: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, consent`,
-  designs: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, 'flash' as consent, price`,
+  portfolio_items: `x.artist_id::text as parent_id, ${legacyColumns(PORTFOLIO_FIELDS, 'x')}`,
+  designs: `x.artist_id::text as parent_id, ${legacyColumns(DESIGN_FIELDS, 'x')}`,
 };
 
 type Raw = Record<string, any>;
@@ -78,6 +79,11 @@ export const artistSource = (r: Raw): Omit<SourceArtist, 'createdAt' | 'updatedA
   name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive,
 });
 
+/** A legacy portfolio item or design row (legacyColumns of PORTFOLIO_FIELDS or DESIGN_FIELDS, camelCased) as the normalization reads it, its timestamps aside. */
+export const mediaSource = (r: Raw): Omit<SourceMedia, 'createdAt' | 'updatedAt'> => ({
+  title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price),
+});
+
 /** What the normalization reads as an unreadable timestamp (lib/cutover/values.ts timestampOf). */
 const UNREADABLE = 'unreadable';
 
@@ -91,7 +97,7 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
       ? ({ ...studioSource(r), ...common } satisfies SourceStudio)
       : table === 'artists'
         ? ({ ...artistSource(r), ...common } satisfies SourceArtist)
-        : ({ title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price), ...common } satisfies SourceMedia);
+        : ({ ...mediaSource(r), ...common } satisfies SourceMedia);
   return { id: String(r.id), deleted: r.deleted === true, source: sourceOf(String(r.id)), row, parentId: r.parentId ?? null };
 }
 

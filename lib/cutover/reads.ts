@@ -4,6 +4,7 @@
 import type { Sql } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
 import { ARTIST_FIELDS, ARTIST_SERVED } from '../directory/fields/artist';
+import { DESIGN_FIELDS, DESIGN_SERVED, PORTFOLIO_FIELDS, PORTFOLIO_SERVED } from '../directory/fields/media';
 import { comparedFields } from '../directory/fields/table';
 import type { Logger } from '../logger';
 import { openLegacy } from './connection';
@@ -78,7 +79,7 @@ export async function artistMismatches(legacy: Sql, served: Served[]): Promise<s
   });
 }
 
-const MEDIA_FIELDS = ['artist_id', 'title', 'image_url', 'tags', 'is_public', 'publish_state', 'description', 'price'] as const;
+const MEDIA_COMPARED = { portfolio: comparedFields(PORTFOLIO_FIELDS, PORTFOLIO_SERVED), design: comparedFields(DESIGN_FIELDS, DESIGN_SERVED) };
 
 /** The served portfolio assets or designs imported from the legacy store that it now disagrees with. */
 export async function mediaMismatches(legacy: Sql, kind: 'portfolio' | 'design', served: Served[], base: string): Promise<string[]> {
@@ -90,7 +91,7 @@ export async function mediaMismatches(legacy: Sql, kind: 'portfolio' | 'design',
   const rows = await legacyMediaById(legacy, kind, keyed.map((k) => k.key), base);
   return keyed.flatMap(({ m, key }) => {
     const l = rows.get(key);
-    return !l || MEDIA_FIELDS.some((f) => !same(m[f], l[f])) ? [m.id] : [];
+    return !l || MEDIA_COMPARED[kind].some((f) => !same(m[f], l[f])) ? [m.id] : [];
   });
 }
 
