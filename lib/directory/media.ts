@@ -99,28 +99,17 @@ export async function listPublicDesigns(sql: Sql, f: DesignFilters, base: string
   return { rows: rows.map((r) => designRecord(r, base)), total: count?.total ?? 0 };
 }
 
+/** The stored image and renditions as absolute URLs; spread over the served fields, they keep their places. */
+const addressed = (r: MediaRow, base: string) => ({ image_url: absoluteUrl(base, r.imageUrl), renditions: renditionsRecord(base, r.renditions) });
+
 /** Public portfolio asset (2.7). */
 export function portfolioRecord(r: MediaRow, base: string) {
-  return {
-    id: r.id,
-    ...servedOf(PORTFOLIO_FIELDS, r, PORTFOLIO_SERVED),
-    image_url: absoluteUrl(base, r.imageUrl),
-    renditions: renditionsRecord(base, r.renditions),
-    provenance: provenanceOf(r),
-    trust: trustOf(r),
-  };
+  return { id: r.id, ...servedOf(PORTFOLIO_FIELDS, r, PORTFOLIO_SERVED), ...addressed(r, base), provenance: provenanceOf(r), trust: trustOf(r) };
 }
 
 /** Public design (2.8): the asset fields plus description, price and the runtime trust proof. */
 export function designRecord(r: DesignRow, base: string) {
-  return {
-    id: r.id,
-    ...servedOf(DESIGN_FIELDS, r, DESIGN_SERVED),
-    image_url: absoluteUrl(base, r.imageUrl),
-    renditions: renditionsRecord(base, r.renditions),
-    provenance: provenanceOf(r),
-    trust: trustOf(r),
-  };
+  return { id: r.id, ...servedOf(DESIGN_FIELDS, r, DESIGN_SERVED), ...addressed(r, base), provenance: provenanceOf(r), trust: trustOf(r) };
 }
 
 // ---- rendition delivery (/media/{assetId}/{name}.{ext}) ----
