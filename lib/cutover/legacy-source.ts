@@ -4,7 +4,7 @@ import type { Sql } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
 import { ARTIST_FIELDS } from '../directory/fields/artist';
 import { DESIGN_FIELDS, PORTFOLIO_FIELDS } from '../directory/fields/media';
-import type { Field } from '../directory/fields/table';
+import { camel, type Field } from '../directory/fields/table';
 import { changedSince, xidEpoch, type Since } from './delta-window';
 import { LEGACY_AUTHORITY, type LegacyTable } from './legacy-tables';
 import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
@@ -67,22 +67,19 @@ const COLUMNS: Record<LegacyTable, string> = {
 
 type Raw = Record<string, any>;
 
-/** A legacy studio row (legacyColumns of STUDIO_FIELDS, camelCased) as the normalization reads it, its timestamps aside. */
-export const studioSource = (r: Raw): Omit<SourceStudio, 'createdAt' | 'updatedAt'> => ({
-  name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng,
-  priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified,
-  isFeatured: r.isFeatured, status: r.status,
-});
-
-/** A legacy artist row (legacyColumns of ARTIST_FIELDS, camelCased) as the normalization reads it, its timestamps aside. */
-export const artistSource = (r: Raw): Omit<SourceArtist, 'createdAt' | 'updatedAt'> => ({
-  name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive,
-});
-
-/** A legacy portfolio item or design row (legacyColumns of PORTFOLIO_FIELDS or DESIGN_FIELDS, camelCased) as the normalization reads it, its timestamps aside. */
-export const mediaSource = (r: Raw): Omit<SourceMedia, 'createdAt' | 'updatedAt'> => ({
-  title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price),
-});
+const NUMERIC = new Set<Field['sqlType']>(['integer', 'numeric', 'float8']);
+/**
+ * A legacy row read by legacyColumns (camelCased) as the normalization reads it, its timestamps
+ * aside: each field under its legacy column's name, numbers (read as text) as numbers.
+ */
+function sourceFields(fields: readonly Field[], r: Raw): Raw {
+  return Object.fromEntries(fields.flatMap((f) => (f.legacy === null ? [] : [[camel(f.legacy), NUMERIC.has(f.sqlType) ? num(r[camel(f.legacy)]) : r[camel(f.legacy)]]])));
+}
+type Untimed<S> = Omit<S, 'createdAt' | 'updatedAt'>;
+export const studioSource = (r: Raw) => sourceFields(STUDIO_FIELDS, r) as Untimed<SourceStudio>;
+export const artistSource = (r: Raw) => sourceFields(ARTIST_FIELDS, r) as Untimed<SourceArtist>;
+/** Portfolio items and designs: the design's fields (an item has no price: it reads as absent). */
+export const mediaSource = (r: Raw) => sourceFields(DESIGN_FIELDS, r) as Untimed<SourceMedia>;
 
 /** What the normalization reads as an unreadable timestamp (lib/cutover/values.ts timestampOf). */
 const UNREADABLE = 'unreadable';
