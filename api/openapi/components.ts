@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import './problems'; // extends zod with .openapi() before the schemas below use it
 import { studioAnswerFields } from '../../lib/directory/fields/studio';
+import { artistAnswerFields } from '../../lib/directory/fields/artist';
+import { designExtraFields, portfolioAnswerFields, RENDITION } from '../../lib/directory/fields/media';
 
 export * from './problems';
 export * from './intake-answers';
@@ -107,18 +109,7 @@ export const SearchPage = z.object({
   }),
 });
 
-export const Artist = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    studio_id: z.string().nullable(),
-    specialties: z.array(z.string()),
-    is_active: z.boolean(),
-    bio: z.string(),
-    years_experience: z.number().int(),
-    hourly_rate: z.number().nullable(),
-  })
-  .openapi('Artist');
+export const Artist = z.object({ id: z.string(), ...artistAnswerFields }).openapi('Artist');
 export const ArtistListItem = Artist.extend({ created_at: z.string() }).openapi('ArtistListItem');
 
 export const ArtistsPage = z.object({
@@ -130,37 +121,15 @@ export const ArtistEnvelope = z.object({ success: z.literal(true), data: Artist 
 
 const mediaPagination = z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() });
 
-export const Rendition = z
-  .object({
-    name: z.enum(['large', 'small']).describe('large: long edge at most 2048 px; small: at most 640 px'),
-    width: z.number().int(),
-    height: z.number().int(),
-    content_type: z.string().describe('image/webp'),
-    url: z.string().describe('absolute URL under the public base; cached for 5 minutes (ETag revalidation), 410 after a takedown'),
-  })
-  .openapi('Rendition');
+// a new object of the table's rendition fields: a schema made before zod is extended has no .openapi
+export const Rendition = z.object(RENDITION.shape).openapi('Rendition');
 const renditions = z
   .array(Rendition)
   .describe('Public renditions, largest first: re-encoded, metadata stripped. Empty for records imported with an external image_url.');
 
-export const PortfolioAsset = z
-  .object({
-    id: z.string(),
-    artist_id: z.string(),
-    title: z.string(),
-    image_url: z.string().nullable().describe('the large rendition for assets published through intake'),
-    renditions,
-    tags: z.array(z.string()),
-    is_public: z.boolean(),
-    publish_state: z.enum(['draft', 'private', 'owner_only', 'published_public', 'archived']),
-    ...records,
-  })
-  .openapi('PortfolioAsset');
-export const Design = PortfolioAsset.extend({
-  description: z.string(),
-  price: z.number().nullable(),
-  runtime_trust_proof: z.record(z.string(), z.unknown()),
-}).openapi('Design');
+// renditions: the table's, as the registered Rendition
+export const PortfolioAsset = z.object({ id: z.string(), ...portfolioAnswerFields, renditions, ...records }).openapi('PortfolioAsset');
+export const Design = PortfolioAsset.extend(designExtraFields).openapi('Design');
 
 export const PortfoliosPage = z.object({ success: z.literal(true), data: z.array(PortfolioAsset), pagination: mediaPagination });
 export const DesignsPage = z.object({ success: z.literal(true), data: z.array(Design), pagination: mediaPagination });

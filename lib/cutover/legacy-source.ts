@@ -2,7 +2,9 @@
 // the rows a delta must re-read when it asks (delta-window.ts). Rows come out in the normalization's source shapes.
 import type { Sql } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
-import type { Field } from '../directory/fields/table';
+import { ARTIST_FIELDS } from '../directory/fields/artist';
+import { DESIGN_FIELDS, PORTFOLIO_FIELDS } from '../directory/fields/media';
+import { camel, type Field } from '../directory/fields/table';
 import { changedSince, xidEpoch, type Since } from './delta-window';
 import { LEGACY_AUTHORITY, type LegacyTable } from './legacy-tables';
 import type { Source, SourceArtist, SourceMedia, SourceStudio } from './normalize';
@@ -41,27 +43,43 @@ export function legacyKeyOf(runtimeId: string, prefix: string): string | undefin
  */
 export const flatArray = (col: string) => `(case when ${col} is null then null else array(select e from unnest(${col}) e where e is not null) end)`;
 
-/** The legacy select of a field table: each field read from a legacy column, under that column's name. */
-export const legacyColumns = (fields: readonly Field[], alias: string) =>
-  fields.flatMap((f) => (f.legacy === null ? [] : [f.sqlType === 'text[]' ? `${flatArray(`${alias}.${f.legacy}`)} as ${f.legacy}` : `${alias}.${f.legacy}`])).join(', ');
+/**
+ * The legacy select of a field table: each field read from a legacy column (or its legacy
+ * expression), under that column's name; with `prefix`, under the prefixed name (a joined table's).
+ */
+export const legacyColumns = (fields: readonly Field[], alias: string, prefix = '') =>
+  fields
+    .flatMap((f) => {
+      if (f.legacy === null) return [];
+      const expr = f.legacySelect ? f.legacySelect(alias) : f.sqlType === 'text[]' ? flatArray(`${alias}.${f.legacy}`) : `${alias}.${f.legacy}`;
+      return [expr === `${alias}.${f.legacy}` && !prefix ? expr : `${expr} as ${prefix}${f.legacy}`];
+    })
+    .join(', ');
 
 // Numeric columns are read as text and turned into numbers here (Number): a value beyond a double's
 // range reads as ±Infinity and the normalization treats it as unreadable, where `::float8` would fail.
 const COLUMNS: Record<LegacyTable, string> = {
   studios: legacyColumns(STUDIO_FIELDS, 'x'),
-  artists: `studio_id::text as parent_id, name, bio, ${flatArray('specialties')} as specialties, years_experience, hourly_rate, is_active`,
-  portfolio_items: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, consent`,
-  designs: `artist_id::text as parent_id, title, description, image_url, ${flatArray('tags')} as tags, style, is_public, 'flash' as consent, price`,
+  artists: `x.studio_id::text as parent_id, ${legacyColumns(ARTIST_FIELDS, 'x')}`,
+  portfolio_items: `x.artist_id::text as parent_id, ${legacyColumns(PORTFOLIO_FIELDS, 'x')}`,
+  designs: `x.artist_id::text as parent_id, ${legacyColumns(DESIGN_FIELDS, 'x')}`,
 };
 
 type Raw = Record<string, any>;
 
-/** A legacy studio row (legacyColumns of STUDIO_FIELDS, camelCased) as the normalization reads it, its timestamps aside. */
-export const studioSource = (r: Raw): Omit<SourceStudio, 'createdAt' | 'updatedAt'> => ({
-  name: r.name, description: r.description, address: r.address, city: r.city, state: r.state, country: r.country, lat: r.lat, lng: r.lng,
-  priceRange: r.priceRange, rating: num(r.rating), reviewsCount: num(r.reviewsCount), styles: r.styles, isVerified: r.isVerified,
-  isFeatured: r.isFeatured, status: r.status,
-});
+const NUMERIC = new Set<Field['sqlType']>(['integer', 'numeric', 'float8']);
+/**
+ * A legacy row read by legacyColumns (camelCased) as the normalization reads it, its timestamps
+ * aside: each field under its legacy column's name, numbers (read as text) as numbers.
+ */
+function sourceFields(fields: readonly Field[], r: Raw): Raw {
+  return Object.fromEntries(fields.flatMap((f) => (f.legacy === null ? [] : [[camel(f.legacy), NUMERIC.has(f.sqlType) ? num(r[camel(f.legacy)]) : r[camel(f.legacy)]]])));
+}
+type Untimed<S> = Omit<S, 'createdAt' | 'updatedAt'>;
+export const studioSource = (r: Raw) => sourceFields(STUDIO_FIELDS, r) as Untimed<SourceStudio>;
+export const artistSource = (r: Raw) => sourceFields(ARTIST_FIELDS, r) as Untimed<SourceArtist>;
+/** Portfolio items and designs: the design's fields (an item has no price: it reads as absent). */
+export const mediaSource = (r: Raw) => sourceFields(DESIGN_FIELDS, r) as Untimed<SourceMedia>;
 
 /** What the normalization reads as an unreadable timestamp (lib/cutover/values.ts timestampOf). */
 const UNREADABLE = 'unreadable';
@@ -75,8 +93,8 @@ function convert(table: LegacyTable, r: Raw): LegacyRow<SourceStudio | SourceArt
     table === 'studios'
       ? ({ ...studioSource(r), ...common } satisfies SourceStudio)
       : table === 'artists'
-        ? ({ name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive, ...common } satisfies SourceArtist)
-        : ({ title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price), ...common } satisfies SourceMedia);
+        ? ({ ...artistSource(r), ...common } satisfies SourceArtist)
+        : ({ ...mediaSource(r), ...common } satisfies SourceMedia);
   return { id: String(r.id), deleted: r.deleted === true, source: sourceOf(String(r.id)), row, parentId: r.parentId ?? null };
 }
 

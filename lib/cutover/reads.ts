@@ -3,6 +3,8 @@
 // read-only legacy pool, and the shadow comparison of sampled reads (record ids only in logs).
 import type { Sql } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
+import { ARTIST_FIELDS, ARTIST_SERVED } from '../directory/fields/artist';
+import { DESIGN_FIELDS, DESIGN_SERVED, PORTFOLIO_FIELDS, PORTFOLIO_SERVED } from '../directory/fields/media';
 import { comparedFields } from '../directory/fields/table';
 import type { Logger } from '../logger';
 import { openLegacy } from './connection';
@@ -42,7 +44,7 @@ export function createCutoverReads(sql: Sql, o: { legacyUrl: string | undefined;
 
 type Served = Record<string, unknown> & { id: string };
 const STUDIO_COMPARED = comparedFields(STUDIO_FIELDS);
-const ARTIST_FIELDS = ['name', 'studio_id', 'specialties', 'is_active', 'bio', 'years_experience', 'hourly_rate'] as const;
+const ARTIST_COMPARED = comparedFields(ARTIST_FIELDS, ARTIST_SERVED);
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /**
@@ -73,11 +75,11 @@ export async function artistMismatches(legacy: Sql, served: Served[]): Promise<s
   const rows = await legacyArtistsById(legacy, keyed.map((k) => k.key));
   return keyed.flatMap(({ a, key }) => {
     const l = rows.get(key) as Record<string, unknown> | undefined;
-    return !l || ARTIST_FIELDS.some((f) => !same(a[f], l[f])) ? [a.id] : [];
+    return !l || ARTIST_COMPARED.some((f) => !same(a[f], l[f])) ? [a.id] : [];
   });
 }
 
-const MEDIA_FIELDS = ['artist_id', 'title', 'image_url', 'tags', 'is_public', 'publish_state', 'description', 'price'] as const;
+const MEDIA_COMPARED = { portfolio: comparedFields(PORTFOLIO_FIELDS, PORTFOLIO_SERVED), design: comparedFields(DESIGN_FIELDS, DESIGN_SERVED) };
 
 /** The served portfolio assets or designs imported from the legacy store that it now disagrees with. */
 export async function mediaMismatches(legacy: Sql, kind: 'portfolio' | 'design', served: Served[], base: string): Promise<string[]> {
@@ -89,7 +91,7 @@ export async function mediaMismatches(legacy: Sql, kind: 'portfolio' | 'design',
   const rows = await legacyMediaById(legacy, kind, keyed.map((k) => k.key), base);
   return keyed.flatMap(({ m, key }) => {
     const l = rows.get(key);
-    return !l || MEDIA_FIELDS.some((f) => !same(m[f], l[f])) ? [m.id] : [];
+    return !l || MEDIA_COMPARED[kind].some((f) => !same(m[f], l[f])) ? [m.id] : [];
   });
 }
 

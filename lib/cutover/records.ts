@@ -4,6 +4,8 @@ import type { RecordProblem } from './file-records';
 import type { TextRejection } from './row-check';
 import type { UrlRefusal } from './urls';
 import type { STUDIO_FIELDS } from '../directory/fields/studio';
+import type { ARTIST_FIELDS } from '../directory/fields/artist';
+import type { DESIGN_FIELDS } from '../directory/fields/media';
 import type { ColumnsOf } from '../directory/fields/table';
 
 export type SourceType = 'legacy_store' | 'file_import';
@@ -101,33 +103,11 @@ export interface RecordMeta {
 /** A studio as written to the runtime store: every field of its table under its runtime column. */
 export type StudioRecord = RecordMeta & { id: string } & ColumnsOf<typeof STUDIO_FIELDS>;
 
-export interface ArtistRecord extends RecordMeta {
-  id: string;
-  studio_id: string | null;
-  name: string;
-  bio: string;
-  specialties: string[];
-  styles: string[];
-  years_experience: number;
-  hourly_rate: number | null;
-  is_active: boolean;
-}
+/** An artist as written to the runtime store: every written field of its table under its runtime column. */
+export type ArtistRecord = RecordMeta & { id: string } & ColumnsOf<typeof ARTIST_FIELDS>;
 
-export interface MediaRecord extends RecordMeta {
-  id: string;
-  artist_id: string;
-  studio_id: string | null;
-  title: string;
-  description: string;
-  image_url: string;
-  tags: string[];
-  style_ids: string[];
-  is_public: boolean;
-  publish_state: 'published_public' | 'draft';
-  rights_posture: 'artist_attested' | 'review_required';
-  consent_posture: 'client_consented' | 'not_required' | 'review_required';
-  price: number | null;
-}
+/** A portfolio asset or a design as written to the runtime store: every written field of the design's table (an asset's price is not written). */
+export type MediaRecord = RecordMeta & { id: string } & ColumnsOf<typeof DESIGN_FIELDS>;
 
 export type Normalized<T> =
   | { ok: true; record: T; notes: string[]; unknownStyles: string[] }

@@ -3,6 +3,8 @@
 // source rank and keeps every source key; the ledger accounts for every source row.
 import type { Tx } from '../db';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
+import { ARTIST_FIELDS } from '../directory/fields/artist';
+import { DESIGN_FIELDS, PORTFOLIO_FIELDS } from '../directory/fields/media';
 import { upsertColumns } from '../directory/fields/table';
 import type { ArtistRecord, MediaRecord, Normalized, StudioLink, StudioRecord } from './normalize';
 import { compareRanks, isoOrNull } from './values';
@@ -14,19 +16,12 @@ const META: [string, string][] = [
   ['license_status', 'text'], ['consent_level', 'text'], ['source_notes', 'text[]'], ['verification_status', 'text'], ['approval_status', 'text'],
   ['visibility', 'text'], ['cultural_sensitivity_level', 'text'], ['trust_notes', 'text[]'], ['created_at', 'timestamptz'], ['updated_at', 'timestamptz'],
 ];
-const MEDIA: [string, string][] = [
-  ['artist_id', 'text'], ['studio_id', 'text'], ['title', 'text'], ['description', 'text'], ['image_url', 'text'], ['tags', 'text[]'],
-  ['style_ids', 'text[]'], ['is_public', 'boolean'], ['publish_state', 'text'], ['rights_posture', 'text'], ['consent_posture', 'text'],
-];
 /** The data columns of each table (besides id, legacy_ids and source_rank) and their types. */
 const COLUMNS: Record<RuntimeTable, [string, string][]> = {
   studios: [...upsertColumns(STUDIO_FIELDS), ...META],
-  artists: [
-    ['studio_id', 'text'], ['name', 'text'], ['bio', 'text'], ['specialties', 'text[]'], ['styles', 'text[]'], ['years_experience', 'integer'],
-    ['hourly_rate', 'numeric'], ['is_active', 'boolean'], ...META,
-  ],
-  portfolio_assets: [...MEDIA, ...META],
-  designs: [...MEDIA, ['price', 'numeric'], ...META],
+  artists: [...upsertColumns(ARTIST_FIELDS), ...META],
+  portfolio_assets: [...upsertColumns(PORTFOLIO_FIELDS), ...META],
+  designs: [...upsertColumns(DESIGN_FIELDS), ...META],
 };
 
 /** The statement text of each table's upsert, built once from the constant column lists above. */

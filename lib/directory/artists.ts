@@ -2,6 +2,8 @@
 import type { Sql } from '../db';
 import { offsetOf, type Page } from './params';
 import { direction, matchesWords, publicDirectoryWhere, type Direction } from './records';
+import { ARTIST_FIELDS, ARTIST_SERVED } from './fields/artist';
+import { runtimeColumns, servedOf, type RowOf } from './fields/table';
 
 export const ARTIST_SORTS = ['name', 'years_experience', 'hourly_rate', 'created_at'] as const;
 export type ArtistSort = (typeof ARTIST_SORTS)[number];
@@ -17,22 +19,12 @@ export interface ArtistFilters extends Page {
   sortOrder: Direction;
 }
 
-export interface ArtistRow {
-  id: string;
-  name: string;
-  studioId: string | null;
-  bio: string;
-  specialties: string[];
-  yearsExperience: number;
-  hourlyRate: number | null;
-  isActive: boolean;
-  createdAt: Date;
-}
+export type ArtistRow = RowOf<typeof ARTIST_FIELDS> & { id: string; createdAt: Date };
 
 // studio_id comes from the joined studio, which is only joined when it is publicly listed: an
 // artist of a private or deprecated studio answers studio_id null, and filtering by such a studio
 // finds nothing (as for an unknown id), so a hidden studio cannot be discovered through its artists.
-const COLUMNS = 's.id as studio_id, a.id, a.name, a.bio, a.specialties, a.years_experience, a.hourly_rate::float8 as hourly_rate, a.is_active, a.created_at';
+const COLUMNS = `a.id, ${runtimeColumns(ARTIST_FIELDS, 'a')}, a.created_at`;
 
 /** artists a, with s: the artist's studio when it is publicly listed (else nulls). */
 function fromArtists(sql: Sql) {
@@ -81,14 +73,5 @@ export function artistListItem(r: ArtistRow) {
 
 /** Detail (2.9) plus bio, years of experience and hourly rate. */
 export function artistDetail(r: ArtistRow) {
-  return {
-    id: r.id,
-    name: r.name,
-    studio_id: r.studioId,
-    specialties: r.specialties,
-    is_active: r.isActive,
-    bio: r.bio,
-    years_experience: r.yearsExperience,
-    hourly_rate: r.hourlyRate,
-  };
+  return { id: r.id, ...servedOf(ARTIST_FIELDS, r, ARTIST_SERVED) };
 }

@@ -3,6 +3,8 @@
 import type { Sql } from '../db';
 import { offsetOf, type Page } from './params';
 import { matchesWords, provenanceColumns, provenanceOf, publicMediaWhere, trustOf, type ProvenanceRow } from './records';
+import { DESIGN_FIELDS, DESIGN_SERVED, PORTFOLIO_FIELDS, PORTFOLIO_SERVED } from './fields/media';
+import { runtimeColumns, servedOf, type RowOf } from './fields/table';
 
 export interface PortfolioFilters extends Page {
   artistId?: string | undefined;
@@ -25,24 +27,9 @@ export interface OwnerScope {
   studioScope: readonly string[];
 }
 
-interface MediaRow extends ProvenanceRow {
-  id: string;
-  artistId: string;
-  studioId: string | null;
-  title: string;
-  description: string;
-  imageUrl: string | null;
-  tags: string[];
-  styleIds: string[];
-  featured: boolean;
-  isPublic: boolean;
-  publishState: 'draft' | 'private' | 'owner_only' | 'published_public' | 'archived';
-  rightsPosture: string;
-  consentPosture: string;
-  createdAt: Date;
-  /** Public renditions (paths under PUBLIC_BASE_URL), largest first; [] for imported records. */
-  renditions: RenditionRow[];
-}
+/** A row of the served fields; its renditions as stored (paths under PUBLIC_BASE_URL), largest first; [] for imported records. */
+type MediaRow = ProvenanceRow & Omit<RowOf<typeof PORTFOLIO_FIELDS>, 'renditions'> & { id: string; createdAt: Date; renditions: RenditionRow[] };
+type DesignRow = MediaRow & Omit<RowOf<typeof DESIGN_FIELDS>, 'renditions'>;
 
 interface RenditionRow {
   name: 'large' | 'small';
@@ -52,20 +39,8 @@ interface RenditionRow {
   path: string;
 }
 
-interface DesignRow extends MediaRow {
-  price: number | null;
-  runtimeTrustProof: Record<string, unknown>;
-}
-
-const MEDIA_COLUMNS = (alias: string) =>
-  ['id', 'artist_id', 'studio_id', 'title', 'description', 'image_url', 'tags', 'style_ids', 'featured', 'is_public', 'publish_state',
-    'rights_posture', 'consent_posture', 'created_at'].map((c) => `${alias}.${c}`).join(', ') + `, ${renditionsOf(alias)} as renditions`;
-
-/** The record's public renditions as one JSON array (a primary-key lookup per row of the page). */
-const renditionsOf = (alias: string) => `(
-  select coalesce(json_agg(json_build_object('name', r.name, 'width', r.width, 'height', r.height, 'type', r.content_type,
-    'path', '/media/' || r.media_id || '/' || r.name || '.' || r.ext) order by r.width desc), '[]'::json)
-  from public_renditions r where r.media_id = ${alias}.id)`;
+const MEDIA_COLUMNS = (alias: string) => `${alias}.id, ${runtimeColumns(PORTFOLIO_FIELDS, alias)}, ${alias}.created_at`;
+const DESIGN_COLUMNS = (alias: string) => `${alias}.id, ${runtimeColumns(DESIGN_FIELDS, alias)}, ${alias}.created_at`;
 
 /**
  * Image addresses as stored: a path under PUBLIC_BASE_URL for the renditions this service serves,
@@ -115,7 +90,7 @@ export async function listPublicDesigns(sql: Sql, f: DesignFilters, base: string
     ${f.maxPrice !== undefined ? sql`and d.price is not null and d.price <= ${f.maxPrice}` : none}`;
   const [rows, [count]] = await Promise.all([
     sql<DesignRow[]>`
-      select ${sql.unsafe(MEDIA_COLUMNS('d'))}, d.price::float8 as price, d.runtime_trust_proof, ${provenanceColumns(sql, 'd')}
+      select ${sql.unsafe(DESIGN_COLUMNS('d'))}, ${provenanceColumns(sql, 'd')}
       from designs d ${where()}
       order by d.created_at desc, d.id asc
       limit ${f.limit} offset ${offsetOf(f)}`,
@@ -124,33 +99,17 @@ export async function listPublicDesigns(sql: Sql, f: DesignFilters, base: string
   return { rows: rows.map((r) => designRecord(r, base)), total: count?.total ?? 0 };
 }
 
+/** The stored image and renditions as absolute URLs; spread over the served fields, they keep their places. */
+const addressed = (r: MediaRow, base: string) => ({ image_url: absoluteUrl(base, r.imageUrl), renditions: renditionsRecord(base, r.renditions) });
+
 /** Public portfolio asset (2.7). */
 export function portfolioRecord(r: MediaRow, base: string) {
-  return {
-    id: r.id,
-    artist_id: r.artistId,
-    title: r.title,
-    image_url: absoluteUrl(base, r.imageUrl),
-    renditions: renditionsRecord(base, r.renditions),
-    tags: r.tags,
-    is_public: r.isPublic,
-    publish_state: r.publishState,
-    provenance: provenanceOf(r),
-    trust: trustOf(r),
-  };
+  return { id: r.id, ...servedOf(PORTFOLIO_FIELDS, r, PORTFOLIO_SERVED), ...addressed(r, base), provenance: provenanceOf(r), trust: trustOf(r) };
 }
 
 /** Public design (2.8): the asset fields plus description, price and the runtime trust proof. */
 export function designRecord(r: DesignRow, base: string) {
-  const { provenance, trust, ...rest } = portfolioRecord(r, base);
-  return {
-    ...rest,
-    description: r.description,
-    price: r.price,
-    runtime_trust_proof: r.runtimeTrustProof,
-    provenance,
-    trust,
-  };
+  return { id: r.id, ...servedOf(DESIGN_FIELDS, r, DESIGN_SERVED), ...addressed(r, base), provenance: provenanceOf(r), trust: trustOf(r) };
 }
 
 // ---- rendition delivery (/media/{assetId}/{name}.{ext}) ----
@@ -192,7 +151,7 @@ function ownerAssets(sql: Sql, scope: OwnerScope) {
     union all
     select 'media_store_draft', m.document_id, m.artist_canonical_id, s.studio_canonical_id, coalesce(m.title, ''),
       coalesce(m.description, ''), null::text, m.tags, m.style_ids, false, false, m.publish_state,
-      m.rights_posture, m.consent_posture, m.created_at, '[]'::json, m.visibility,
+      m.rights_posture, m.consent_posture, '[]'::json, m.created_at, m.visibility,
       'raw', 'portfolio_intake', 'media_store', null::text, m.created_at, 'rights_unknown', 'recommendation_only',
       array['private media-store draft; not projected to the runtime store'],
       'unverified', 'approved', m.visibility, 'none', '{}'::text[]
@@ -246,7 +205,7 @@ export function ownerAssetRecord(r: OwnerAssetRow, base: string) {
 }
 
 const DESIGN_OWNER_COLUMNS = (sql: Sql) =>
-  sql`${sql.unsafe(MEDIA_COLUMNS('d'))}, d.visibility as record_visibility, d.price::float8 as price, d.runtime_trust_proof, ${provenanceColumns(sql, 'd')}`;
+  sql`${sql.unsafe(DESIGN_COLUMNS('d'))}, d.visibility as record_visibility, ${provenanceColumns(sql, 'd')}`;
 
 export async function listOwnerDesigns(sql: Sql, scope: OwnerScope, page: Page, base: string) {
   const [rows, [count]] = await Promise.all([

@@ -38,7 +38,7 @@ export function designsRoutes(): Route[] {
         const f = { ...mediaFiltersOf(q), public: q.public, search: q.search, minPrice: q.min_price, maxPrice: q.max_price };
         const { rows, total } = source.legacy ? await legacyListMedia(source.legacy, 'design', f, deps.publicBaseUrl) : await listPublicDesigns(deps.sql, f, deps.publicBaseUrl);
         if (source.shadow) shadowAfter(deps, 'GET /designs', () => mediaMismatches(source.shadow!, 'design', rows, deps.publicBaseUrl));
-        res.json({ success: true, data: rows, pagination: mediaPagination(q, total) });
+        return { data: rows, pagination: mediaPagination(q, total) };
       },
     }),
   ];

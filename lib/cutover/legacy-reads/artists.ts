@@ -1,18 +1,19 @@
 // Artists answered from the legacy store, and the legacy side of their shadow comparison.
 import type { Sql } from '../../db';
 import { artistDetail, artistListItem, type ArtistFilters, type ArtistRow } from '../../directory/artists';
+import { ARTIST_FIELDS } from '../../directory/fields/artist';
+import { STUDIO_FIELDS } from '../../directory/fields/studio';
+import { camelRow } from '../../directory/fields/table';
 import { offsetOf } from '../../directory/params';
 import { likeContains } from '../../directory/records';
-import { flatArray, legacyKeyOf, sourceOf as src } from '../legacy-source';
+import { artistSource, legacyColumns, legacyKeyOf, sourceOf as src } from '../legacy-source';
 import { normalizeArtist, type ArtistRecord } from '../normalize';
-import { legacyIndex, LISTED_STUDIO, normalizedStudio, num, type Raw } from './studios';
+import { legacyIndex, LISTED_STUDIO, normalizedStudio, type Raw } from './studios';
 
 
-const ARTIST_COLS = `a.id::text as id, a.name, a.bio, ${flatArray('a.specialties')} as specialties, a.years_experience, a.hourly_rate, a.is_active, a.created_at, a.updated_at,
-  s.id::text as s_id, s.name as s_name, s.description as s_description, s.address as s_address, s.city as s_city, s.state as s_state,
-  s.country as s_country, s.lat as s_lat, s.lng as s_lng, s.price_range as s_price_range, s.rating as s_rating, s.reviews_count as s_reviews_count,
-  ${flatArray('s.styles')} as s_styles, s.is_verified as s_is_verified, s.is_featured as s_is_featured, s.status as s_status, s.created_at as s_created_at,
-  s.updated_at as s_updated_at, (${LISTED_STUDIO}) as s_listed`;
+// the artist's columns, then its studio's under s_ (as the studio legacy read selects them)
+const ARTIST_COLS = `a.id::text as id, ${legacyColumns(ARTIST_FIELDS, 'a')}, a.created_at, a.updated_at,
+  s.id::text as s_id, ${legacyColumns(STUDIO_FIELDS, 's', 's_')}, s.created_at as s_created_at, s.updated_at as s_updated_at, (${LISTED_STUDIO}) as s_listed`;
 /** The years of experience as the normalization reads them (implausible or missing: 0), in SQL. */
 const YEARS = '(case when a.years_experience between 0 and 80 then a.years_experience else 0 end)';
 export const LISTED_ARTIST = `btrim(a.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'artists' and d.row_id = a.id)`;
@@ -25,11 +26,11 @@ function normalizedArtist(r: Raw): { record: ArtistRecord; row: ArtistRow } | nu
     const rec = normalizedStudio(s);
     studio = rec ? { id: rec.id, listed: r.sListed === true && rec.visibility === 'public' && rec.is_active } : null;
   }
-  const n = normalizeArtist({ name: r.name, bio: r.bio, specialties: r.specialties, yearsExperience: num(r.yearsExperience), hourlyRate: num(r.hourlyRate), isActive: r.isActive, createdAt: r.createdAt, updatedAt: r.updatedAt }, src(r.id), studio ?? (r.sId ? 'not_imported' : null));
+  const n = normalizeArtist({ ...artistSource(r), createdAt: r.createdAt, updatedAt: r.updatedAt }, src(r.id), studio ?? (r.sId ? 'not_imported' : null));
   if (!n.ok) return null;
   const a = n.record;
   // as the runtime read: the studio id only when the studio is listed
-  const row: ArtistRow = { id: a.id, name: a.name, studioId: studio?.listed ? studio.id : null, bio: a.bio, specialties: a.specialties, yearsExperience: a.years_experience, hourlyRate: a.hourly_rate, isActive: a.is_active, createdAt: new Date(a.created_at) };
+  const row = { ...camelRow(a), studioId: studio?.listed ? studio.id : null, createdAt: new Date(a.created_at) } as ArtistRow;
   return { record: a, row };
 }
 

@@ -1,12 +1,14 @@
 // Portfolio items and designs answered from the legacy store, and the legacy side of their shadow comparison.
 import type { Sql } from '../../db';
 import { offsetOf } from '../../directory/params';
-import { flatArray, legacyKeyOf, sourceOf as src } from '../legacy-source';
+import { legacyColumns, legacyKeyOf, mediaSource, sourceOf as src } from '../legacy-source';
 import { normalizeMedia } from '../normalize-media';
 import { designRecord, portfolioRecord, type DesignFilters } from '../../directory/media';
+import { DESIGN_FIELDS, PORTFOLIO_FIELDS } from '../../directory/fields/media';
+import { camelRow } from '../../directory/fields/table';
 import { prefixQuery } from '../../directory/records';
 import { mapStyles } from '../vocabulary';
-import { LEGACY_INDEX_TTL_MS, num, type Raw } from './studios';
+import { LEGACY_INDEX_TTL_MS, type Raw } from './studios';
 import { LISTED_ARTIST } from './artists';
 
 // Public where the runtime's public projection would list the imported record: the legacy row is
@@ -16,6 +18,12 @@ import { LISTED_ARTIST } from './artists';
 type MediaKind = 'portfolio' | 'design';
 const MEDIA_TABLE = { portfolio: 'portfolio_items', design: 'designs' } as const;
 const MEDIA_PREFIX = { portfolio: 'pfa_lg_', design: 'dsg_lg_' } as const;
+const MEDIA_FIELDS = { portfolio: PORTFOLIO_FIELDS, design: DESIGN_FIELDS } as const;
+/** The public answer of each kind. */
+interface MediaAnswer {
+  portfolio: ReturnType<typeof portfolioRecord>;
+  design: ReturnType<typeof designRecord>;
+}
 
 interface MediaIndex {
   /** Raw style -> directory styles; raw tag -> the tag as normalized. */
@@ -49,13 +57,16 @@ function mediaIndex(legacy: Sql, now = Date.now()) {
   return index;
 }
 
-const MEDIA_COLS = (kind: MediaKind) =>
-  `m.id::text as id, m.artist_id::text as artist_id, m.title, m.description, m.image_url, ${flatArray('m.tags')} as tags, m.style, m.is_public, ${kind === 'design' ? `'flash'` : 'm.consent'} as consent,
-   ${kind === 'design' ? 'm.price' : 'null::numeric'} as price, m.created_at, m.updated_at, a.name as artist_name`;
+const MEDIA_COLS = (kind: MediaKind) => `m.id::text as id, m.artist_id::text as artist_id, ${legacyColumns(MEDIA_FIELDS[kind], 'm')}, m.created_at, m.updated_at`;
 
 /** GET /portfolios or GET /designs from the legacy store, in the runtime's public shapes. */
-export async function legacyListMedia(legacy: Sql, kind: MediaKind, f: DesignFilters, base: string) {
-  if (kind === 'design' && f.public === false) return { rows: [], total: 0 };
+export async function legacyListMedia<K extends MediaKind>(legacy: Sql, kind: K, f: DesignFilters, base: string): Promise<{ rows: MediaAnswer[K][]; total: number }> {
+  const [rows, total] = await listMedia(legacy, kind, f);
+  return { rows: rows.flatMap((r) => mediaRecordOf(r, kind, base)), total };
+}
+
+async function listMedia(legacy: Sql, kind: MediaKind, f: DesignFilters): Promise<[Raw[], number]> {
+  if (kind === 'design' && f.public === false) return [[], 0];
   const none = legacy``;
   const t = legacy(MEDIA_TABLE[kind]);
   const idx = f.styleId || f.tags ? (await mediaIndex(legacy))[kind] : undefined;
@@ -80,7 +91,7 @@ export async function legacyListMedia(legacy: Sql, kind: MediaKind, f: DesignFil
       order by m.created_at desc, (${MEDIA_PREFIX[kind]} || m.id::text) asc limit ${f.limit} offset ${offsetOf(f)}`,
     legacy<{ total: number }[]>`select count(*)::int as total from ${t} m join artists a on a.id = m.artist_id ${where}`,
   ]);
-  return { rows: rows.flatMap((r) => mediaRecordOf(r, kind, base)), total: count?.total ?? 0 };
+  return [rows, count?.total ?? 0];
 }
 
 /** Public legacy media by legacy id, in the public shape (ids not listed publicly are absent). */
@@ -93,24 +104,14 @@ export async function legacyMediaById(legacy: Sql, kind: MediaKind, ids: string[
   return new Map(rows.flatMap((r) => mediaRecordOf(r, kind, base).map((rec) => [r.id as string, rec as Record<string, unknown>] as const)));
 }
 
-function mediaRecordOf(r: Raw, kind: MediaKind, base: string) {
-  const n = normalizeMedia(
-    { title: r.title, description: r.description, imageUrl: r.imageUrl, tags: r.tags, style: r.style, isPublic: r.isPublic, consent: r.consent, price: num(r.price), createdAt: r.createdAt, updatedAt: r.updatedAt },
-    src(r.id),
-    kind,
-    { id: `art_lg_${r.artistId}`, studioId: null },
-  );
-  if (!n.ok) return [];
+function mediaRecordOf<K extends MediaKind>(r: Raw, kind: K, base: string): MediaAnswer[K][] {
+  const n = normalizeMedia({ ...mediaSource(r), createdAt: r.createdAt, updatedAt: r.updatedAt }, src(r.id), kind, { id: `art_lg_${r.artistId}`, studioId: null });
+  if (!n.ok || !n.record.is_public) return [];
   const m = n.record;
+  // as the runtime read: not featured, no renditions, no trust proof
   const row = {
-    id: m.id, artistId: m.artist_id, studioId: m.studio_id, title: m.title, description: m.description, imageUrl: m.image_url, tags: m.tags, styleIds: m.style_ids,
-    featured: false, isPublic: m.is_public, publishState: m.publish_state, rightsPosture: m.rights_posture, consentPosture: m.consent_posture, createdAt: new Date(m.created_at),
-    renditions: [], price: m.price ?? null, runtimeTrustProof: {},
-    recordState: m.record_state, sourceType: m.source_type, originAuthority: m.origin_authority, sourceUrl: m.source_url,
-    sourceCollectedAt: m.source_collected_at ? new Date(m.source_collected_at) : null, licenseStatus: m.license_status, consentLevel: m.consent_level,
-    sourceNotes: m.source_notes, verificationStatus: m.verification_status, approvalStatus: m.approval_status, visibility: m.visibility,
-    culturalSensitivityLevel: m.cultural_sensitivity_level, trustNotes: m.trust_notes,
-  };
-  if (!m.is_public) return [];
-  return [kind === 'design' ? designRecord(row, base) : portfolioRecord(row, base)];
+    ...camelRow(m), featured: false, renditions: [], runtimeTrustProof: {}, createdAt: new Date(m.created_at),
+    sourceCollectedAt: m.source_collected_at ? new Date(m.source_collected_at) : null,
+  } as unknown as Parameters<typeof designRecord>[0];
+  return [(kind === 'design' ? designRecord(row, base) : portfolioRecord(row, base)) as MediaAnswer[K]];
 }

@@ -3,7 +3,7 @@
 // API shapes (studioRecord, artistListItem), so a client cannot tell which store answered.
 import type { Sql } from '../../db';
 import { STUDIO_FIELDS } from '../../directory/fields/studio';
-import { camel } from '../../directory/fields/table';
+import { camelRow } from '../../directory/fields/table';
 import { offsetOf } from '../../directory/params';
 import { likeContains } from '../../directory/records';
 import { studioRecord, type StudioFilters, type StudioRow } from '../../directory/studios';
@@ -14,13 +14,12 @@ import { mapStyles } from '../vocabulary';
 
 
 export type Raw = Record<string, any>;
-export const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** The 5-point rating of a legacy row, in SQL (halved above 5, as the normalization does). */
 const RATING = `(case when s.rating > 5 and s.rating <= 10 then s.rating / 2 when s.rating between 0 and 5 then s.rating else 0 end)`;
 // the status read as the normalization reads it (placeKey: case, dots, commas and spaces do not matter)
 export const LISTED_STUDIO = `btrim(regexp_replace(lower(s.status), '[.,[:space:]]+', ' ', 'g')) = 'active' and btrim(s.name) <> '' and not exists (select 1 from deletions d where d.table_name = 'studios' and d.row_id = s.id)`;
-// numerics come as text (num: beyond a double's range is ±Infinity, never a failed cast); arrays in one dimension
+// numerics come as text (studioSource's num: beyond a double's range is ±Infinity, never a failed cast); arrays in one dimension
 const STUDIO_COLS = `s.id::text as id, ${legacyColumns(STUDIO_FIELDS, 's')}, s.created_at, s.updated_at`;
 
 export function normalizedStudio(r: Raw): StudioRecord | null {
@@ -33,8 +32,7 @@ export function normalizedStudio(r: Raw): StudioRecord | null {
 
 /** A runtime row (the read modules' shape) of a normalized record. */
 function studioRow(s: StudioRecord): StudioRow {
-  const row = Object.fromEntries(Object.entries(s).map(([k, v]) => [camel(k), v]));
-  return { ...row, distanceKm: null, sourceCollectedAt: s.source_collected_at ? new Date(s.source_collected_at) : null } as StudioRow;
+  return { ...camelRow(s), distanceKm: null, sourceCollectedAt: s.source_collected_at ? new Date(s.source_collected_at) : null } as StudioRow;
 }
 
 // ---- what the raw legacy values normalize to ----
