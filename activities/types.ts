@@ -4,7 +4,7 @@
 import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
-import type { ArtistResolutionInput, ArtistResolutionResult } from '../lib/identity/resolution';
+import type { createActivities } from './index';
 
 export interface VerifyInput {
   submissionId: string;
@@ -91,19 +91,12 @@ export interface SignalRefusalInput {
 /** The row's state, which the workflow takes on after a step gave up (the row is what clients read). */
 export type RowState = Pick<SubmissionRow, 'intakeStatus' | 'reviewStatus' | 'failureCode' | 'rejectReasonCode' | 'mediaStoreDocumentId' | 'verifiedSha256'>;
 
-export interface IntakeActivities {
-  verifyStagedMedia(input: VerifyInput): Promise<VerifyResult>;
-  promoteToMediaStore(input: PromoteInput): Promise<PromoteResult>;
-  /** A transition with no work attached (reject): the row, the event and the notification. */
-  recordTransition(transition: RecordTransitionInput): Promise<RecordTransitionResult>;
-  expireSubmission(input: ExpireInput): Promise<void>;
-  recordSignalRefusal(input: SignalRefusalInput): Promise<void>;
-  /** Is the staged object there (an upload-complete is acted on only then)? */
-  stagedObjectPresent(input: { stagingKey: string }): Promise<boolean>;
-  /** Write `failed` if the row is still where it starts (a step gave up), then answer the row. */
-  settleStalledStep(input: { submissionId: string; failed: Transition | null }): Promise<RowState>;
-  resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;
-}
+/**
+ * The intake's activities, as createActivities builds them (activities/index.ts): registering an
+ * activity there is all it takes for workflow code to call it. A type only: workflow code imports
+ * this file with `import type`, which the bundle erases.
+ */
+export type IntakeActivities = ReturnType<typeof createActivities>;
 
 // Webhook deliveries (activities/webhooks.ts; workflows/webhook-delivery.ts).
 export interface WebhookRetry {
