@@ -1,10 +1,29 @@
 // Activity signatures, imported as types by workflow code. Each work step receives the
 // transition that enters it and the outcomes it can end in, all decided by the workflow from the
 // transition table; the step persists them (lib/intake/transitions.ts) and decides nothing.
-import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
+import type { StepOutcomes, StepResult, Transition, TransitionFacts } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
 import type { createActivities } from './index';
+
+/**
+ * What a work step's activity takes (workflows/intake-steps.ts calls it for the state lifecycle.ts
+ * WORK names it for): the submission's bytes, the transition that entered the step and the outcomes
+ * it can end in. The two steps that predate it, verifying and promoting, keep the inputs their
+ * recorded histories carry (VerifyInput, PromoteInput).
+ */
+export interface WorkStepInput {
+  submissionId: string;
+  stagingKey: string;
+  sizeBytes: number;
+  mimeType: MimeType;
+  /** The verified bytes' sha256, once verification passed. */
+  sha256: string | null;
+  enter: Transition;
+  outcomes: StepOutcomes;
+}
+/** What a work step's activity answers: the outcome its result picks, or (a step a signed decision entered) a refusal that wrote nothing. */
+export type WorkStepResult = StepResult<TransitionFacts> | { refused: true; reason: string };
 
 export interface VerifyInput {
   submissionId: string;
