@@ -2,12 +2,17 @@
 // builds each Transition from this table and is the only one that does; activities persist the
 // transitions the workflow hands them; routes ask `accepts` before they send an Update. The status
 // sets the queries filter on (OPEN, PENDING, DECIDED, ...) are derived from the table, so a query
-// needs no edit for a new state. Adding a work step touches by hand: the vocabulary (its status),
-// this table (its rows), the step's activity and its registration in the workflow; the compiler
-// then asks for its entry in every total map over the statuses (lib/webhooks/events.ts's BY_STATUS:
-// does a partner hear of it), and test/unit/status-sets.test.ts for a migration where a partial
-// index lists the statuses of a set it joins. A run closed mid-step is resumed only for the states
-// worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
+// needs no edit for a new state. Adding a work step (a state whose ways out are all the
+// workflow's doing) touches by hand: the vocabulary (its status), this table (its rows, its ok and
+// failed outcome marked, and its WORK entry: the activity's name, the details line), the step's
+// activity file and its registration (one line in activities/index.ts createActivities);
+// `npm run console:types` then regenerates the console's types. The workflow runs it through
+// intake-steps.ts `work` with a WorkStepInput, and the compiler checks that its activity takes
+// that; partners hear of no work step (lib/webhooks/events.ts). The status column has no CHECK
+// constraint, so a new status needs no migration of its own; one is needed where a migration's
+// partial index lists the statuses of a set the step joins (the undecided ones: a step before the
+// decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
+// only for the states worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
 import {
   intakeStatuses,
   SYSTEM_ACTOR,
