@@ -175,7 +175,7 @@ type InputOf<S extends WorkingStatus> = S extends keyof typeof RECORDED_INPUTS ?
 type Fits = { [S in WorkingStatus]: IntakeActivities[(typeof WORK)[S]['activity']] extends (i: InputOf<S>) => Promise<WorkStepResult> ? true : false }[WorkingStatus];
 const _fits: true = true as Fits;
 
-/** The request that led into the work step (an upload or an approval): taken unless the submission is back where the request found it. */
+/** The request that led into the work step (an upload or an approval) is answered. */
 const answerStep = (run: IntakeRun, at: At, taken: boolean, reason = '') => answer(run, (at.upload ?? at.decision?.signal)?.requestId, taken, reason);
 
 /** Where the run goes once a work step left the submission in `s`: a wait that has the verified bytes, or the end. */
@@ -198,8 +198,10 @@ const work: Step = async (run, at) => {
   try {
     result = await call(inputOf(run, at, outcomes));
   } catch (err) {
-    const row = await run.stalled(err, gaveUpOf(enter, outcomes));
-    answerStep(run, at, row.intakeStatus !== enter.from, 'step_gave_up');
+    const gaveUp = gaveUpOf(enter, outcomes);
+    const row = await run.stalled(err, gaveUp);
+    // Not taken only where giving up undoes the request (promotion_failed: back to the decision) and the row is back there.
+    answerStep(run, at, !(gaveUp.to === enter.from && row.intakeStatus === enter.from), 'step_gave_up');
     return waitAt(run, row.intakeStatus, at.sha256 ?? row.verifiedSha256);
   }
   if ('refused' in result) {
