@@ -2,10 +2,29 @@
 // transition that enters it and the outcomes it can end in, all decided by the workflow from the
 // transition table; the step persists them (lib/intake/transitions.ts) and decides nothing.
 import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
-import type { StepOutcomes, Transition } from '../lib/intake/lifecycle';
+import type { StepOutcomes, StepResult, Transition, TransitionFacts } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
-import type { ArtistResolutionInput, ArtistResolutionResult } from '../lib/identity/resolution';
+import type { createActivities } from './index';
+
+/**
+ * What a work step's activity takes (workflows/intake-steps.ts calls it for the state lifecycle.ts
+ * WORK names it for): the submission's bytes, the transition that entered the step and the outcomes
+ * it can end in. The two steps that predate it, verifying and promoting, keep the inputs their
+ * recorded histories carry (VerifyInput, PromoteInput).
+ */
+export interface WorkStepInput {
+  submissionId: string;
+  stagingKey: string;
+  sizeBytes: number;
+  mimeType: MimeType;
+  /** The verified bytes' sha256, once verification passed. */
+  sha256: string | null;
+  enter: Transition;
+  outcomes: StepOutcomes;
+}
+/** What a work step's activity answers: the outcome its result picks, or (a step a signed decision entered) a refusal that wrote nothing. */
+export type WorkStepResult = StepResult<TransitionFacts> | { refused: true; reason: string };
 
 export interface VerifyInput {
   submissionId: string;
@@ -92,19 +111,12 @@ export interface SignalRefusalInput {
 /** The row's state, which the workflow takes on after a step gave up (the row is what clients read). */
 export type RowState = Pick<SubmissionRow, 'intakeStatus' | 'reviewStatus' | 'failureCode' | 'rejectReasonCode' | 'mediaStoreDocumentId' | 'verifiedSha256'>;
 
-export interface IntakeActivities {
-  verifyStagedMedia(input: VerifyInput): Promise<VerifyResult>;
-  promoteToMediaStore(input: PromoteInput): Promise<PromoteResult>;
-  /** A transition with no work attached (reject): the row, the event and the notification. */
-  recordTransition(transition: RecordTransitionInput): Promise<RecordTransitionResult>;
-  expireSubmission(input: ExpireInput): Promise<void>;
-  recordSignalRefusal(input: SignalRefusalInput): Promise<void>;
-  /** Is the staged object there (an upload-complete is acted on only then)? */
-  stagedObjectPresent(input: { stagingKey: string }): Promise<boolean>;
-  /** Write `failed` if the row is still where it starts (a step gave up), then answer the row. */
-  settleStalledStep(input: { submissionId: string; failed: Transition | null }): Promise<RowState>;
-  resolveArtist(input: ArtistResolutionInput): Promise<ArtistResolutionResult>;
-}
+/**
+ * The intake's activities, as createActivities builds them (activities/index.ts): registering an
+ * activity there is all it takes for workflow code to call it. A type only: workflow code imports
+ * this file with `import type`, which the bundle erases.
+ */
+export type IntakeActivities = ReturnType<typeof createActivities>;
 
 // Webhook deliveries (activities/webhooks.ts; workflows/webhook-delivery.ts).
 export interface WebhookRetry {

@@ -1,27 +1,33 @@
-// The intake's steps, each a small function registered by the lifecycle state it serves: it acts
-// from that state (a wait or a work step's activity) and says where the run goes next. Every
-// transition is built from the transition table (lib/intake/lifecycle.ts) here; the activities
-// persist exactly what they are handed. A new work step is a new entry in STEPS.
+// The intake's steps. A wait (staged, awaiting_review) is a small function of its own; every work
+// step (lib/intake/lifecycle.ts WORK: a state whose ways out are all the workflow's doing) runs
+// through the one function `work`, driven by the transition table: it calls the state's activity
+// with the entering transition and the outcomes the table offers, then follows the outcome. Every
+// transition is built from the table here; the activities persist exactly what they are handed.
+// A new work step needs nothing in this file.
 import { condition, deprecatePatch } from '@temporalio/workflow';
-import type { AcceptDecisionInput } from '../activities/types';
-import { outcomeOf, stepOutcomes, transitionOf, type Transition } from '../lib/intake/lifecycle';
+import type { AcceptDecisionInput, IntakeActivities, WorkStepInput, WorkStepResult } from '../activities/types';
+import { gaveUpOf, isWorking, OPEN, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type WorkingStatus } from '../lib/intake/lifecycle';
 import { decisionDetails, decisionNote } from '../lib/intake/signal-shapes';
-import { SYSTEM_ACTOR } from '../lib/intake/vocabulary';
+import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
 import { acts, record } from './intake-activities';
 import type { Decision } from './intake-inbox';
 import { IntakeRun, REVIEW } from './intake-run';
 import type { IntakeState, UploadCompleteSignal } from './messages';
 
+type Approval = Extract<Decision, { kind: 'approve' }>;
+
+/** What a step hands the next: the request a work step answers (an upload or an approval), the verified bytes, a work step's entering transition. */
+interface Carry {
+  upload?: UploadCompleteSignal;
+  decision?: Approval;
+  sha256?: string;
+  enter?: Transition;
+}
 /** Where the run goes next: a state with what its step needs, or done (ended or continued as new). */
-export type Next =
-  | { at: 'staged' }
-  | { at: 'verifying'; upload: UploadCompleteSignal }
-  | { at: 'awaiting_review'; sha256: string }
-  | { at: 'promoting'; sha256: string; decision: Extract<Decision, { kind: 'approve' }>; enter: Transition }
-  | { done: IntakeState };
+export type Next = ({ at: IntakeStatus } & Carry) | { done: IntakeState };
 type At = Extract<Next, { at: string }>;
-type Step<S extends At['at']> = (run: IntakeRun, at: Extract<At, { at: S }>) => Promise<Next>;
+type Step = (run: IntakeRun, at: At) => Promise<Next>;
 
 /** The signed decision: the one carrier of who decided, the review notes and the transition it makes. */
 function signedDecision(o: Decision, sha256: string, transition: Transition): AcceptDecisionInput {
@@ -41,15 +47,16 @@ function undoApproval(run: IntakeRun, note: string): Transition {
   return transitionOf({ intakeStatus: 'promoting', reviewStatus: 'approved' }, 'promotion_failed', { submissionId: run.submissionId, note });
 }
 
-function answerDecision(run: IntakeRun, o: Decision, taken: boolean, reason = '') {
+/** What became of a request (an Update waits for it): taken, or refused with the reason. */
+function answer(run: IntakeRun, requestId: string | undefined, taken: boolean, reason = '') {
   const intakeStatus = run.state.intakeStatus;
-  run.inbox.answer(o.signal.requestId, taken ? { taken: true, intakeStatus } : { taken: false, reason, intakeStatus });
+  if (requestId !== undefined) run.inbox.answer(requestId, taken ? { taken: true, intakeStatus } : { taken: false, reason, intakeStatus });
 }
 
 const done = async (run: IntakeRun): Promise<Next> => ({ done: await run.end() });
 
 /** Wait for the upload until the window ends (a workflow timer, so expiry runs cleanup). */
-const staged: Step<'staged'> = async (run) => {
+const staged: Step = async (run) => {
   const { inbox, input } = run;
   for (;;) {
     const left = run.uploadDeadline.getTime() - Date.now();
@@ -74,7 +81,9 @@ const staged: Step<'staged'> = async (run) => {
       inbox.upload = undefined;
       continue;
     }
-    return { at: 'verifying', upload };
+    const enter = run.decide('upload_complete', { by: upload.by });
+    run.moveTo(enter);
+    return { at: enter.to, upload, enter };
   }
 };
 
@@ -90,32 +99,14 @@ async function expire(run: IntakeRun): Promise<Next> {
   return done(run);
 }
 
-const verifying: Step<'verifying'> = async (run, { upload }) => {
-  const { input, inbox } = run;
-  const enter = run.decide('upload_complete', { by: upload.by });
-  run.moveTo(enter);
-  const outcomes = stepOutcomes(enter, 'verification_passed', 'verification_failed');
-  let sha256: string | null | undefined;
-  try {
-    const { submissionId, stagingKey, sizeBytes, mimeType } = input;
-    const verified = await acts.verifyStagedMedia({ submissionId, stagingKey, sizeBytes, mimeType, by: upload.by, enter, outcomes });
-    run.moveTo(outcomeOf(outcomes, verified));
-    sha256 = verified.ok ? verified.sha256 : undefined;
-  } catch (err) {
-    const row = await run.stalled(err, outcomeOf(outcomes, { ok: false, code: 'verification_error' }));
-    sha256 = row.intakeStatus === 'awaiting_review' ? row.verifiedSha256 : undefined;
-  }
-  inbox.answer(upload.requestId, { taken: true, intakeStatus: run.state.intakeStatus });
-  return sha256 ? { at: 'awaiting_review', sha256 } : done(run);
-};
-
 /**
  * A human decides; there is no deadline on review. Operators see the queue in PostgreSQL and
  * on-call staff can filter on AwaitingSince in the Web UI. The deciding activity verifies the
  * decision's proof and re-checks the operator before it writes anything; a refused decision
  * changes nothing, is answered as refused, and the next one is taken.
  */
-const awaitingReview: Step<'awaiting_review'> = async (run, { sha256 }) => {
+const awaitingReview: Step = async (run, { sha256 }) => {
+  if (!sha256) throw new Error('awaiting_review without the verified sha256');
   const { inbox } = run;
   for (;;) {
     await condition(() => inbox.offered.length > 0 || run.historyLong());
@@ -128,7 +119,7 @@ const awaitingReview: Step<'awaiting_review'> = async (run, { sha256 }) => {
     if (o.kind === 'approve') {
       const enter = run.decide('approve', { by: o.signal.by, note: decisionNote(o) });
       run.moveTo(enter);
-      return { at: 'promoting', sha256, decision: o, enter };
+      return { at: enter.to, sha256, decision: o, enter };
     }
     const next = await reject(run, o, sha256);
     if (next) return next;
@@ -146,48 +137,95 @@ async function reject(run: IntakeRun, o: Extract<Decision, { kind: 'reject' }>, 
   } catch (err) {
     // Whether the rejection was written is what the row says.
     const stuck = (await run.stalled(err, null)).intakeStatus === 'awaiting_review';
-    answerDecision(run, o, !stuck, 'step_gave_up');
+    answer(run, o.signal.requestId, !stuck, 'step_gave_up');
     return stuck ? undefined : done(run);
   }
   if (written && !written.accepted) {
-    answerDecision(run, o, false, written.reason); // refused and recorded; still awaiting_review
+    answer(run, o.signal.requestId, false, written.reason); // refused and recorded; still awaiting_review
     return undefined;
   }
   run.moveTo(rejected);
-  answerDecision(run, o, true);
+  answer(run, o.signal.requestId, true);
   return done(run);
 }
 
-const promoting: Step<'promoting'> = async (run, { sha256, decision: o, enter }) => {
-  const { submissionId, stagingKey, mimeType } = run.input;
-  const outcomes = stepOutcomes(enter, 'promotion_done', 'object_changed');
-  let promoted;
+/**
+ * The inputs of the work steps that predate WorkStepInput, as their recorded histories carry them
+ * (same fields, same order). A work step not named here gets WorkStepInput.
+ */
+const RECORDED_INPUTS = {
+  verifying: (run: IntakeRun, { upload, enter }: At, outcomes: StepOutcomes) => {
+    const { submissionId, stagingKey, sizeBytes, mimeType } = run.input;
+    return { submissionId, stagingKey, sizeBytes, mimeType, by: upload!.by, enter: enter!, outcomes };
+  },
+  promoting: (run: IntakeRun, { sha256, decision, enter }: At, outcomes: StepOutcomes) => {
+    const { submissionId, stagingKey, mimeType } = run.input;
+    return { submissionId, stagingKey, sha256: sha256!, mimeType, outcomes, decision: signedDecision(decision!, sha256!, enter!) };
+  },
+} satisfies { [S in WorkingStatus]?: (run: IntakeRun, at: At, outcomes: StepOutcomes) => unknown };
+
+function inputOf(run: IntakeRun, at: At, outcomes: StepOutcomes): unknown {
+  if (at.at in RECORDED_INPUTS) return RECORDED_INPUTS[at.at as keyof typeof RECORDED_INPUTS](run, at, outcomes);
+  const { submissionId, stagingKey, sizeBytes, mimeType } = run.input;
+  return { submissionId, stagingKey, sizeBytes, mimeType, sha256: at.sha256 ?? null, enter: at.enter!, outcomes } satisfies WorkStepInput;
+}
+
+/** The compiler's check of WORK: each work step's activity takes its input and answers a WorkStepResult. */
+type InputOf<S extends WorkingStatus> = S extends keyof typeof RECORDED_INPUTS ? ReturnType<(typeof RECORDED_INPUTS)[S]> : WorkStepInput;
+type Fits = { [S in WorkingStatus]: IntakeActivities[(typeof WORK)[S]['activity']] extends (i: InputOf<S>) => Promise<WorkStepResult> ? true : false }[WorkingStatus];
+const _fits: true = true as Fits;
+
+/** The request that led into the work step (an upload or an approval) is answered. */
+const answerStep = (run: IntakeRun, at: At, taken: boolean, reason = '') => answer(run, (at.upload ?? at.decision?.signal)?.requestId, taken, reason);
+
+/** Where the run goes once a work step left the submission in `s`: a wait that has the verified bytes, or the end. */
+function waitAt(run: IntakeRun, s: IntakeStatus, sha256: string | null | undefined): Promise<Next> | Next {
+  return OPEN.includes(s) && !isWorking(s) && sha256 ? { at: s, sha256 } : done(run);
+}
+
+/**
+ * Every work step, from the table: the state's activity (WORK) is called with the entering
+ * transition and the offered outcomes; the run moves to the outcome its result picks and goes on
+ * (into the next work step, a wait or the end). A step whose attempts ran out writes what gaveUpOf
+ * says, and the run takes on the row. A refusal (a signed decision that did not hold) wrote
+ * nothing: the run is back awaiting review, where decisions are made.
+ */
+const work: Step = async (run, at) => {
+  const enter = at.enter!;
+  const outcomes = stepOutcomes(enter);
+  const call = acts[WORK[at.at as WorkingStatus].activity] as (i: unknown) => Promise<WorkStepResult>;
+  let result: WorkStepResult;
   try {
-    promoted = await acts.promoteToMediaStore({ submissionId, stagingKey, sha256, mimeType, outcomes, decision: signedDecision(o, sha256, enter) });
+    result = await call(inputOf(run, at, outcomes));
   } catch (err) {
-    // An approval the worker could not carry out is undone: the row goes back to review (or, if
-    // the promotion did finish, the run takes that on).
-    const back = (await run.stalled(err, undoApproval(run, 'promotion gave up after its attempts'))).intakeStatus === 'awaiting_review';
-    answerDecision(run, o, !back, 'step_gave_up');
-    return back ? { at: 'awaiting_review', sha256 } : done(run);
+    const gaveUp = gaveUpOf(enter, outcomes);
+    const row = await run.stalled(err, gaveUp);
+    // Not taken only where giving up undoes the request (promotion_failed: back to the decision) and the row is back there.
+    answerStep(run, at, !(gaveUp.to === enter.from && row.intakeStatus === enter.from), 'step_gave_up');
+    return waitAt(run, row.intakeStatus, at.sha256 ?? row.verifiedSha256);
   }
-  if ('refused' in promoted) {
+  if ('refused' in result) {
     run.backToReview();
-    answerDecision(run, o, false, promoted.reason);
-    return { at: 'awaiting_review', sha256 };
+    answerStep(run, at, false, result.reason);
+    return { at: REVIEW.intakeStatus, sha256: at.sha256! };
   }
-  run.moveTo(outcomeOf(outcomes, promoted));
-  answerDecision(run, o, true);
-  return done(run);
+  const outcome = outcomeOf(outcomes, result);
+  run.moveTo(outcome);
+  const sha256 = outcome.facts.sha256 ?? at.sha256;
+  if (isWorking(outcome.to)) return { ...at, at: outcome.to, enter: outcome, ...(sha256 ? { sha256 } : {}) };
+  answerStep(run, at, true);
+  return waitAt(run, outcome.to, sha256);
 };
 
-/** Each step by the state it serves. */
-export const STEPS: { [S in At['at']]: Step<S> } = {
-  staged,
-  verifying,
-  awaiting_review: awaitingReview,
-  promoting,
-};
+/** The waits, by the state they serve. */
+const WAITS: Partial<Record<IntakeStatus, Step>> = { staged, awaiting_review: awaitingReview };
+
+/** The step of the state the run is at: its wait, or `work` for every work step. */
+export function stepAt(at: IntakeStatus): Step {
+  const step = isWorking(at) ? work : WAITS[at];
+  if (!step) throw new Error(`no step for ${at}`);
+  return step;
+}
 
 /** Where a run starts: a new submission is staged; a resumed run starts where the row (or the run before) was. */
 export async function firstStep(run: IntakeRun): Promise<Next> {

@@ -6,7 +6,7 @@ import { patched, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { DECISION_UPDATES_PATCH } from './compat';
 import { currentDetailsOf } from './intake-details';
 import { IntakeRun } from './intake-run';
-import { firstStep, STEPS, type Next } from './intake-steps';
+import { firstStep, stepAt, type Next } from './intake-steps';
 import { intakeStateQuery, type IntakeInput, type IntakeState } from './messages';
 
 export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> {
@@ -16,6 +16,6 @@ export async function portfolioIntake(input: IntakeInput): Promise<IntakeState> 
   setCurrentDetails(currentDetailsOf(run.state, new Date(Date.now()), run.uploadDeadline));
   run.inbox.install();
   let next: Next = await firstStep(run);
-  while (!('done' in next)) next = await (STEPS[next.at] as (r: IntakeRun, at: Next) => Promise<Next>)(run, next);
+  while (!('done' in next)) next = await stepAt(next.at)(run, next);
   return next.done;
 }

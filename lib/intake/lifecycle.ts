@@ -2,12 +2,17 @@
 // builds each Transition from this table and is the only one that does; activities persist the
 // transitions the workflow hands them; routes ask `accepts` before they send an Update. The status
 // sets the queries filter on (OPEN, PENDING, DECIDED, ...) are derived from the table, so a query
-// needs no edit for a new state. Adding a work step touches by hand: the vocabulary (its status),
-// this table (its rows), the step's activity and its registration in the workflow; the compiler
-// then asks for its entry in every total map over the statuses (lib/webhooks/events.ts's BY_STATUS:
-// does a partner hear of it), and test/unit/status-sets.test.ts for a migration where a partial
-// index lists the statuses of a set it joins. A run closed mid-step is resumed only for the states
-// worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
+// needs no edit for a new state. Adding a work step (a state whose ways out are all the
+// workflow's doing) touches by hand: the vocabulary (its status), this table (its rows, its ok and
+// failed outcome marked, and its WORK entry: the activity's name, the details line), the step's
+// activity file and its registration (one line in activities/index.ts createActivities);
+// `npm run console:types` then regenerates the console's types. The workflow runs it through
+// intake-steps.ts `work` with a WorkStepInput, and the compiler checks that its activity takes
+// that; partners hear of no work step (lib/webhooks/events.ts). The status column has no CHECK
+// constraint, so a new status needs no migration of its own; one is needed where a migration's
+// partial index lists the statuses of a set the step joins (the undecided ones: a step before the
+// decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
+// only for the states worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
 import {
   intakeStatuses,
   SYSTEM_ACTOR,
@@ -41,25 +46,49 @@ interface Row {
   to: IntakeStatus;
   /** The review status after the transition; omitted: unchanged. */
   review?: ReviewStatus;
+  /** A work step's outcome: the one its activity's ok result picks, or the failed one (stepOutcomes). */
+  outcome?: 'ok' | 'failed';
   /** Ends a step that gave up after its attempts: a way out, not one of the step's outcomes (outcomesOf, acceptsDuringStep skip it). */
   gaveUp?: true;
 }
 
-export const TRANSITIONS: readonly Row[] = [
+const ROWS = [
   { from: null, trigger: 'create', source: 'client', to: 'staged', review: 'review_required' },
   { from: 'staged', trigger: 'upload_complete', source: 'client', to: 'verifying' },
   { from: 'staged', trigger: 'upload_window_passed', source: 'workflow', to: 'expired', review: 'not_reviewed' },
-  { from: 'verifying', trigger: 'verification_passed', source: 'workflow', to: 'awaiting_review' },
-  { from: 'verifying', trigger: 'verification_failed', source: 'workflow', to: 'verification_failed', review: 'not_reviewed' },
+  { from: 'verifying', trigger: 'verification_passed', source: 'workflow', to: 'awaiting_review', outcome: 'ok' },
+  { from: 'verifying', trigger: 'verification_failed', source: 'workflow', to: 'verification_failed', review: 'not_reviewed', outcome: 'failed' },
   { from: 'awaiting_review', trigger: 'approve', source: 'client', to: 'promoting', review: 'approved' },
   { from: 'awaiting_review', trigger: 'reject', source: 'client', to: 'rejected', review: 'rejected' },
-  { from: 'promoting', trigger: 'promotion_done', source: 'workflow', to: 'promoted_to_media_store' },
+  { from: 'promoting', trigger: 'promotion_done', source: 'workflow', to: 'promoted_to_media_store', outcome: 'ok' },
   // The approval stands; the bytes it applied to are gone.
-  { from: 'promoting', trigger: 'object_changed', source: 'workflow', to: 'verification_failed' },
+  { from: 'promoting', trigger: 'object_changed', source: 'workflow', to: 'verification_failed', outcome: 'failed' },
   // The promotion's attempts ran out (storage or database away for minutes): the approval is
   // undone and the submission waits for a decision again, with the same verified bytes.
   { from: 'promoting', trigger: 'promotion_failed', source: 'workflow', to: 'awaiting_review', review: 'review_required', gaveUp: true },
-];
+] as const satisfies readonly Row[];
+
+export const TRANSITIONS: readonly Row[] = ROWS;
+
+type TableRow = (typeof ROWS)[number];
+/** Work steps, to the compiler: states left by rows and by no client's row (WORKING below, as a type). */
+export type WorkingStatus = Exclude<Exclude<TableRow['from'], null>, Extract<TableRow, { source: 'client' }>['from']>;
+
+/**
+ * Each work step's work, total over the work steps: the activity that does it (its name in
+ * activities/index.ts createActivities, which the workflow calls with the entering transition and
+ * the outcomes), what the Web UI's details line says while it runs, and the note of the step's
+ * gave-up row where it has one. Partners hear of no work step (lib/webhooks/events.ts).
+ */
+export const WORK = {
+  verifying: { activity: 'verifyStagedMedia', doing: 'verifying the uploaded bytes' },
+  promoting: { activity: 'promoteToMediaStore', doing: 'approved; promoting into the private media store', gaveUpNote: 'promotion gave up after its attempts' },
+} as const satisfies Record<WorkingStatus, Work>;
+interface Work {
+  activity: string;
+  doing: string;
+  gaveUpNote?: string;
+}
 
 /** Work steps: states whose every way out is the workflow's own doing (verifying, promoting). */
 const WORKING: ReadonlySet<IntakeStatus> = new Set(
@@ -161,7 +190,7 @@ export function isFinal(status: IntakeStatus): boolean {
   return !TRANSITIONS.some((t) => t.from === status);
 }
 
-export function isWorking(status: IntakeStatus): boolean {
+export function isWorking(status: IntakeStatus): status is WorkingStatus {
   return WORKING.has(status);
 }
 
@@ -232,9 +261,28 @@ export function outcomeOf<F extends TransitionFacts>(offered: StepOutcomes, resu
   return { ...offered.ok, facts: { ...offered.ok.facts, ...(facts as TransitionFacts) } };
 }
 
-/** The outcomes a work step entered by `enter` can end in. */
-export function stepOutcomes(enter: Transition, ok: Trigger, failed: Trigger): StepOutcomes {
+/** The trigger of the work step `s`'s `outcome` row. */
+function outcomeTrigger(s: IntakeStatus, outcome: 'ok' | 'failed'): Trigger {
+  const row = TRANSITIONS.find((t) => t.from === s && t.outcome === outcome);
+  if (!row) throw new Error(`the work step ${s} has no ${outcome} outcome in the transition table`);
+  return row.trigger;
+}
+
+/** The outcomes a work step entered by `enter` can end in: its table rows marked ok and failed, unless named. */
+export function stepOutcomes(enter: Transition, ok = outcomeTrigger(enter.to, 'ok'), failed = outcomeTrigger(enter.to, 'failed')): StepOutcomes {
   const at = { intakeStatus: enter.to, reviewStatus: enter.reviewStatus };
   const o = { submissionId: enter.submissionId, by: enter.by };
   return { ok: transitionOf(at, ok, o), failed: transitionOf(at, failed, o) };
+}
+
+/**
+ * What a work step entered by `enter` writes when its attempts ran out: its gave-up row (with its
+ * WORK note) where the table has one, else its failed outcome as `verification_error` (nothing is
+ * known to be wrong; the step could not run to an answer).
+ */
+export function gaveUpOf(enter: Transition, outcomes: StepOutcomes): Transition {
+  const row = TRANSITIONS.find((t) => t.from === enter.to && t.gaveUp);
+  if (!row || !isWorking(enter.to)) return outcomeOf(outcomes, { ok: false, code: 'verification_error' });
+  const work: Work = WORK[enter.to];
+  return transitionOf({ intakeStatus: enter.to, reviewStatus: enter.reviewStatus }, row.trigger, { submissionId: enter.submissionId, note: work.gaveUpNote ?? null });
 }

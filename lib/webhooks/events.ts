@@ -2,6 +2,7 @@
 // same statement as the transition or publication that caused it, from the rows that statement
 // wrote, so no transition commits without its event and no event exists without its transition.
 import type { Tx } from '../db';
+import { isWorking, type WorkingStatus } from '../intake/lifecycle';
 import type { IntakeStatus } from '../intake/vocabulary';
 
 export const EVENT_TYPES = [
@@ -19,21 +20,22 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Raised when events were written (the dispatcher in the worker LISTENs; it also sweeps). */
 export const EVENTS_CHANNEL = 'webhook_events';
 
-/** Every status, total: a new status does not compile until it says whether partners hear of it. */
-const BY_STATUS: Record<IntakeStatus, EventType | null> = {
+/**
+ * Every status but the work steps (partners hear of none: lib/intake/lifecycle.ts WORK), total: a
+ * new status that is no work step does not compile until it names its event.
+ */
+const BY_STATUS: Record<Exclude<IntakeStatus, WorkingStatus>, EventType> = {
   staged: 'submission.staged',
-  verifying: null,
   awaiting_review: 'submission.awaiting_review',
-  promoting: null,
   verification_failed: 'submission.verification_failed',
   expired: 'submission.expired',
   rejected: 'submission.rejected',
   promoted_to_media_store: 'submission.promoted',
 };
 
-/** The event a transition into `status` causes; none where BY_STATUS says null (the working states). */
+/** The event a transition into `status` causes; none into a work step. */
 export function eventTypeOf(status: IntakeStatus): EventType | undefined {
-  return BY_STATUS[status] ?? undefined;
+  return isWorking(status) ? undefined : BY_STATUS[status];
 }
 
 const newEventId = (tx: Tx) => tx`'msg_' || replace(gen_random_uuid()::text, '-', '')`;

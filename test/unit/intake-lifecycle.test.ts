@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accepts,
   acceptsDuringStep,
+  gaveUpOf,
   acceptsUpload,
   InvalidTransitionError,
   isFinal,
@@ -13,7 +14,9 @@ import {
   stepOutcomes,
   transitionOf,
   TRANSITIONS,
+  WORK,
 } from '../../lib/intake/lifecycle';
+import { eventTypeOf } from '../../lib/webhooks/events';
 import { intakeStatuses } from '../../lib/intake/vocabulary';
 
 const by = { actorId: 'op-jane', credentialId: 'cred-1' };
@@ -64,5 +67,20 @@ describe('the intake transition table', () => {
       from: 'promoting', to: 'verification_failed', reviewStatus: 'approved', note: 'object_changed', facts: { failureCode: 'object_changed' }, by,
     });
     expect(outcomeOf(offered, { ok: true, mediaStoreDocumentId: 'mdoc_1' })).toMatchObject({ to: 'promoted_to_media_store', facts: { mediaStoreDocumentId: 'mdoc_1' } });
+  });
+
+  it('names each work step’s work and outcomes in the table: WORK, the ok and failed rows, the gave-up transition', () => {
+    expect(Object.keys(WORK).sort()).toEqual(intakeStatuses.filter(isWorking).sort());
+    for (const s of intakeStatuses) expect(eventTypeOf(s) === undefined, s).toBe(isWorking(s));
+    const verifying = transitionOf({ intakeStatus: 'staged', reviewStatus: 'review_required' }, 'upload_complete', { submissionId: 's1', by });
+    const promoting = transitionOf({ intakeStatus: 'awaiting_review', reviewStatus: 'review_required' }, 'approve', { submissionId: 's1', by });
+    expect(stepOutcomes(verifying)).toEqual(stepOutcomes(verifying, 'verification_passed', 'verification_failed'));
+    expect(stepOutcomes(promoting)).toEqual(stepOutcomes(promoting, 'promotion_done', 'object_changed'));
+    const v = gaveUpOf(verifying, stepOutcomes(verifying));
+    expect(v).toEqual(outcomeOf(stepOutcomes(verifying), { ok: false, code: 'verification_error' }));
+    const p = gaveUpOf(promoting, stepOutcomes(promoting));
+    expect(p).toEqual(
+      transitionOf({ intakeStatus: 'promoting', reviewStatus: 'approved' }, 'promotion_failed', { submissionId: 's1', note: 'promotion gave up after its attempts' }),
+    );
   });
 });

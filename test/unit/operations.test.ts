@@ -52,4 +52,9 @@ describe('the Web UI current-details line', () => {
     expect(currentDetailsOf({ ...base, intakeStatus: 'rejected', rejectReasonCode: 'rights_unclear' }, at, deadline)).toMatch(/^rejected by an operator: rights_unclear/);
     expect(currentDetailsOf({ ...base, intakeStatus: 'promoted_to_media_store', mediaStoreDocumentId: 'mdoc_1' }, at, deadline)).toMatch(/as mdoc_1 /);
   });
+
+  it('says what a work step does, from the transition table’s WORK', () => {
+    expect(currentDetailsOf({ ...base, intakeStatus: 'verifying' }, at, deadline)).toBe('verifying the uploaded bytes since 2026-11-23T10:00:00.000Z');
+    expect(currentDetailsOf({ ...base, intakeStatus: 'promoting' }, at, deadline)).toBe('approved; promoting into the private media store since 2026-11-23T10:00:00.000Z');
+  });
 });
