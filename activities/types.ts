@@ -4,6 +4,7 @@
 import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { StepOutcomes, StepResult, Transition, TransitionFacts } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
+import type { AcceptedSuggestion } from '../lib/intake/signal-shapes';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
 import type { createActivities } from './index';
 
@@ -83,6 +84,8 @@ export interface AcceptDecisionInput {
   reasonCode?: RejectReasonCode | undefined;
   /** The similar-image matches the operator was shown (their ids); in the proof's details hash. */
   seenMatches?: string[] | undefined;
+  /** Suggested labels the operator accepted into the draft; in the proof's details hash. */
+  accepted?: AcceptedSuggestion | undefined;
   /** The sha256 verification recorded (the workflow's own result). */
   sha256: string;
   /** What the decision does once accepted: awaiting_review -> promoting, or -> rejected. */

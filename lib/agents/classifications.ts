@@ -116,3 +116,25 @@ export async function activeClassifier(sql: Tx, submissionId: string, by: { acto
       and (cardinality(m.artist_scope) = 0 or s.artist_canonical_id = any(m.artist_scope))`;
   return row ? { ...row, credentialId: by.credentialId } : null;
 }
+
+/**
+ * Why suggested labels an operator accepts at approve cannot be taken (null: they can): the
+ * classification must be a current suggestion of this submission and hold every label accepted.
+ */
+export async function acceptedMismatch(
+  sql: Tx,
+  submissionId: string,
+  a: { classificationId: string; styleIds: readonly string[]; placement?: string | undefined; tags: readonly string[] },
+): Promise<string | null> {
+  const [row] = await sql<Row[]>`select ${sql.unsafe(COLUMNS)} from classifications where classification_id = ${a.classificationId} and submission_id = ${submissionId}`;
+  if (!row) return 'no such classification of this submission';
+  if (row.kind !== 'suggestion') return 'a proposal is applied, not accepted at approve';
+  if (row.supersededAt) return 'its classifier classified the submission again since: reload the suggestions';
+  const has = (xs: { id: string }[], id: string) => xs.some((x) => x.id === id);
+  const missing = [
+    ...a.styleIds.filter((s) => !has(row.labels.styles, s)).map((s) => `style ${s}`),
+    ...(a.placement && row.labels.placement?.id !== a.placement ? [`placement ${a.placement}`] : []),
+    ...a.tags.filter((t) => !has(row.labels.subjects, t)).map((t) => `subject ${t}`),
+  ];
+  return missing.length ? `not in the classification: ${missing.join(', ')}` : null;
+}

@@ -59,6 +59,8 @@ export interface DecisionDetails {
   reviewNotes?: string | undefined;
   reasonCode?: string | undefined;
   seenMatches?: readonly string[] | undefined;
+  /** Suggested labels accepted into the draft (lib/intake/signal-shapes.ts AcceptedSuggestion). */
+  accepted?: { classificationId: string; styleIds: readonly string[]; placement?: string | undefined; tags: readonly string[] } | undefined;
 }
 
 /**
@@ -69,6 +71,8 @@ export interface DecisionDetails {
 export function detailsHash(d: DecisionDetails): string {
   const details: unknown[] = [d.reasonCode ?? null, d.reviewNotes ?? null];
   if (d.seenMatches?.length) details.push([...d.seenMatches].sort());
+  // Accepted suggestions: what goes into the draft, in a fixed shape (absent: the hash is as before).
+  if (d.accepted) details.push({ accepted: [d.accepted.classificationId, [...d.accepted.styleIds], d.accepted.placement ?? null, [...d.accepted.tags]] });
   return crypto.createHash('sha256').update(JSON.stringify(details)).digest('hex');
 }
 

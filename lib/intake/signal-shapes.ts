@@ -5,7 +5,7 @@
 import { rejectReasonCodes, type ActorRef, type DecisionProof, type RejectReasonCode } from './vocabulary';
 
 /** Longest id, notes and proof part a signal may carry (the API's own limits are smaller). */
-export const SIGNAL_LIMITS = { id: 200, notes: 4000, proofPart: 8192, seenMatches: 50 } as const;
+export const SIGNAL_LIMITS = { id: 200, notes: 4000, proofPart: 8192, seenMatches: 50, acceptedLabels: 10, label: 100 } as const;
 
 export type ShapeCheck<T> = { ok: true; value: T } | { ok: false; problems: string[]; requestId: string | null; by: Partial<ActorRef> };
 
@@ -61,6 +61,28 @@ function checkSeenMatches(s: Obj, problems: string[]) {
     problems.push(`seenMatches: expected at most ${SIGNAL_LIMITS.seenMatches} ids`);
 }
 
+/** Labels of a machine classification the operator took into the draft (docs/agents.md); ids only here, the API checked them against the classification. */
+export interface AcceptedSuggestion {
+  classificationId: string;
+  styleIds: string[];
+  placement?: string;
+  tags: string[];
+}
+
+const isLabel = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= SIGNAL_LIMITS.label;
+const isLabels = (v: unknown) => Array.isArray(v) && v.length <= SIGNAL_LIMITS.acceptedLabels && v.every(isLabel);
+
+function checkAccepted(s: Obj, problems: string[]) {
+  const a = s.accepted;
+  if (a === undefined) return;
+  if (!isObj(a)) return void problems.push('accepted: expected an object');
+  for (const k of Object.keys(a)) if (!['classificationId', 'styleIds', 'placement', 'tags'].includes(k)) problems.push(`accepted.${k}: unknown field`);
+  if (!isId(a.classificationId)) problems.push('accepted.classificationId: expected an id');
+  if (!isLabels(a.styleIds)) problems.push(`accepted.styleIds: expected at most ${SIGNAL_LIMITS.acceptedLabels} ids`);
+  if (!isLabels(a.tags)) problems.push(`accepted.tags: expected at most ${SIGNAL_LIMITS.acceptedLabels} ids`);
+  if (a.placement !== undefined && !isLabel(a.placement)) problems.push('accepted.placement: expected an id');
+}
+
 function done<T>(s: unknown, problems: string[]): ShapeCheck<T> {
   return problems.length ? { ok: false, problems, ...claimed(s) } : { ok: true, value: s as T };
 }
@@ -75,6 +97,8 @@ export interface ApprovePayload {
   reviewNotes: string;
   proof?: DecisionProof;
   seenMatches?: string[];
+  /** Suggested labels the operator accepted into the draft; the proof's details hash covers them. */
+  accepted?: AcceptedSuggestion;
 }
 export interface RejectPayload {
   requestId: string;
@@ -96,6 +120,7 @@ export function checkApprove(s: unknown): ShapeCheck<ApprovePayload> {
     checkText(s, 'reviewNotes', true, problems);
     checkProof(s, problems);
     checkSeenMatches(s, problems);
+    checkAccepted(s, problems);
   }
   return done(s, problems);
 }
@@ -113,9 +138,9 @@ export function checkReject(s: unknown): ShapeCheck<RejectPayload> {
 /** A decision's details as its signed decision carries them (the proof's details hash covers them). */
 export function decisionDetails(
   d: { kind: 'approve'; signal: ApprovePayload } | { kind: 'reject'; signal: RejectPayload },
-): { reviewNotes: string; reasonCode?: RejectReasonCode; seenMatches?: string[] } {
+): { reviewNotes: string; reasonCode?: RejectReasonCode; seenMatches?: string[]; accepted?: AcceptedSuggestion } {
   if (d.kind === 'reject') return { reviewNotes: d.signal.reviewNotes ?? '', reasonCode: d.signal.reasonCode };
-  return { reviewNotes: d.signal.reviewNotes, ...(d.signal.seenMatches ? { seenMatches: d.signal.seenMatches } : {}) };
+  return { reviewNotes: d.signal.reviewNotes, ...(d.signal.seenMatches ? { seenMatches: d.signal.seenMatches } : {}), ...(d.signal.accepted ? { accepted: d.signal.accepted } : {}) };
 }
 
 /** The note a decision's transition records: the review notes, after the reason code for a rejection. */

@@ -198,6 +198,30 @@ describe('the agent lane', () => {
     expect(detail.classifications.map((c) => c.actorId).sort()).toEqual([classifier.actorId, other.actorId].sort());
   }, 60_000);
 
+  it('at approve the operator takes suggested labels into the draft; labels the classification does not hold are refused', async () => {
+    const id = await awaiting({ placement: 'inner forearm', tags: ['floral', 'sleeve'] });
+    const c = await classify(id, classifier, labels({ styles: [{ id: 'blackwork', confidence: 0.8 }, { id: 'fine_line', confidence: 0.6 }], subjects: [{ id: 'floral', confidence: 0.9 }, { id: 'skull', confidence: 0.5 }] }));
+    const classificationId = c.body.data.classificationId as string;
+    const approve = (accepted: unknown) => call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'styles from the classifier', accepted } });
+    for (const accepted of [
+      { classificationId, styleIds: ['realism'] },
+      { classificationId, placement: 'back' },
+      { classificationId, tags: ['animal'] },
+      { classificationId: 'cls_unknown', styleIds: ['blackwork'] },
+    ]) {
+      const r = await approve(accepted);
+      expect(r.status, JSON.stringify(accepted)).toBe(409);
+      expect(r.body.code).toBe('suggestion_mismatch');
+    }
+    expect((await approve({ classificationId, styleIds: ['blackwork'], extra: true })).status).toBe(400);
+    expect(await status(id)).toBe('awaiting_review');
+    const ok = await approve({ classificationId, styleIds: ['blackwork'], placement: 'forearm', tags: ['floral', 'skull'] });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.data.intakeStatus).toBe('promoted_to_media_store');
+    const [draft] = await stack.sql`select style_ids, placement, tags from media_documents where submission_id = ${id}`;
+    expect(draft).toEqual({ styleIds: ['blackwork'], placement: 'forearm', tags: ['floral', 'sleeve', 'skull'] });
+  }, 60_000);
+
   it('after promotion a classification is a proposal: recorded, nothing changes until an operator applies it (a dry run by default, audited)', async () => {
     const id = await awaiting({ placement: 'inner forearm' });
     const approved = await call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'fine' } });

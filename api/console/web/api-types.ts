@@ -468,7 +468,7 @@ export interface components {
              * @description stable machine-readable code
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "preview_url_invalid" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "decision_refused" | "classification_refused" | "upload_missing" | "route_retired" | "moved_to_portal" | "webhook_ingress_closed" | "media_taken_down" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "workflow_busy" | "workflow_resuming" | "preview_pending";
+            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "preview_url_invalid" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "decision_refused" | "classification_refused" | "suggestion_mismatch" | "upload_missing" | "route_retired" | "moved_to_portal" | "webhook_ingress_closed" | "media_taken_down" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "workflow_busy" | "workflow_resuming" | "preview_pending";
             requestId: string;
             /** @description one entry per invalid field */
             errors?: {
@@ -1003,6 +1003,25 @@ export interface operations {
                     seenMatches?: string[];
                     /** @description the operator looked at the similar images flagged as another artist's work; the review console needs it to approve over one */
                     acknowledgeMatches?: boolean;
+                    /** @description machine-suggested labels the operator takes into the draft (docs/agents.md): each must be in the current classification named; the decision's proof covers them */
+                    accepted?: {
+                        classificationId: string;
+                        /**
+                         * @description styles of the classification: they replace the partner's in the draft
+                         * @default []
+                         */
+                        styleIds?: ("traditional" | "neo_traditional" | "japanese" | "realism" | "black_and_grey" | "blackwork" | "fine_line" | "watercolor" | "geometric" | "dotwork" | "tribal" | "lettering" | "portrait" | "minimalist" | "illustrative" | "new_school" | "chicano" | "trash_polka" | "biomechanical" | "ornamental")[];
+                        /**
+                         * @description the classification's placement: the draft's own
+                         * @enum {string}
+                         */
+                        placement?: "forearm" | "upper_arm" | "full_sleeve" | "hand" | "finger" | "wrist" | "shoulder" | "chest" | "back" | "ribs" | "stomach" | "hip" | "thigh" | "calf" | "ankle" | "foot" | "neck" | "head" | "face" | "behind_ear" | "other" | "not_on_skin";
+                        /**
+                         * @description subjects of the classification, added to the draft's tags
+                         * @default []
+                         */
+                        tags?: ("animal" | "bird" | "insect" | "floral" | "plant" | "skull" | "human_figure" | "portrait" | "face" | "hand" | "eye" | "heart" | "lettering" | "script" | "religious" | "mythological" | "fantasy" | "landscape" | "nautical" | "celestial" | "geometric_pattern" | "mandala" | "abstract" | "object" | "weapon" | "vehicle" | "food" | "character" | "symbol" | "other")[];
+                    };
                 };
             };
         };

@@ -10,6 +10,8 @@ export { problemText, type Problem };
 export type Schemas = components['schemas'];
 export type QueueItem = Schemas['ConsoleQueue']['data'][number];
 export type Submission = Schemas['ConsoleSubmission']['data'];
+/** The approve body, as the operator route documents it. */
+export type ApproveBody = NonNullable<paths['/api/private/portfolio-intake/v1/submissions/{submissionId}/approve']['post']['requestBody']>['content']['application/json'];
 export type Match = Schemas['SimilarImages']['data']['matches'][number];
 export type Draft = Schemas['ConsoleDrafts']['data'][number];
 export type Plan = Schemas['PublicationPlan']['data'];

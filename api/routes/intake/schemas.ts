@@ -2,6 +2,7 @@
 // describe them in the OpenAPI document: one source of truth.
 import { z } from 'zod';
 import { plainText, trimmedText } from '../../../lib/validation/text';
+import { CLASSIFICATION_LIMITS, PLACEMENTS, STYLES, SUBJECTS } from '../../../lib/agents/vocabulary';
 import { limitParam } from '../../../lib/directory/params';
 import { consentPostures, intakeStatuses, mimeTypes, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
 
@@ -43,6 +44,16 @@ export const approveSchema = z
     reviewNotes: plainText(2000, 3),
     seenMatches: seenMatchesSchema.optional(),
     acknowledgeMatches: z.boolean().optional().describe('the operator looked at the similar images flagged as another artist\'s work; the review console needs it to approve over one'),
+    accepted: z
+      .object({
+        classificationId: z.string().min(1).max(100),
+        styleIds: z.array(z.enum(STYLES)).max(CLASSIFICATION_LIMITS.styles).default([]).describe('styles of the classification: they replace the partner\'s in the draft'),
+        placement: z.enum(PLACEMENTS).optional().describe('the classification\'s placement: the draft\'s own'),
+        tags: z.array(z.enum(SUBJECTS)).max(CLASSIFICATION_LIMITS.subjects).default([]).describe('subjects of the classification, added to the draft\'s tags'),
+      })
+      .strict()
+      .optional()
+      .describe('machine-suggested labels the operator takes into the draft (docs/agents.md): each must be in the current classification named; the decision\'s proof covers them'),
   })
   .strict();
 

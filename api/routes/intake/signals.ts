@@ -10,6 +10,7 @@ import { byActor } from '../../auth/middleware';
 import { surfaceOf } from '../../auth/session-surface';
 import { AppError } from '../../http/errors';
 import { flaggedMatchesOf } from '../../../lib/intake/similar';
+import { acceptedMismatch } from '../../../lib/agents/classifications';
 
 export function signalRoutes(): Route[] {
   const review = { doc: 'intake', tag: 'review', auth: 'operator', permission: 'portfolio_intake:review', params: submissionIdParams, problems: [404, 409] } as const;
@@ -34,6 +35,9 @@ export function signalRoutes(): Route[] {
       async handler({ deps, params: { submissionId }, body, actor, req, res }) {
         // In the review console a match is advice the operator must say they saw (never a refusal).
         const { acknowledgeMatches, ...approval } = body;
+        // Suggested labels taken into the draft: only those of the current classification named.
+        const mismatch = approval.accepted && (await acceptedMismatch(deps.sql, submissionId, approval.accepted));
+        if (mismatch) throw new AppError('suggestion_mismatch', `The accepted suggestion cannot be taken: ${mismatch}.`);
         if (surfaceOf(res) === 'console' && !acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
           throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
         return signalReply(await decide(deps, actor(), submissionId, { decision: 'approve', ...approval }, requestIdOf(req)));

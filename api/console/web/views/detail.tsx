@@ -7,7 +7,7 @@ import { bytes, upright, when, words } from '../format';
 import { go } from '../router';
 import { ArtistOrgs, ProfileFlag } from './queue';
 import { Similar } from './similar';
-import { Suggestions } from './suggestions';
+import { Suggestions, type Accepted } from './suggestions';
 
 type Claim = Schemas['ConsoleClaim']['data'];
 type Settled = Schemas['SignalResult'];
@@ -19,6 +19,7 @@ export function Detail({ id, me }: { id: string; me: Me }) {
   const [d, setD] = useState<Submission | null>(null);
   const [matches, setMatches] = useState<Match[]>([]);
   const [acknowledged, setAcknowledged] = useState(false);
+  const [accepted, setAccepted] = useState<Accepted | null>(null);
   const [claim, setClaim] = useState<Claim | null>(null);
   const [notes, setNotes] = useState('');
   const [reason, setReason] = useState<RejectReasonCode>('rights_unclear');
@@ -68,7 +69,11 @@ export function Detail({ id, me }: { id: string; me: Me }) {
           ? await must(
               api.POST('/api/private/portfolio-intake/v1/submissions/{submissionId}/approve', {
                 ...path,
-                body: { reviewNotes: notes, ...(matches.length ? { seenMatches: matches.map((m) => m.id), acknowledgeMatches: acknowledged } : {}) },
+                body: {
+                  reviewNotes: notes,
+                  ...(matches.length ? { seenMatches: matches.map((m) => m.id), acknowledgeMatches: acknowledged } : {}),
+                  ...(accepted ? { accepted } : {}),
+                },
               }),
             )
           : await must(api.POST('/api/private/portfolio-intake/v1/submissions/{submissionId}/reject', { ...path, body: { reasonCode: reason, reviewNotes: notes } }));
@@ -149,7 +154,7 @@ export function Detail({ id, me }: { id: string; me: Me }) {
           </dd>
         </dl>
         <h3>Machine suggestions</h3>
-        <Suggestions list={d.classifications} />
+        <Suggestions list={d.classifications} open={d.intakeStatus === 'awaiting_review' && !result} accepted={accepted} onAccept={setAccepted} />
         <h3>Similar images</h3>
         <Similar matches={matches} />
         <h3>History</h3>
