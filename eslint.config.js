@@ -30,7 +30,7 @@ export default tseslint.config(
           paths: [...nodeBuiltins.flatMap((m) => [m, `node:${m}`]), 'postgres', 'pg', 'express', '@google-cloud/storage', 'jose', 'pino', '@temporalio/client', '@temporalio/worker', '@temporalio/activity'],
           patterns: [
             { group: ['node:*'], message: 'No Node built-ins in workflow code.' },
-            { group: ['../activities/*', '!../activities/types'], message: 'Import activity *types* only.' },
+            { group: ['../activities/*', '!../activities/types', '!../activities/registered'], message: 'Import activity *types* only.' },
             {
               group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '!../lib/agents', '../lib/agents/*', '!../lib/agents/vocabulary', '../api/*', '../worker/*', '../temporal/*'],
               message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check}, lib/agents/vocabulary and lib/identity/resolution (types).',

@@ -6,7 +6,6 @@ import type { StepOutcomes, StepResult, Transition, TransitionFacts } from '../l
 import type { SubmissionRow } from '../lib/intake/submissions';
 import type { AcceptedSuggestion } from '../lib/intake/signal-shapes';
 import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
-import type { createActivities } from './index';
 
 /**
  * What a work step's activity takes (workflows/intake-steps.ts calls it for the state lifecycle.ts
@@ -114,12 +113,6 @@ export interface SignalRefusalInput {
 /** The row's state, which the workflow takes on after a step gave up (the row is what clients read). */
 export type RowState = Pick<SubmissionRow, 'intakeStatus' | 'reviewStatus' | 'failureCode' | 'rejectReasonCode' | 'mediaStoreDocumentId' | 'verifiedSha256'>;
 
-/**
- * The intake's activities, as createActivities builds them (activities/index.ts): registering an
- * activity there is all it takes for workflow code to call it. A type only: workflow code imports
- * this file with `import type`, which the bundle erases.
- */
-export type IntakeActivities = ReturnType<typeof createActivities>;
 
 // Webhook deliveries (activities/webhooks.ts; workflows/webhook-delivery.ts).
 export interface WebhookRetry {

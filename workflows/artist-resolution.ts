@@ -1,7 +1,7 @@
 // A short workflow per resolution request: idempotent by its id (tenant + key hash) and visible to
 // on-call staff. It never creates a public artist profile; the evidence is review evidence, not KYC.
 import { proxyActivities } from '@temporalio/workflow';
-import type { IntakeActivities } from '../activities/types';
+import type { IntakeActivities } from '../activities/registered';
 import type { ArtistResolutionInput, ArtistResolutionResult } from './messages';
 
 const acts = proxyActivities<IntakeActivities>({

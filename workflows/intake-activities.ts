@@ -1,7 +1,7 @@
 // How the intake run calls its activities: the work steps with a bounded retry, and the records
 // nobody can retry into being with a day's patience.
 import { proxyActivities } from '@temporalio/workflow';
-import type { IntakeActivities } from '../activities/types';
+import type { IntakeActivities } from '../activities/registered';
 
 /** Attempts of a work step (about eight minutes of backoff) before it ends in a recorded state. */
 export const STEP_ATTEMPTS = 20;

@@ -5,7 +5,8 @@
 // transition is built from the table here; the activities persist exactly what they are handed.
 // A new work step needs nothing in this file.
 import { condition, deprecatePatch } from '@temporalio/workflow';
-import type { AcceptDecisionInput, IntakeActivities, WorkStepInput, WorkStepResult } from '../activities/types';
+import type { AcceptDecisionInput, WorkStepInput, WorkStepResult } from '../activities/types';
+import type { IntakeActivities } from '../activities/registered';
 import { gaveUpOf, isWorking, OPEN, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type WorkingStatus } from '../lib/intake/lifecycle';
 import { decisionDetails, decisionNote } from '../lib/intake/signal-shapes';
 import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
