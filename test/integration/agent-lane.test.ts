@@ -171,13 +171,17 @@ describe('the agent lane', () => {
     ];
     expect(hostile).toHaveLength(20);
     const ids = await Promise.all(
-      hostile.map((text, i) => awaiting({ title: text.slice(0, 300), description: text, tags: [text.slice(0, 100)], placement: text.slice(0, 100), idempotencyKey: `hostile-${i}-${Date.now()}` })),
+      hostile.map((text, i) =>
+        awaiting({ fileName: text.slice(0, 255), title: text.slice(0, 300), description: text, tags: [text.slice(0, 100)], placement: text.slice(0, 100), sourceMessageId: text.slice(0, 200), idempotencyKey: `hostile-${i}-${Date.now()}` }),
+      ),
     );
     const benign = (await context(await awaiting(), classifier)).body.data.authority;
     for (const id of ids) {
       const ctx = (await context(id, classifier)).body.data;
       expect(ctx.authority).toEqual(benign);
       expect(hostile.some((h) => ctx.untrusted.description === h)).toBe(true);
+      // The partner's words are only in the untrusted block.
+      expect(JSON.stringify({ ...ctx, untrusted: undefined })).not.toContain(ctx.untrusted.description);
       const r = await classify(id, classifier, labels({ rationale: ctx.untrusted.description.slice(0, 1000) }));
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       expect(r.body.data.actorId).toBe(classifier.actorId);

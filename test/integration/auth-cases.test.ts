@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allRoutes } from '../../api/route-list';
+import { COMPATIBILITY_TAG } from '../../api/openapi/documents';
+import { isOperation, rateFamilyOf } from '../../api/routing/route';
 import { createSession } from '../../lib/console/sessions';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { NOT_FOR_PARTNER_KEYS, PERMISSIONS, type Permission } from '../../lib/identity/permissions';
@@ -134,5 +137,30 @@ describe('the protected route list (derived from the route definitions)', () => 
 describe('the permission list', () => {
   it('covers every permission a route asks for', () => {
     for (const r of PROTECTED_ROUTES) if (r.permission) expect(PERMISSIONS).toContain(r.permission);
+  });
+});
+
+describe('the compatibility routes (derived from the route list): 410 naming where to go, whatever the credential; no data touched; the public rate family', () => {
+  const COMPAT = allRoutes({ maxMediaBytes: 1 }).filter(isOperation).filter((op) => op.tag === COMPATIBILITY_TAG);
+  const tables = ['submissions', 'api_keys', 'actor_mappings', 'webhook_endpoints', 'console_sessions'] as const;
+  const counts = async () => Promise.all(tables.map(async (t) => (await stack.sql`select count(*)::int as n from ${stack.sql(t)}`)[0]!.n as number));
+
+  it('lists the legacy sign-up/sign-in and the webhook ingress routes', () => {
+    expect(COMPAT.map((op) => op.path)).toEqual(expect.arrayContaining(['/api/v1/auth/signup', '/api/v1/auth/signin', '/api/v1/webhooks', '/api/v1/webhooks/{source}']));
+    for (const op of COMPAT) expect([op.auth, rateFamilyOf(op), op.deprecated]).toEqual(['public', 'public', true]);
+  });
+
+  it.each(COMPAT.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))('%s', async (_t, op) => {
+    const before = await counts();
+    const key = await apiKeyActor(stack, { permissions: KEY_GRANTABLE });
+    const url = op.path.replace('{source}', 'stripe');
+    for (const headers of [{}, key.headers, { 'x-api-key': 'tpk_AAAAAAAAAAAA_' + 'b'.repeat(43) }, { authorization: 'Bearer not.a.token' }]) {
+      const r = await call(stack, op.method.toUpperCase(), url, { headers, body: { email: 'a@example.com', password: 'hunter2', type: 'payment.succeeded' } });
+      expect(r.status).toBe(410);
+      expect(['moved_to_portal', 'webhook_ingress_closed']).toContain(r.body.code);
+    }
+    const after = await counts();
+    // The key made above is the only new row.
+    expect(after.map((n, i) => n - before[i]!)).toEqual(tables.map((t) => (t === 'api_keys' || t === 'actor_mappings' ? 1 : 0)));
   });
 });
