@@ -7,6 +7,9 @@
 // - chromium: Debian's package (apt-get, when missing and root), for the docs page's browser test.
 // - haproxy: Debian's package (apt-get, when missing and root), in front of the API replicas.
 // - tantivy (PyPI), the search engine the R10 benchmark compares GET /search with (bench only).
+// - temporal-server: the real Temporal server, pinned, built with `go install` (GOTOOLCHAIN from the
+//   Go module proxy) into .tools/temporal-server-<version>/ once; `npm start -- --temporal server` and
+//   its e2e test use it (skipped where no Go toolchain exists).
 // pip and apt-get write to .tools/setup-tools.log; the console gets one line per tool.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { childEnv, loadConfigOrExit, pathVariable, PROJECT_ROOT, stackConfigSchema } from '../lib/config';
 import { CHROMIUM_PATH } from './tools/chromium';
 import { findHaproxy, HAPROXY_PATH } from './tools/haproxy';
+import { ensureTemporalServer, TEMPORAL_SERVER_VERSION, UI_SERVER_VERSION } from './tools/temporal-server';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
 import { InstallError, runLogged, SETUP_LOG } from './tools/install-log';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
@@ -121,6 +125,16 @@ const setupChromium = (): Outcome =>
 /** Debian's HAProxy, in front of the API replicas (`npm start -- --replicas N`, the replica e2e test). */
 const setupHaproxy = (): Outcome => aptPackage('haproxy', { found: findHaproxy(), path: HAPROXY_PATH, why: 'replicas and their test need it' });
 
+/** The real Temporal server, pinned, built with `go install` once (about 10 min on 2 cores) and reused. */
+function setupTemporalServer(): Outcome {
+  try {
+    const { bin, built } = ensureTemporalServer((line) => process.stdout.write(`\n  ${line}`));
+    return { state: built ? 'installed' : 'present', detail: `${rel(path.dirname(bin.server))} (temporal-server ${TEMPORAL_SERVER_VERSION}, temporal-sql-tool, ui-server ${UI_SERVER_VERSION})` };
+  } catch (err) {
+    throw new InstallError((err as Error).message, []);
+  }
+}
+
 const TOOLS: Record<string, Tool> = {
   temporal: { label: 'temporal CLI', required: true, setup: setupTemporalCli },
   gcs: { label: 'GCS emulator', required: true, setup: setupGcsEmulator },
@@ -128,6 +142,7 @@ const TOOLS: Record<string, Tool> = {
   chromium: { label: 'chromium', required: false, setup: setupChromium },
   haproxy: { label: 'haproxy', required: false, setup: setupHaproxy },
   tantivy: { label: 'tantivy (bench R10)', required: false, setup: setupTantivy },
+  'temporal-server': { label: 'temporal server (real)', required: false, setup: setupTemporalServer },
 };
 
 const USAGE = `usage:

@@ -20,6 +20,7 @@ import { findTemporalCli } from '../temporal/cli-path';
 import { removeOwnRunFile, RUN_FILE, type RunFile } from '../lib/stack-run';
 import { findHaproxy, haproxyConfig } from './tools/haproxy';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
+import { startRealServer, type RealServerBinaries, type RealServerOptions } from '../temporal/real-server';
 
 /** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
 export type PostgresSpec = { embedded: { dir: string; port?: number; database?: string } } | { url: string };
@@ -27,6 +28,8 @@ export type PostgresSpec = { embedded: { dir: string; port?: number; database?: 
 /** The Temporal dev server (`uiPort` omitted: headless; `dbFile` omitted: in memory), or a running cluster. */
 export type TemporalSpec =
   | { embedded: { port?: number; uiPort?: number; dbFile?: string; namespace?: string; cliPath?: string | undefined } }
+  /** The real server (temporal/real-server.ts): its binaries, its folder, its ports. */
+  | { server: { bin: RealServerBinaries; dir: string; port?: number; uiPort?: number } }
   | { address: string };
 
 export type StackPiece = 'api' | 'worker' | 'webhooks';
@@ -363,22 +366,40 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     check();
 
     // Temporal.
-    /** The dev server, watched: an exit nobody asked for is restarted under supervision. */
-    const startTemporalServer = async (opts: DevServerOptions): Promise<DevServer> => {
-      const started = await startDevServer(opts);
+    /** The dev server (or the real one), watched: an exit nobody asked for is restarted under supervision. */
+    const startTemporalServer = async (launch: () => Promise<DevServer>): Promise<DevServer> => {
+      const started = await launch();
       expected.temporal = false;
       startedAt.temporal = Date.now();
       started.process.once('exit', (code, sig) => {
         if (temporal !== started) return;
         temporal = undefined;
-        if (!expected.temporal) restartLater('temporal', `exited (code ${code}, signal ${sig})`, async () => void (temporal ??= await startTemporalServer(opts)));
+        if (!expected.temporal) restartLater('temporal', `exited (code ${code}, signal ${sig})`, async () => void (temporal ??= await startTemporalServer(launch)));
       });
       return started;
     };
     let temporalAddress: string;
     let uiUrl: string | undefined;
     let devServerOptions: DevServerOptions | undefined;
-    if ('embedded' in o.temporal) {
+    let launchTemporal: (() => Promise<DevServer>) | undefined;
+    if ('server' in o.temporal) {
+      // The real server, its databases beside ours in this PostgreSQL (the owner creates them).
+      const t = o.temporal.server;
+      const u = new URL(databaseUrl);
+      const opts: RealServerOptions = {
+        bin: t.bin,
+        postgres: { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) },
+        dir: t.dir,
+        port: t.port ?? (await freePort()),
+        uiPort: t.uiPort,
+        freePort,
+      };
+      launchTemporal = () => startRealServer(opts);
+      temporal = await startTemporalServer(launchTemporal);
+      temporalAddress = temporal.address;
+      uiUrl = temporal.uiUrl;
+      say(`Temporal server ${path.basename(path.dirname(t.bin.server))} on ${temporalAddress}, PostgreSQL persistence and SQL visibility${uiUrl ? `, Web UI ${uiUrl}` : ''}`);
+    } else if ('embedded' in o.temporal) {
       const t = o.temporal.embedded;
       const cliPath = findTemporalCli({ explicit: t.cliPath, pathVar: pathVariable() });
       if (!cliPath) throw new Error('Temporal CLI not found: run `npm run setup` (installs it into .tools/) or set TEMPORAL_CLI_PATH');
@@ -393,7 +414,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       // from it): when it exits before serving, start it again on another free port, three times at most.
       for (let attempt = 1; ; attempt++) {
         try {
-          temporal = await startTemporalServer(devServerOptions);
+          const dev = devServerOptions;
+          launchTemporal = () => startDevServer(dev);
+          temporal = await startTemporalServer(launchTemporal);
           break;
         } catch (err) {
           if (!(err instanceof DevServerExitedError) || t.port !== undefined || attempt >= 3) throw err;
@@ -577,7 +600,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
         temporal = undefined;
       },
       startTemporal: async () => {
-        if (devServerOptions) temporal ??= await startTemporalServer(devServerOptions);
+        if (launchTemporal) temporal ??= await startTemporalServer(launchTemporal);
         writeRunFile();
       },
       stopPostgres: async () => {

@@ -9,6 +9,7 @@ import { parseCli } from '../lib/cli';
 import { loadConfigOrExit, stackConfigSchema } from '../lib/config';
 import { launchStack, type Stack } from './stack';
 import { afterStackReady } from './stack-hooks';
+import { TEMPORAL_SERVER_DIR, temporalServerAt } from './tools/temporal-server';
 
 const { values: args } = parseCli(
   'Start the whole stack on embedded defaults (the environment variables: npm run api -- --help); Ctrl-C stops it.',
@@ -19,6 +20,11 @@ const { values: args } = parseCli(
         type: 'string',
         default: '1',
         description: 'API and worker processes of each kind; above 1, HAProxy (npm run setup installs it) balances the API replicas on PORT',
+      },
+      temporal: {
+        type: 'string',
+        default: 'dev',
+        description: 'dev: the Temporal dev server (SQLite file); server: the real Temporal server, pinned, with PostgreSQL persistence and SQL visibility (npm run setup -- --only temporal-server builds it once, about 10 min)',
       },
       'webhook-worker': {
         type: 'boolean',
@@ -32,6 +38,16 @@ const replicas = Number(args.replicas);
 if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8) {
   console.error(`--replicas must be a whole number from 1 to 8 (got ${JSON.stringify(args.replicas)})`);
   process.exit(64);
+}
+if (args.temporal !== 'dev' && args.temporal !== 'server') {
+  console.error(`--temporal is dev or server (got ${JSON.stringify(args.temporal)})`);
+  process.exit(64);
+}
+/** The real server's binaries, built by `npm run setup -- --only temporal-server`. */
+const realServer = args.temporal === 'server' ? temporalServerAt(TEMPORAL_SERVER_DIR) : undefined;
+if (args.temporal === 'server' && !realServer) {
+  console.error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; run npm run setup -- --only temporal-server first (about 10 min)`);
+  process.exit(69);
 }
 const cfg = loadConfigOrExit(stackConfigSchema);
 lockDownDataDir(cfg.DATA_DIR);
@@ -76,7 +92,9 @@ try {
     postgres: cfg.DATABASE_URL ? { url: cfg.DATABASE_URL } : { embedded: { dir: path.join(cfg.DATA_DIR, 'pg'), port: cfg.POSTGRES_PORT } },
     temporal: cfg.TEMPORAL_ADDRESS
       ? { address: cfg.TEMPORAL_ADDRESS }
-      : {
+      : realServer
+        ? { server: { bin: realServer, dir: path.join(cfg.DATA_DIR, 'temporal-server'), port: cfg.TEMPORAL_PORT, uiPort: cfg.TEMPORAL_UI_PORT } }
+        : {
           embedded: {
             cliPath: cfg.TEMPORAL_CLI_PATH,
             port: cfg.TEMPORAL_PORT,
