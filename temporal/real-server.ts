@@ -1,0 +1,261 @@
+// The real Temporal server (issue 37): the pinned temporal-server binary with PostgreSQL persistence
+// and SQL visibility in databases of its own, set up by temporal-sql-tool, and the Web UI
+// (ui-server) in front of it. What production runs, on one machine: `npm start -- --temporal server`
+// and the real-server e2e test. The binaries come from `npm run setup -- --only temporal-server`
+// (scripts/tools/temporal-server.ts).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
+import { childEnv } from '../lib/config';
+import { withPrivateUmask } from '../lib/umask';
+import { DevServerExitedError, MAX_SIGNALS_PER_RUN, waitForTemporal, type DevServer } from './dev-server';
+import { SEARCH_ATTRIBUTES } from './search-attributes';
+
+export interface RealServerBinaries {
+  server: string;
+  sqlTool: string;
+  /** schema/postgresql/v12 of the server's module: temporal/ and visibility/, each with versioned/. */
+  schemaDir: string;
+  /** The Web UI's server (temporalio/ui-server); absent: no Web UI. */
+  uiServer?: string | undefined;
+}
+
+export interface RealServerOptions {
+  bin: RealServerBinaries;
+  /** The PostgreSQL the server keeps its databases in (an owner that may create databases). */
+  postgres: { host: string; port: number; user: string; password: string };
+  /** The databases' names (default temporal, temporal_visibility). */
+  databases?: { main: string; visibility: string };
+  /** Where its configuration and logs go. */
+  dir: string;
+  /** The frontend's gRPC port; the other services take free ports from `freePort`. */
+  port: number;
+  uiPort?: number | undefined;
+  freePort: () => Promise<number>;
+  namespace?: string;
+  log?: (line: string) => void;
+  readyTimeoutMs?: number;
+}
+
+/** Run temporal-sql-tool; throws with its output unless it succeeds (or says `okIf`). */
+function sqlTool(o: RealServerOptions, db: string, args: string[], okIf?: RegExp): void {
+  const p = o.postgres;
+  const r = spawnSync(o.bin.sqlTool, ['--plugin', 'postgres12', '--ep', p.host, '-p', String(p.port), '-u', p.user, '--pw', p.password, '--db', db, ...args], {
+    encoding: 'utf8',
+    env: childEnv({}),
+    timeout: 120_000,
+  });
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status === 0 || (okIf && okIf.test(out))) return;
+  // Never the password: the tool does not echo it, and only its last lines are kept.
+  throw new Error(`temporal-sql-tool ${args[0]} on ${db} failed: ${out.trim().split('\n').slice(-4).join(' | ').slice(0, 800)}`);
+}
+
+/** The two databases and their schemas at the binary's version (idempotent: a second start only checks). */
+export function setupSchemas(o: RealServerOptions): void {
+  const dbs = o.databases ?? { main: 'temporal', visibility: 'temporal_visibility' };
+  for (const [db, dir] of [
+    [dbs.main, 'temporal'],
+    [dbs.visibility, 'visibility'],
+  ] as const) {
+    sqlTool(o, db, ['create-database'], /already exists/);
+    sqlTool(o, db, ['setup-schema', '-v', '0.0'], /already exists/);
+    sqlTool(o, db, ['update-schema', '-d', path.join(o.bin.schemaDir, dir, 'versioned')]);
+  }
+}
+
+const yamlString = (s: string) => JSON.stringify(s);
+
+/** The server's configuration: one process runs every service on loopback, persistence and visibility in PostgreSQL. */
+export async function serverConfig(o: RealServerOptions): Promise<string> {
+  const p = o.postgres;
+  const dbs = o.databases ?? { main: 'temporal', visibility: 'temporal_visibility' };
+  const store = (db: string, conns: number) => [
+    '      sql:',
+    '        pluginName: "postgres12"',
+    `        databaseName: ${yamlString(db)}`,
+    `        connectAddr: ${yamlString(`${p.host}:${p.port}`)}`,
+    '        connectProtocol: "tcp"',
+    `        user: ${yamlString(p.user)}`,
+    `        password: ${yamlString(p.password)}`,
+    `        maxConns: ${conns}`,
+    `        maxIdleConns: ${conns}`,
+    '        maxConnLifetime: "1h"',
+  ];
+  const service = async (name: string, grpcPort: number, extra: string[] = []) => [
+    `  ${name}:`,
+    '    rpc:',
+    `      grpcPort: ${grpcPort}`,
+    `      membershipPort: ${await o.freePort()}`,
+    '      bindOnLocalHost: true',
+    ...extra,
+  ];
+  return [
+    'log:',
+    '  stdout: true',
+    '  level: warn',
+    'persistence:',
+    '  defaultStore: postgres-default',
+    '  visibilityStore: postgres-visibility',
+    '  numHistoryShards: 4',
+    '  datastores:',
+    '    postgres-default:',
+    ...store(dbs.main, 20),
+    '    postgres-visibility:',
+    ...store(dbs.visibility, 4),
+    'global:',
+    '  membership:',
+    '    maxJoinDuration: 30s',
+    '    broadcastAddress: "127.0.0.1"',
+    'services:',
+    ...(await service('frontend', o.port, [`      httpPort: ${await o.freePort()}`])),
+    ...(await service('matching', await o.freePort())),
+    ...(await service('history', await o.freePort())),
+    ...(await service('worker', await o.freePort())),
+    'clusterMetadata:',
+    '  enableGlobalNamespace: false',
+    '  failoverVersionIncrement: 10',
+    '  masterClusterName: "active"',
+    '  currentClusterName: "active"',
+    '  clusterInformation:',
+    '    active:',
+    '      enabled: true',
+    '      initialFailoverVersion: 1',
+    '      rpcName: "frontend"',
+    `      rpcAddress: "127.0.0.1:${o.port}"`,
+    'dcRedirectionPolicy:',
+    '  policy: "noop"',
+    'dynamicConfigClient:',
+    `  filepath: ${yamlString(path.join(o.dir, 'dynamicconfig.yaml'))}`,
+    '  pollInterval: "10s"',
+    '',
+  ].join('\n');
+}
+
+/** What the dev server is started with too (temporal/dev-server.ts), and what docs/deploy.md asks of a cluster. */
+export const DYNAMIC_CONFIG = [
+  'history.maximumSignalsPerExecution:',
+  `  - value: ${MAX_SIGNALS_PER_RUN}`,
+  'frontend.enableUpdateWorkflowExecution:',
+  '  - value: true',
+  'frontend.enableUpdateWorkflowExecutionAsyncAccepted:',
+  '  - value: true',
+  'frontend.workerVersioningWorkflowAPIs:',
+  '  - value: true',
+  'system.enableDeploymentVersions:',
+  '  - value: true',
+  'frontend.enableExecuteMultiOperation:',
+  '  - value: true',
+  '',
+].join('\n');
+
+/** Create the namespace and the search attributes the service filters on (idempotent). */
+async function registerNamespace(address: string, namespace: string): Promise<void> {
+  const conn = await Connection.connect({ address });
+  try {
+    try {
+      await conn.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
+    } catch (err) {
+      if (!/already exists|AlreadyExists/i.test((err as Error).message)) throw err;
+    }
+    const types: Record<string, number> = { Keyword: 2, Datetime: 5, Text: 1, Int: 3, Double: 4, Bool: 6, KeywordList: 7 };
+    const searchAttributes = Object.fromEntries(Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => [name, types[type] ?? 2]));
+    // The namespace is served by the frontend a moment after it is registered.
+    for (let i = 0; i < 60; i++) {
+      try {
+        await conn.operatorService.addSearchAttributes({ namespace, searchAttributes });
+        return;
+      } catch (err) {
+        if (/already exists|AlreadyExists/i.test((err as Error).message)) return;
+        if (i === 59) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  } finally {
+    await conn.close();
+  }
+}
+
+function spawnLogged(cmd: string, args: string[], o: { cwd: string; log: (line: string) => void; env?: Record<string, string> }) {
+  const child = withPrivateUmask(() => spawn(cmd, args, { cwd: o.cwd, env: childEnv(o.env ?? {}), stdio: ['ignore', 'pipe', 'pipe'] }));
+  const tail: string[] = [];
+  let exited: string | undefined;
+  const keep = (d: Buffer) => {
+    const text = d.toString().trim();
+    if (!text) return;
+    o.log(text);
+    tail.push(...text.split('\n'));
+    tail.splice(0, Math.max(0, tail.length - 5));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.on('exit', (code, signal) => (exited = `${path.basename(cmd)} exited (code ${code}, signal ${signal}): ${tail.join(' | ').slice(0, 600)}`));
+  return { child, exited: () => exited };
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await done;
+  clearTimeout(timer);
+}
+
+/** Set up the schemas, start the server (and the Web UI), wait until the namespace serves. */
+export async function startRealServer(o: RealServerOptions): Promise<DevServer> {
+  const log = o.log ?? (() => {});
+  const namespace = o.namespace ?? 'default';
+  fs.mkdirSync(path.join(o.dir, 'config'), { recursive: true, mode: 0o700 });
+  setupSchemas(o);
+  fs.writeFileSync(path.join(o.dir, 'config', 'development.yaml'), await serverConfig(o), { mode: 0o600 });
+  fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
+  const server = spawnLogged(o.bin.server, ['--root', o.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], { cwd: o.dir, log });
+  const address = `127.0.0.1:${o.port}`;
+  let ui: ReturnType<typeof spawnLogged> | undefined;
+  const stop = async () => {
+    if (ui) await stopProcess(ui.child);
+    await stopProcess(server.child);
+  };
+  try {
+    // The frontend serves before the namespace exists: health first, then the namespace.
+    await waitForFrontend(address, o.readyTimeoutMs ?? 120_000, server.exited);
+    await registerNamespace(address, namespace);
+    await waitForTemporal(address, 60_000, server.exited);
+    if (o.bin.uiServer && o.uiPort !== undefined) {
+      ui = spawnLogged(o.bin.uiServer, ['--env', 'development', 'start'], {
+        cwd: o.dir,
+        log,
+        env: { TEMPORAL_ADDRESS: address, TEMPORAL_UI_PORT: String(o.uiPort), TEMPORAL_UI_IP: '127.0.0.1', TEMPORAL_DEFAULT_NAMESPACE: namespace },
+      });
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address, uiUrl: ui ? `http://127.0.0.1:${o.uiPort}` : undefined, process: server.child, stop };
+}
+
+/** The frontend's gRPC health: SERVING (the namespace may not exist yet). */
+async function waitForFrontend(address: string, timeoutMs: number, failed: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = 'not reached';
+  while (Date.now() < deadline) {
+    const why = failed();
+    if (why) throw new DevServerExitedError(why);
+    try {
+      const conn = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        if ((await conn.healthService.check({})).status === 1) return;
+      } finally {
+        await conn.close();
+      }
+    } catch (err) {
+      lastError = (err as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`Temporal server at ${address} not serving after ${timeoutMs} ms: ${lastError}`);
+}
