@@ -5,6 +5,7 @@
 // (scripts/tools/temporal-server.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
@@ -68,6 +69,23 @@ export function setupSchemas(o: RealServerOptions): void {
 
 const yamlString = (s: string) => JSON.stringify(s);
 
+/**
+ * A free loopback port below 32768: the cluster membership table keeps ports in a smallint, so an
+ * ephemeral port (what binding port 0 gives, 32768 and up here) stops the server at its start.
+ */
+export async function membershipPort(): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+  throw new Error('no free loopback port below 32768 for the Temporal server\'s membership');
+}
+
 /** The server's configuration: one process runs every service on loopback, persistence and visibility in PostgreSQL. */
 export async function serverConfig(o: RealServerOptions): Promise<string> {
   const p = o.postgres;
@@ -88,7 +106,7 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
     `  ${name}:`,
     '    rpc:',
     `      grpcPort: ${grpcPort}`,
-    `      membershipPort: ${await o.freePort()}`,
+    `      membershipPort: ${await membershipPort()}`,
     '      bindOnLocalHost: true',
     ...extra,
   ];
@@ -146,8 +164,6 @@ export const DYNAMIC_CONFIG = [
   '  - value: true',
   'system.enableDeploymentVersions:',
   '  - value: true',
-  'frontend.enableExecuteMultiOperation:',
-  '  - value: true',
   '',
 ].join('\n');
 
@@ -160,7 +176,8 @@ async function registerNamespace(address: string, namespace: string): Promise<vo
     } catch (err) {
       if (!/already exists|AlreadyExists/i.test((err as Error).message)) throw err;
     }
-    const types: Record<string, number> = { Keyword: 2, Datetime: 5, Text: 1, Int: 3, Double: 4, Bool: 6, KeywordList: 7 };
+    // temporal.api.enums.v1.IndexedValueType
+    const types: Record<string, number> = { Text: 1, Keyword: 2, Int: 3, Double: 4, Bool: 5, Datetime: 6, KeywordList: 7 };
     const searchAttributes = Object.fromEntries(Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => [name, types[type] ?? 2]));
     // The namespace is served by the frontend a moment after it is registered.
     for (let i = 0; i < 60; i++) {
@@ -212,7 +229,7 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
   setupSchemas(o);
   fs.writeFileSync(path.join(o.dir, 'config', 'development.yaml'), await serverConfig(o), { mode: 0o600 });
   fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
-  const server = spawnLogged(o.bin.server, ['--root', o.dir, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start'], { cwd: o.dir, log });
+  const server = spawnLogged(o.bin.server, ['--config-file', path.join(o.dir, 'config', 'development.yaml'), '--allow-no-auth', 'start'], { cwd: o.dir, log });
   const address = `127.0.0.1:${o.port}`;
   let ui: ReturnType<typeof spawnLogged> | undefined;
   const stop = async () => {
@@ -225,11 +242,14 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
     await registerNamespace(address, namespace);
     await waitForTemporal(address, 60_000, server.exited);
     if (o.bin.uiServer && o.uiPort !== undefined) {
-      ui = spawnLogged(o.bin.uiServer, ['--env', 'development', 'start'], {
-        cwd: o.dir,
-        log,
-        env: { TEMPORAL_ADDRESS: address, TEMPORAL_UI_PORT: String(o.uiPort), TEMPORAL_UI_IP: '127.0.0.1', TEMPORAL_DEFAULT_NAMESPACE: namespace },
-      });
+      const uiDir = path.join(o.dir, 'ui');
+      fs.mkdirSync(path.join(uiDir, 'config'), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(
+        path.join(uiDir, 'config', 'development.yaml'),
+        [`temporalGrpcAddress: ${yamlString(address)}`, 'host: "127.0.0.1"', `port: ${o.uiPort}`, 'enableUi: true', `defaultNamespace: ${yamlString(namespace)}`, ''].join('\n'),
+      );
+      ui = spawnLogged(o.bin.uiServer, ['--root', uiDir, '--config', 'config', '--env', 'development', 'start'], { cwd: uiDir, log });
+      await waitForUi(`http://127.0.0.1:${o.uiPort}`, 30_000, ui.exited);
     }
   } catch (err) {
     await stop();
@@ -258,4 +278,20 @@ async function waitForFrontend(address: string, timeoutMs: number, failed: () =>
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`Temporal server at ${address} not serving after ${timeoutMs} ms: ${lastError}`);
+}
+
+/** The Web UI answers its page. */
+async function waitForUi(url: string, timeoutMs: number, failed: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const why = failed();
+    if (why) throw new DevServerExitedError(why);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Temporal Web UI at ${url} not answering after ${timeoutMs} ms`);
 }

@@ -13,7 +13,11 @@ import { TOOLS_DIR } from '../../temporal/cli-path';
 import type { RealServerBinaries } from '../../temporal/real-server';
 
 export const TEMPORAL_SERVER_VERSION = '1.32.2';
-export const UI_SERVER_VERSION = '2.58.1';
+/**
+ * The Web UI the pinned CLI bundles. Newer ui-server releases (2.58) need go.temporal.io/api and
+ * echo versions the module proxy reachable here does not serve; 2.54.1 builds.
+ */
+export const UI_SERVER_VERSION = '2.54.1';
 export const GO_TOOLCHAIN = 'go1.27.3';
 export const TEMPORAL_SERVER_DIR = path.join(TOOLS_DIR, `temporal-server-${TEMPORAL_SERVER_VERSION}`);
 
