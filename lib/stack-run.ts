@@ -7,7 +7,7 @@ import path from 'node:path';
 export const RUN_FILE = 'stack.json';
 
 /** The pieces the launcher supervises. */
-export type StackPart = 'api' | 'worker' | 'webhooks' | 'temporal' | 'postgres' | 'haproxy';
+export type StackPart = 'api' | 'worker' | 'webhooks' | 'temporal' | 'postgres' | 'haproxy' | 'pgbouncer';
 
 export interface RunFile {
   launcherPid: number;

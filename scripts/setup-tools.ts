@@ -6,6 +6,7 @@
 // - schemathesis, which the tests run against both OpenAPI documents;
 // - chromium: Debian's package (apt-get, when missing and root), for the docs page's browser test.
 // - haproxy: Debian's package (apt-get, when missing and root), in front of the API replicas.
+// - pgbouncer: Debian's package (apt-get, when missing and root), between the processes and PostgreSQL (--pooler).
 // - tantivy (PyPI), the search engine the R10 benchmark compares GET /search with (bench only).
 // pip and apt-get write to .tools/setup-tools.log; the console gets one line per tool.
 import { execFileSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { childEnv, loadConfigOrExit, pathVariable, PROJECT_ROOT, stackConfigSchema } from '../lib/config';
 import { CHROMIUM_PATH } from './tools/chromium';
 import { findHaproxy, HAPROXY_PATH } from './tools/haproxy';
+import { findPgbouncer, PGBOUNCER_PATH } from './tools/pgbouncer';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
 import { InstallError, runLogged, SETUP_LOG } from './tools/install-log';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
@@ -121,12 +123,16 @@ const setupChromium = (): Outcome =>
 /** Debian's HAProxy, in front of the API replicas (`npm start -- --replicas N`, the replica e2e test). */
 const setupHaproxy = (): Outcome => aptPackage('haproxy', { found: findHaproxy(), path: HAPROXY_PATH, why: 'replicas and their test need it' });
 
+/** Debian's PgBouncer, between the processes and PostgreSQL (`npm start -- --pooler`, the pooled replica e2e test). */
+const setupPgbouncer = (): Outcome => aptPackage('pgbouncer', { found: findPgbouncer(), path: PGBOUNCER_PATH, why: '--pooler and its test need it' });
+
 const TOOLS: Record<string, Tool> = {
   temporal: { label: 'temporal CLI', required: true, setup: setupTemporalCli },
   gcs: { label: 'GCS emulator', required: true, setup: setupGcsEmulator },
   schemathesis: { label: 'schemathesis', required: true, setup: setupSchemathesis },
   chromium: { label: 'chromium', required: false, setup: setupChromium },
   haproxy: { label: 'haproxy', required: false, setup: setupHaproxy },
+  pgbouncer: { label: 'pgbouncer', required: false, setup: setupPgbouncer },
   tantivy: { label: 'tantivy (bench R10)', required: false, setup: setupTantivy },
 };
 

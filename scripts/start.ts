@@ -20,6 +20,11 @@ const { values: args } = parseCli(
         default: '1',
         description: 'API and worker processes of each kind; above 1, HAProxy (npm run setup installs it) balances the API replicas on PORT',
       },
+      pooler: {
+        type: 'boolean',
+        default: false,
+        description: 'PgBouncer (transaction mode; npm run setup installs it) between the API and worker processes and PostgreSQL; their LISTEN and the migrations stay direct',
+      },
       'webhook-worker': {
         type: 'boolean',
         default: false,
@@ -89,6 +94,7 @@ try {
       apiPort: cfg.PORT,
       replicas,
       webhookWorker: args['webhook-worker'] === true,
+      pooler: args.pooler === true,
       stdout: 'inherit',
       env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT) },
       // Every other exit is restarted by the supervisor; a configuration error (78) cannot be.
@@ -114,6 +120,10 @@ try {
   console.log(`  API:             ${apiUrl}/api/v1  (intake: ${apiUrl}/api/private/portfolio-intake/v1)`);
   if (replicas > 1) {
     console.log(`  Replicas:        ${replicas} API (${stack.apiReplicaUrls.join(', ')}) and ${replicas} workers, behind HAProxy on ${apiUrl}`);
+  }
+  if (stack.poolerUrl) {
+    const p = new URL(stack.poolerUrl);
+    console.log(`  Pooler:          PgBouncer (transaction mode) on ${p.host}: the processes' queries; LISTEN direct to PostgreSQL`);
   }
   if (args['webhook-worker'] === true) console.log(`  Webhooks:        delivered by a worker process of its own (WORKER_ROLE=webhooks, nice 10)`);
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);

@@ -22,6 +22,7 @@ export interface BenchStack
     Stack,
     | 'apiPid' | 'workerPid' | 'postgresPid' | 'temporalPid' | 'restarts' | 'startWorker' | 'stopWorker' | 'killWorker' | 'workerExited' | 'startApi' | 'killApi'
     | 'stopTemporal' | 'startTemporal' | 'stopPostgres' | 'startPostgres' | 'stop' | 'apiReplicaUrls' | 'replicaPid' | 'killReplica' | 'haproxyPid'
+    | 'pgbouncerPid' | 'poolerUrl'
   > {
   dir: string;
   dataDir: string;
@@ -48,6 +49,8 @@ export interface BenchStackOptions {
   fromBuild?: boolean;
   /** Webhook delivery in a worker process of its own (WORKER_ROLE=webhooks; the launcher's webhookWorker). */
   webhookWorker?: boolean;
+  /** PgBouncer in transaction mode between the processes and PostgreSQL (`npm start -- --pooler`). */
+  pooler?: boolean;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
@@ -77,6 +80,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
         ...(o.replicas ? { replicas: o.replicas } : {}),
         ...(o.fromBuild ? { fromBuild: true } : {}),
         ...(o.webhookWorker ? { webhookWorker: true } : {}),
+        ...(o.pooler ? { pooler: true } : {}),
       },
       ...(o.supervise ? { supervise: { say: (line: string) => console.log(`[stack] ${line}`) } } : {}),
     });
@@ -116,6 +120,8 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       replicaPid: s.replicaPid,
       killReplica: s.killReplica,
       haproxyPid: s.haproxyPid,
+      pgbouncerPid: s.pgbouncerPid,
+      poolerUrl: s.poolerUrl,
       databaseUrl: s.databaseUrl,
       temporalAddress: s.temporalAddress,
       taskQueue,
