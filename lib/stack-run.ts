@@ -13,6 +13,8 @@ export interface RunFile {
   launcherPid: number;
   apiUrl: string | undefined;
   databasePort: number | undefined;
+  /** With `--pooler`: PgBouncer's port, where the API and worker processes send their queries. */
+  poolerPort?: number;
   temporalAddress: string;
   uiUrl: string | undefined;
   pids: Partial<Record<StackPart, number>>;

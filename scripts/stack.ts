@@ -553,6 +553,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           launcherPid: process.pid,
           apiUrl,
           databasePort,
+          ...(poolerUrl ? { poolerPort: Number(new URL(poolerUrl).port) } : {}),
           temporalAddress,
           uiUrl,
           pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: haproxy?.pid, pgbouncer: pgbouncer?.pid },
