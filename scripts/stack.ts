@@ -268,8 +268,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
   let pg: EmbeddedPg | undefined;
   let temporal: DevServer | undefined;
   const procs: Partial<Record<ProcKey, Proc>> = {};
-  let haproxy: ChildProcess | undefined;
-  let pgbouncer: ChildProcess | undefined;
+  /** HAProxy in front of the API replicas, PgBouncer in front of PostgreSQL, when asked for. */
+  const daemons: Partial<Record<'haproxy' | 'pgbouncer', ChildProcess>> = {};
   let closing = false;
   /** The first API or worker process that exited with nothing to start it again (it fails a launch under way). */
   let exitedUnrestarted: string | undefined;
@@ -309,6 +309,23 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     if (o.signal?.aborted) throw new Error('stack launch aborted');
   };
 
+  /** Spawn HAProxy or PgBouncer, watched: an exit nobody asked for is restarted (with `again`) under supervision. */
+  const spawnDaemon = async (piece: 'haproxy' | 'pgbouncer', bin: string, args: string[], again: () => Promise<void>): Promise<ChildProcess> => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', reject);
+    });
+    daemons[piece] = child;
+    startedAt[piece] = Date.now();
+    child.once('exit', (code, sig) => {
+      if (daemons[piece] !== child) return;
+      delete daemons[piece];
+      restartLater(piece, `exited (code ${code}, signal ${sig})`, async () => void (daemons[piece] ?? (await again())));
+    });
+    return child;
+  };
+
   const stopProc = async (key: ProcKey, how: 'stop' | 'kill') => {
     const p = procs[key];
     if (!p) return;
@@ -322,10 +339,10 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     (stopped ??= (async () => {
       closing = true;
       await Promise.all((Object.keys(procs) as ProcKey[]).map((k) => stopProc(k, 'stop')));
-      await stopChild(haproxy, 5000);
-      haproxy = undefined;
-      await stopChild(pgbouncer, 5000);
-      pgbouncer = undefined;
+      for (const d of ['haproxy', 'pgbouncer'] as const) {
+        await stopChild(daemons[d], 5000);
+        delete daemons[d];
+      }
       expected.temporal = expected.postgres = true;
       await temporal?.stop().catch(() => {});
       temporal = undefined;
@@ -391,18 +408,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       fs.writeFileSync(cfgFile, pgbouncerConfig({ port, database, server: { host: direct.hostname, port: Number(direct.port || 5432) }, authFile, statsUsers: [user] }), { mode: 0o600 });
       // PgBouncer will not run as root: it reads its files first, then becomes `postgres` (as PostgreSQL does here).
       const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
-      const child = spawn(bin, [...asRoot, cfgFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-      await new Promise<void>((resolve, reject) => {
-        child.once('spawn', () => resolve());
-        child.once('error', reject);
-      });
-      pgbouncer = child;
-      startedAt.pgbouncer = Date.now();
-      child.once('exit', (code, sig) => {
-        if (pgbouncer !== child) return;
-        pgbouncer = undefined;
-        restartLater('pgbouncer', `exited (code ${code}, signal ${sig})`, async () => void (pgbouncer ?? (await startPgbouncer(port))));
-      });
+      const child = await spawnDaemon('pgbouncer', bin, [...asRoot, cfgFile], () => startPgbouncer(port));
       await waitPort(port, 10_000, () => !running(child));
       writeRunFile();
     };
@@ -531,18 +537,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       const cfgFile = path.join(o.dataDir, 'haproxy.cfg');
       fs.mkdirSync(o.dataDir, { recursive: true });
       fs.writeFileSync(cfgFile, haproxyConfig({ port: apiPort!, servers: replicaPorts }), { mode: 0o600 });
-      const child = spawn(bin, ['-db', '-f', cfgFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-      await new Promise<void>((resolve, reject) => {
-        child.once('spawn', () => resolve());
-        child.once('error', reject);
-      });
-      haproxy = child;
-      startedAt.haproxy = Date.now();
-      child.once('exit', (code, sig) => {
-        if (haproxy !== child) return;
-        haproxy = undefined;
-        restartLater('haproxy', `exited (code ${code}, signal ${sig})`, async () => void (haproxy ?? (await startHaproxy())));
-      });
+      await spawnDaemon('haproxy', bin, ['-db', '-f', cfgFile], startHaproxy);
       writeRunFile();
     };
     if (o.runFile) {
@@ -556,7 +551,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           ...(poolerUrl ? { poolerPort: Number(new URL(poolerUrl).port) } : {}),
           temporalAddress,
           uiUrl,
-          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: haproxy?.pid, pgbouncer: pgbouncer?.pid },
+          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: daemons.haproxy?.pid, pgbouncer: daemons.pgbouncer?.pid },
           ...(replicas > 1
             ? {
                 replicas: Array.from({ length: replicas }, (_, i) => ({
@@ -585,7 +580,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           const c = procs[key]?.child;
           if (c && !running(c)) return `${key} exited (code ${c.exitCode}, signal ${c.signalCode})`;
         }
-        if (replicas > 1 && startedAt.haproxy && !running(haproxy)) return 'haproxy exited';
+        if (replicas > 1 && startedAt.haproxy && !running(daemons.haproxy)) return 'haproxy exited';
         return undefined;
       };
       // Every replica ready, then the load balancer. HAProxy counts a server up from its start until
@@ -610,8 +605,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       workerPid: () => procs.worker?.child.pid,
       postgresPid: () => pg?.pid(),
       temporalPid: () => temporal?.process.pid,
-      haproxyPid: () => haproxy?.pid,
-      pgbouncerPid: () => pgbouncer?.pid,
+      haproxyPid: () => daemons.haproxy?.pid,
+      pgbouncerPid: () => daemons.pgbouncer?.pid,
       poolerUrl,
       replicaPid: (piece, n) => procs[keyOf(piece, n)]?.child.pid,
       killReplica: (piece, n) => stopProc(keyOf(piece, n), 'kill'),

@@ -57,6 +57,21 @@ const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:
 /** artist-bench-0..49 (bench/intake-latency.ts; artist-bench-1 in bench/lib/intake.ts) and the recorded histories' artist. */
 export const BENCH_ARTISTS = [...Array.from({ length: 50 }, (_, i) => `artist-bench-${i}`), 'artist-fixture-001'];
 
+/** A human operator who reviews, signed in with a local bearer token whose subject is `actorId`. */
+export async function upsertReviewOperator(sql: Sql, actorId: string): Promise<void> {
+  await upsertMapping(sql, {
+    actorId,
+    credentialKind: 'bearer',
+    credentialSubject: actorId,
+    credentialIssuer: LOCAL_ISSUER,
+    role: 'operator',
+    permissions: ['portfolio_intake:review'],
+    organizationId: 'platform',
+    isHumanOperator: true,
+    selfService: false,
+  });
+}
+
 export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchStack> {
   const dir = tempStackDir('bench-stack-');
   const dataDir = path.join(dir, 'data');
@@ -99,17 +114,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       // stages only for artists its organization is tied to (lib/intake/artist-ties.ts).
       artistScope: BENCH_ARTISTS,
     });
-    await upsertMapping(sql, {
-      actorId: 'bench-operator',
-      credentialKind: 'bearer',
-      credentialSubject: 'bench-operator',
-      credentialIssuer: LOCAL_ISSUER,
-      role: 'operator',
-      permissions: ['portfolio_intake:review'],
-      organizationId: 'platform',
-      isHumanOperator: true,
-      selfService: false,
-    });
+    await upsertReviewOperator(sql, 'bench-operator');
     const token = await issueLocalToken(await loadOrCreateSigningKey(dataDir), { subject: 'bench-operator', issuer: LOCAL_ISSUER, ttlSeconds: 4 * 3600 });
     const s = stack;
     return {

@@ -7,12 +7,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../bench/lib/webhook-receiver';
-import { startBenchStack, type BenchStack } from '../../bench/lib/stack';
+import { startBenchStack, upsertReviewOperator, type BenchStack } from '../../bench/lib/stack';
 import { books, waitFinal, waitStatus } from '../../faults/books';
 import { complete, createBody, INTAKE, jpeg, put, retrying, send, staged, type Reply } from '../../faults/client';
 import { drive } from '../../faults/resilience';
 import { LOCAL_ISSUER } from '../../lib/identity';
-import { upsertMapping } from '../../lib/identity/actors';
 import { issueLocalToken, loadOrCreateSigningKey } from '../../lib/identity/local-keys';
 
 const PUBLIC_LIMIT = 20;
@@ -122,17 +121,7 @@ export function replicaSuite(o: { pooler: boolean }): void {
       expect((await retrying(() => complete(s, id))).status).toBeLessThan(300);
       expect(await waitStatus(s, [id], 'awaiting_review', 60_000)).toBe(true);
       // A second human operator, beside the bench's.
-      await upsertMapping(s.sql, {
-        actorId: 'replica-operator-2',
-        credentialKind: 'bearer',
-        credentialSubject: 'replica-operator-2',
-        credentialIssuer: LOCAL_ISSUER,
-        role: 'operator',
-        permissions: ['portfolio_intake:review'],
-        organizationId: 'platform',
-        isHumanOperator: true,
-        selfService: false,
-      });
+      await upsertReviewOperator(s.sql, 'replica-operator-2');
       const key = await loadOrCreateSigningKey(s.dataDir);
       const token2 = await issueLocalToken(key, { subject: 'replica-operator-2', issuer: LOCAL_ISSUER, ttlSeconds: 3600 });
       const signIn = async (replica: string, token: string) => {
