@@ -2,7 +2,7 @@
 // pooler, LISTEN and the migrations on the direct URL (the pooled e2e checks where LISTEN went);
 // without it, the pool as before. No connection is opened here.
 import { describe, expect, it } from 'vitest';
-import { directDatabaseUrlOf } from '../../lib/config';
+import { databaseWhereOf, directDatabaseUrlOf } from '../../lib/config';
 import { createSql } from '../../lib/db';
 import { pgbouncerConfig, pgbouncerUsers } from '../../scripts/tools/pgbouncer';
 
@@ -26,6 +26,11 @@ describe('pooled connections', () => {
   it('the migrations and LISTEN go to DATABASE_DIRECT_URL when set, else to DATABASE_URL', () => {
     expect(directDatabaseUrlOf({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: DIRECT })).toBe(DIRECT);
     expect(directDatabaseUrlOf({ DATABASE_URL: DIRECT })).toBe(DIRECT);
+  });
+
+  it("a process's start line names where its connections go, without credentials", () => {
+    expect(databaseWhereOf({ DATABASE_URL: POOLER, DATABASE_DIRECT_URL: DIRECT })).toEqual({ database: '127.0.0.1:6432/intake', databaseDirect: '127.0.0.1:5432/intake' });
+    expect(databaseWhereOf({ DATABASE_URL: DIRECT })).toEqual({ database: '127.0.0.1:5432/intake' });
   });
 
   it('the PgBouncer files: transaction mode on loopback, no unix socket, passwords quoted', () => {
