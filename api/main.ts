@@ -1,5 +1,5 @@
 // The HTTP API process: parse config, serve, stop cleanly on SIGTERM/SIGINT.
-import { apiConfigSchema, loadConfigOrExit, unreachableAt } from '../lib/config';
+import { apiConfigSchema, databaseWhereOf, loadConfigOrExit, unreachableAt } from '../lib/config';
 import { takeNoArguments } from '../lib/process-args';
 import { createLogger } from '../lib/logger';
 import { installProcessGuard } from '../lib/process-guard';
@@ -19,7 +19,7 @@ const api = await startApi(cfg, log, { migrate: cfg.MIGRATE_ON_START }).catch((e
   process.stderr.write(`api: ${unreachable}\n`);
   process.exit(69); // EX_UNAVAILABLE
 });
-log.info({ url: api.url, publicBaseUrl: api.deps.publicBaseUrl }, 'api listening');
+log.info({ url: api.url, publicBaseUrl: api.deps.publicBaseUrl, ...databaseWhereOf(cfg) }, 'api listening');
 
 let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { PROJECT_ROOT, databaseUrlOf, type ApiConfig } from '../lib/config';
+import { PROJECT_ROOT, databaseUrlOf, directDatabaseUrlOf, type ApiConfig } from '../lib/config';
 import { createSql } from '../lib/db';
 import { migrateUp } from '../lib/db/migrate';
 import type { Logger } from '../lib/logger';
@@ -57,12 +57,13 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
 
 export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: boolean } = {}): Promise<RunningApi> {
   const databaseUrl = databaseUrlOf(cfg);
-  if (opts.migrate ?? true) await migrateUp(databaseUrl, (m) => log.debug(m));
-  const sql = createSql(databaseUrl, { max: cfg.DATABASE_POOL_MAX });
+  // The migrations hold a session's advisory lock: never through a pooler.
+  if (opts.migrate ?? true) await migrateUp(directDatabaseUrlOf(cfg), (m) => log.debug(m));
+  const sql = createSql(databaseUrl, { max: cfg.DATABASE_POOL_MAX, directUrl: cfg.DATABASE_DIRECT_URL });
   // Lazy: the API starts (and reports `blocked`) even while Temporal is away.
   const temporal = createTemporalClient(cfg);
   const metrics = createApiMetrics(sql);
-  const rateLimits = cfg.RATE_LIMITS_ENABLED ? createRateLimits(cfg, databaseUrl, (family) => metrics.rateLimited(family)) : undefined;
+  const rateLimits = cfg.RATE_LIMITS_ENABLED ? createRateLimits(cfg, { url: databaseUrl, pooled: cfg.DATABASE_DIRECT_URL !== undefined }, (family) => metrics.rateLimited(family)) : undefined;
   const cutover = createCutoverReads(sql, { legacyUrl: cfg.LEGACY_DATA_URL, sampleRate: cfg.CUTOVER_SHADOW_SAMPLE_RATE });
   const closeResources = async () => {
     await rateLimits?.close().catch(() => {});

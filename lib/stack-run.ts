@@ -7,12 +7,14 @@ import path from 'node:path';
 export const RUN_FILE = 'stack.json';
 
 /** The pieces the launcher supervises. */
-export type StackPart = 'api' | 'worker' | 'webhooks' | 'temporal' | 'postgres' | 'haproxy';
+export type StackPart = 'api' | 'worker' | 'webhooks' | 'temporal' | 'postgres' | 'haproxy' | 'pgbouncer';
 
 export interface RunFile {
   launcherPid: number;
   apiUrl: string | undefined;
   databasePort: number | undefined;
+  /** With `--pooler`: PgBouncer's port, where the API and worker processes send their queries. */
+  poolerPort?: number;
   temporalAddress: string;
   uiUrl: string | undefined;
   pids: Partial<Record<StackPart, number>>;

@@ -6,6 +6,7 @@
 // - schemathesis, which the tests run against both OpenAPI documents;
 // - chromium: Debian's package (apt-get, when missing and root), for the docs page's browser test.
 // - haproxy: Debian's package (apt-get, when missing and root), in front of the API replicas.
+// - pgbouncer: Debian's package (apt-get, when missing and root), between the processes and PostgreSQL (--pooler).
 // - tantivy (PyPI), the search engine the R10 benchmark compares GET /search with (bench only).
 // - temporal-server: the real Temporal server, pinned, built with `go install` (GOTOOLCHAIN from the
 //   Go module proxy) into .tools/temporal-server-<version>/ once; `npm start -- --temporal server` and
@@ -19,6 +20,7 @@ import { childEnv, loadConfigOrExit, pathVariable, PROJECT_ROOT, stackConfigSche
 import { CHROMIUM_PATH } from './tools/chromium';
 import { findHaproxy, HAPROXY_PATH } from './tools/haproxy';
 import { ensureTemporalServer, TEMPORAL_SERVER_VERSION, UI_SERVER_VERSION } from './tools/temporal-server';
+import { findPgbouncer, PGBOUNCER_PATH } from './tools/pgbouncer';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
 import { InstallError, runLogged, SETUP_LOG } from './tools/install-log';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
@@ -134,6 +136,8 @@ function setupTemporalServer(): Outcome {
     throw new InstallError((err as Error).message, []);
   }
 }
+/** Debian's PgBouncer, between the processes and PostgreSQL (`npm start -- --pooler`, the pooled replica e2e test). */
+const setupPgbouncer = (): Outcome => aptPackage('pgbouncer', { found: findPgbouncer(), path: PGBOUNCER_PATH, why: '--pooler and its test need it' });
 
 const TOOLS: Record<string, Tool> = {
   temporal: { label: 'temporal CLI', required: true, setup: setupTemporalCli },
@@ -141,6 +145,7 @@ const TOOLS: Record<string, Tool> = {
   schemathesis: { label: 'schemathesis', required: true, setup: setupSchemathesis },
   chromium: { label: 'chromium', required: false, setup: setupChromium },
   haproxy: { label: 'haproxy', required: false, setup: setupHaproxy },
+  pgbouncer: { label: 'pgbouncer', required: false, setup: setupPgbouncer },
   tantivy: { label: 'tantivy (bench R10)', required: false, setup: setupTantivy },
   'temporal-server': { label: 'temporal server (real)', required: false, setup: setupTemporalServer },
 };

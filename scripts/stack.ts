@@ -19,6 +19,8 @@ import { freePort } from '../lib/net/free-port';
 import { findTemporalCli } from '../temporal/cli-path';
 import { removeOwnRunFile, RUN_FILE, type RunFile } from '../lib/stack-run';
 import { findHaproxy, haproxyConfig } from './tools/haproxy';
+import { findPgbouncer, pgbouncerConfig, pgbouncerUsers } from './tools/pgbouncer';
+import { waitPort } from '../lib/net/wait-port';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
 import { startRealServer, type RealServerBinaries, type RealServerOptions } from '../temporal/real-server';
 
@@ -34,7 +36,7 @@ export type TemporalSpec =
 
 export type StackPiece = 'api' | 'worker' | 'webhooks';
 /** Every child the launcher can supervise. */
-export type SupervisedPiece = StackPiece | 'temporal' | 'postgres' | 'haproxy';
+export type SupervisedPiece = StackPiece | 'temporal' | 'postgres' | 'haproxy' | 'pgbouncer';
 /** One API or worker process: replica 1 is `api`/`worker`, the others `api.2`, `worker.2`, ...; `webhooks` is the webhook worker process. */
 type ProcKey = StackPiece | `${StackPiece}.${number}`;
 const keyOf = (piece: StackPiece, n: number): ProcKey => (n === 1 ? piece : `${piece}.${n}`);
@@ -81,6 +83,12 @@ export interface ProcessesSpec {
    * topology that keeps slow partner receivers off intake's event loop. Default: one worker process runs both.
    */
   webhookWorker?: boolean;
+  /**
+   * PgBouncer (Debian's `pgbouncer`, set up by `npm run setup`) in transaction mode between the API
+   * and worker processes and PostgreSQL, on a port of its own: their DATABASE_URL is PgBouncer's,
+   * DATABASE_DIRECT_URL the database's (LISTEN, migrations). The launcher and the tools connect directly.
+   */
+  pooler?: boolean;
 }
 
 export interface StackOptions {
@@ -121,6 +129,9 @@ export interface Stack {
   temporalPid(): number | undefined;
   /** HAProxy in front of the API replicas, when there are several. */
   haproxyPid(): number | undefined;
+  /** PgBouncer between the processes and PostgreSQL (`pooler`), and the URL the processes connect to through it. */
+  pgbouncerPid(): number | undefined;
+  readonly poolerUrl: string | undefined;
   /** The pid of API or worker replica `n` (1-based), while it runs. */
   replicaPid(piece: StackPiece, n: number): number | undefined;
   /** SIGKILL API or worker replica `n` and wait until it is gone (not restarted unless supervised). */
@@ -260,7 +271,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
   let pg: EmbeddedPg | undefined;
   let temporal: DevServer | undefined;
   const procs: Partial<Record<ProcKey, Proc>> = {};
-  let haproxy: ChildProcess | undefined;
+  /** HAProxy in front of the API replicas, PgBouncer in front of PostgreSQL, when asked for. */
+  const daemons: Partial<Record<'haproxy' | 'pgbouncer', ChildProcess>> = {};
   let closing = false;
   /** The first API or worker process that exited with nothing to start it again (it fails a launch under way). */
   let exitedUnrestarted: string | undefined;
@@ -300,6 +312,23 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     if (o.signal?.aborted) throw new Error('stack launch aborted');
   };
 
+  /** Spawn HAProxy or PgBouncer, watched: an exit nobody asked for is restarted (with `again`) under supervision. */
+  const spawnDaemon = async (piece: 'haproxy' | 'pgbouncer', bin: string, args: string[], again: () => Promise<void>): Promise<ChildProcess> => {
+    const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', reject);
+    });
+    daemons[piece] = child;
+    startedAt[piece] = Date.now();
+    child.once('exit', (code, sig) => {
+      if (daemons[piece] !== child) return;
+      delete daemons[piece];
+      restartLater(piece, `exited (code ${code}, signal ${sig})`, async () => void (daemons[piece] ?? (await again())));
+    });
+    return child;
+  };
+
   const stopProc = async (key: ProcKey, how: 'stop' | 'kill') => {
     const p = procs[key];
     if (!p) return;
@@ -313,8 +342,10 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     (stopped ??= (async () => {
       closing = true;
       await Promise.all((Object.keys(procs) as ProcKey[]).map((k) => stopProc(k, 'stop')));
-      await stopChild(haproxy, 5000);
-      haproxy = undefined;
+      for (const d of ['haproxy', 'pgbouncer'] as const) {
+        await stopChild(daemons[d], 5000);
+        delete daemons[d];
+      }
       expected.temporal = expected.postgres = true;
       await temporal?.stop().catch(() => {});
       temporal = undefined;
@@ -363,6 +394,37 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       'embedded' in o.postgres && o.migrate !== false && procSpec
         ? await ensureAppRole(databaseUrl, loadOrCreateSecret(o.dataDir, POSTGRES_APP_PASSWORD_SECRET, 24))
         : databaseUrl;
+    check();
+
+    // PgBouncer, when asked for: the processes' queries go through it, their LISTEN and nothing else directly.
+    let poolerUrl: string | undefined;
+    const startPgbouncer = async (port: number): Promise<void> => {
+      const bin = findPgbouncer();
+      if (!bin) throw new Error("--pooler needs PgBouncer: run `npm run setup` (installs Debian's pgbouncer as root) or put pgbouncer on PATH");
+      const direct = new URL(processDatabaseUrl);
+      const database = decodeURIComponent(direct.pathname.slice(1));
+      const user = decodeURIComponent(direct.username);
+      fs.mkdirSync(o.dataDir, { recursive: true });
+      const authFile = path.join(o.dataDir, 'pgbouncer-users.txt');
+      const cfgFile = path.join(o.dataDir, 'pgbouncer.ini');
+      fs.writeFileSync(authFile, pgbouncerUsers([{ user, password: decodeURIComponent(direct.password) }]), { mode: 0o600 });
+      fs.writeFileSync(cfgFile, pgbouncerConfig({ port, database, server: { host: direct.hostname, port: Number(direct.port || 5432) }, authFile, statsUsers: [user] }), { mode: 0o600 });
+      // PgBouncer will not run as root: it reads its files first, then becomes `postgres` (as PostgreSQL does here).
+      const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
+      const child = await spawnDaemon('pgbouncer', bin, [...asRoot, cfgFile], () => startPgbouncer(port));
+      await waitPort(port, 10_000, () => !running(child));
+      writeRunFile();
+    };
+    if (procSpec?.pooler) {
+      const port = await freePort();
+      await startPgbouncer(port);
+      const url = new URL(processDatabaseUrl);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      poolerUrl = url.toString();
+      const at = new URL(processDatabaseUrl);
+      say(`PgBouncer (transaction mode) on 127.0.0.1:${port}, in front of PostgreSQL at ${at.hostname}:${at.port || 5432}${at.pathname} for the API and the worker`);
+    }
     check();
 
     // Temporal.
@@ -448,7 +510,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     const apiReplicaUrls = replicaPorts.map((p) => `http://127.0.0.1:${p}`);
     const baseEnv: Record<string, string> = {
       DATA_DIR: o.dataDir,
-      DATABASE_URL: processDatabaseUrl,
+      DATABASE_URL: poolerUrl ?? processDatabaseUrl,
+      ...(poolerUrl ? { DATABASE_DIRECT_URL: processDatabaseUrl } : {}),
       // The launcher applied the migrations as the owner; the processes' role may not.
       ...(o.migrate !== false ? { MIGRATE_ON_START: 'false' } : {}),
       TEMPORAL_ADDRESS: temporalAddress,
@@ -497,18 +560,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       const cfgFile = path.join(o.dataDir, 'haproxy.cfg');
       fs.mkdirSync(o.dataDir, { recursive: true });
       fs.writeFileSync(cfgFile, haproxyConfig({ port: apiPort!, servers: replicaPorts }), { mode: 0o600 });
-      const child = spawn(bin, ['-db', '-f', cfgFile], { stdio: ['ignore', 'ignore', 'inherit'] });
-      await new Promise<void>((resolve, reject) => {
-        child.once('spawn', () => resolve());
-        child.once('error', reject);
-      });
-      haproxy = child;
-      startedAt.haproxy = Date.now();
-      child.once('exit', (code, sig) => {
-        if (haproxy !== child) return;
-        haproxy = undefined;
-        restartLater('haproxy', `exited (code ${code}, signal ${sig})`, async () => void (haproxy ?? (await startHaproxy())));
-      });
+      await spawnDaemon('haproxy', bin, ['-db', '-f', cfgFile], startHaproxy);
       writeRunFile();
     };
     if (o.runFile) {
@@ -519,9 +571,10 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           launcherPid: process.pid,
           apiUrl,
           databasePort,
+          ...(poolerUrl ? { poolerPort: Number(new URL(poolerUrl).port) } : {}),
           temporalAddress,
           uiUrl,
-          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: haproxy?.pid },
+          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: daemons.haproxy?.pid, pgbouncer: daemons.pgbouncer?.pid },
           ...(replicas > 1
             ? {
                 replicas: Array.from({ length: replicas }, (_, i) => ({
@@ -550,7 +603,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           const c = procs[key]?.child;
           if (c && !running(c)) return `${key} exited (code ${c.exitCode}, signal ${c.signalCode})`;
         }
-        if (replicas > 1 && startedAt.haproxy && !running(haproxy)) return 'haproxy exited';
+        if (replicas > 1 && startedAt.haproxy && !running(daemons.haproxy)) return 'haproxy exited';
         return undefined;
       };
       // Every replica ready, then the load balancer. HAProxy counts a server up from its start until
@@ -575,7 +628,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       workerPid: () => procs.worker?.child.pid,
       postgresPid: () => pg?.pid(),
       temporalPid: () => temporal?.process.pid,
-      haproxyPid: () => haproxy?.pid,
+      haproxyPid: () => daemons.haproxy?.pid,
+      pgbouncerPid: () => daemons.pgbouncer?.pid,
+      poolerUrl,
       replicaPid: (piece, n) => procs[keyOf(piece, n)]?.child.pid,
       killReplica: (piece, n) => stopProc(keyOf(piece, n), 'kill'),
       restarts: () => ({ ...restarts }),

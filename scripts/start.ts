@@ -26,6 +26,11 @@ const { values: args } = parseCli(
         default: 'dev',
         description: 'dev: the Temporal dev server (SQLite file); server: the real Temporal server, pinned, with PostgreSQL persistence and SQL visibility (npm run setup -- --only temporal-server builds it once, about 10 min)',
       },
+      pooler: {
+        type: 'boolean',
+        default: false,
+        description: 'PgBouncer (transaction mode; npm run setup installs it) between the API and worker processes and PostgreSQL; their LISTEN and the migrations stay direct',
+      },
       'webhook-worker': {
         type: 'boolean',
         default: false,
@@ -107,6 +112,7 @@ try {
       apiPort: cfg.PORT,
       replicas,
       webhookWorker: args['webhook-worker'] === true,
+      pooler: args.pooler === true,
       stdout: 'inherit',
       env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT) },
       // Every other exit is restarted by the supervisor; a configuration error (78) cannot be.
@@ -132,6 +138,10 @@ try {
   console.log(`  API:             ${apiUrl}/api/v1  (intake: ${apiUrl}/api/private/portfolio-intake/v1)`);
   if (replicas > 1) {
     console.log(`  Replicas:        ${replicas} API (${stack.apiReplicaUrls.join(', ')}) and ${replicas} workers, behind HAProxy on ${apiUrl}`);
+  }
+  if (stack.poolerUrl) {
+    const p = new URL(stack.poolerUrl);
+    console.log(`  Pooler:          PgBouncer (transaction mode) on ${p.host}: the processes' queries; LISTEN direct to PostgreSQL`);
   }
   if (args['webhook-worker'] === true) console.log(`  Webhooks:        delivered by a worker process of its own (WORKER_ROLE=webhooks, nice 10)`);
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);

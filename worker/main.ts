@@ -1,6 +1,6 @@
 // The Temporal worker process: parse config, install the runtime, start every piece, shut down cleanly.
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
-import { ConfigError, loadConfigOrExit, unreachableAt, temporalAddressOf, workerConfigSchema } from '../lib/config';
+import { ConfigError, databaseWhereOf, loadConfigOrExit, unreachableAt, temporalAddressOf, workerConfigSchema } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
 import { EXIT_UNCAUGHT, installProcessGuard } from '../lib/process-guard';
@@ -55,7 +55,7 @@ const queues = {
   ...(worker.role !== 'webhooks' ? { taskQueue: worker.taskQueue } : {}),
   ...(worker.role !== 'intake' ? { webhookTaskQueue: worker.webhookTaskQueue } : {}),
 };
-log.info({ temporalAddress: temporalAddressOf(cfg), namespace: cfg.TEMPORAL_NAMESPACE, role: worker.role, ...queues, identity: worker.identity }, 'worker polling');
+log.info({ ...databaseWhereOf(cfg), temporalAddress: temporalAddressOf(cfg), namespace: cfg.TEMPORAL_NAMESPACE, role: worker.role, ...queues, identity: worker.identity }, 'worker polling');
 if (worker.metricsUrl) log.info({ url: worker.metricsUrl }, 'worker metrics');
 
 // Runtime.install registers SIGINT/SIGTERM: both workers stop polling, drain in-flight tasks, and

@@ -62,7 +62,7 @@ export interface RunningWorker {
 export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWorkerOptions = {}): Promise<RunningWorker> {
   const workflowBundle = await resolveWorkflowBundle(cfg, log);
   const deployment = deploymentOptionsOf(cfg, workflowBundle);
-  const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX });
+  const sql = createSql(databaseUrlOf(cfg), { max: cfg.DATABASE_POOL_MAX, directUrl: cfg.DATABASE_DIRECT_URL });
   const closers: (() => Promise<unknown>)[] = [() => sql.end({ timeout: 5 })];
   const closeAll = async () => {
     for (const close of closers.splice(0).reverse()) await close().catch((err: unknown) => log.warn({ err }, 'closing a worker piece failed'));

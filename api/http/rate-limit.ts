@@ -58,15 +58,21 @@ function setHeaders(res: Response, family: RateFamily, quota: number, r: RateLim
   res.setHeader('RateLimit', `"${family}";r=${Math.max(0, r.remainingPoints)};t=${reset}`);
 }
 
-export function createRateLimits(cfg: RateLimitConfig, databaseUrl: string, onRefused: (family: RateFamily) => void): RateLimits {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 });
+/**
+ * `pooled`: the database is a pooler in transaction mode (DATABASE_DIRECT_URL set), where a named
+ * statement prepared on one server connection is unknown on the next: the limiter's statements
+ * (it names each one) are then sent unnamed.
+ */
+export function createRateLimits(cfg: RateLimitConfig, db: { url: string; pooled: boolean }, onRefused: (family: RateFamily) => void): RateLimits {
+  const pool = new pg.Pool({ connectionString: db.url, max: 4, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 2_000 });
   pool.on('error', () => {}); // an idle client dropped by a database restart: the next query reconnects
+  const storeClient = db.pooled ? { query: (q: { text: string; values?: unknown[] }) => pool.query({ text: q.text, ...(q.values ? { values: q.values } : {}) }) } : pool;
   const quota = perMinuteOf(cfg);
   const limiters = Object.fromEntries(
     RATE_FAMILIES.map((family, i) => [
       family,
       new RateLimiterPostgres({
-        storeClient: pool,
+        storeClient,
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true, // by the migrations

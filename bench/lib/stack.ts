@@ -22,6 +22,7 @@ export interface BenchStack
     Stack,
     | 'apiPid' | 'workerPid' | 'postgresPid' | 'temporalPid' | 'restarts' | 'startWorker' | 'stopWorker' | 'killWorker' | 'workerExited' | 'startApi' | 'killApi'
     | 'stopTemporal' | 'startTemporal' | 'stopPostgres' | 'startPostgres' | 'stop' | 'apiReplicaUrls' | 'replicaPid' | 'killReplica' | 'haproxyPid'
+    | 'pgbouncerPid' | 'poolerUrl'
   > {
   dir: string;
   dataDir: string;
@@ -48,11 +49,28 @@ export interface BenchStackOptions {
   fromBuild?: boolean;
   /** Webhook delivery in a worker process of its own (WORKER_ROLE=webhooks; the launcher's webhookWorker). */
   webhookWorker?: boolean;
+  /** PgBouncer in transaction mode between the processes and PostgreSQL (`npm start -- --pooler`). */
+  pooler?: boolean;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
 /** artist-bench-0..49 (bench/intake-latency.ts; artist-bench-1 in bench/lib/intake.ts) and the recorded histories' artist. */
 export const BENCH_ARTISTS = [...Array.from({ length: 50 }, (_, i) => `artist-bench-${i}`), 'artist-fixture-001'];
+
+/** A human operator who reviews, signed in with a local bearer token whose subject is `actorId`. */
+export async function upsertReviewOperator(sql: Sql, actorId: string): Promise<void> {
+  await upsertMapping(sql, {
+    actorId,
+    credentialKind: 'bearer',
+    credentialSubject: actorId,
+    credentialIssuer: LOCAL_ISSUER,
+    role: 'operator',
+    permissions: ['portfolio_intake:review'],
+    organizationId: 'platform',
+    isHumanOperator: true,
+    selfService: false,
+  });
+}
 
 export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchStack> {
   const dir = tempStackDir('bench-stack-');
@@ -77,6 +95,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
         ...(o.replicas ? { replicas: o.replicas } : {}),
         ...(o.fromBuild ? { fromBuild: true } : {}),
         ...(o.webhookWorker ? { webhookWorker: true } : {}),
+        ...(o.pooler ? { pooler: true } : {}),
       },
       ...(o.supervise ? { supervise: { say: (line: string) => console.log(`[stack] ${line}`) } } : {}),
     });
@@ -95,17 +114,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       // stages only for artists its organization is tied to (lib/intake/artist-ties.ts).
       artistScope: BENCH_ARTISTS,
     });
-    await upsertMapping(sql, {
-      actorId: 'bench-operator',
-      credentialKind: 'bearer',
-      credentialSubject: 'bench-operator',
-      credentialIssuer: LOCAL_ISSUER,
-      role: 'operator',
-      permissions: ['portfolio_intake:review'],
-      organizationId: 'platform',
-      isHumanOperator: true,
-      selfService: false,
-    });
+    await upsertReviewOperator(sql, 'bench-operator');
     const token = await issueLocalToken(await loadOrCreateSigningKey(dataDir), { subject: 'bench-operator', issuer: LOCAL_ISSUER, ttlSeconds: 4 * 3600 });
     const s = stack;
     return {
@@ -116,6 +125,8 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       replicaPid: s.replicaPid,
       killReplica: s.killReplica,
       haproxyPid: s.haproxyPid,
+      pgbouncerPid: s.pgbouncerPid,
+      poolerUrl: s.poolerUrl,
       databaseUrl: s.databaseUrl,
       temporalAddress: s.temporalAddress,
       taskQueue,

@@ -24,6 +24,20 @@ export function databaseUrlOf(cfg: { DATABASE_URL?: string | undefined; DATA_DIR
   return databaseOf(cfg).url;
 }
 
+/** Where session state goes (LISTEN, the migrations' advisory lock): DATABASE_DIRECT_URL behind a pooler, else the database itself. */
+export function directDatabaseUrlOf(cfg: { DATABASE_URL?: string | undefined; DATABASE_DIRECT_URL?: string | undefined; DATA_DIR?: string; POSTGRES_PORT?: number | undefined }): string {
+  return cfg.DATABASE_DIRECT_URL ?? databaseUrlOf(cfg);
+}
+
+/** Where a process's database connections go, without credentials, for its start line: `host:port/db`, and the direct one behind a pooler. */
+export function databaseWhereOf(cfg: { DATABASE_URL?: string | undefined; DATABASE_DIRECT_URL?: string | undefined; DATA_DIR?: string; POSTGRES_PORT?: number | undefined }): { database: string; databaseDirect?: string } {
+  const where = (url: string) => {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  };
+  return { database: where(databaseUrlOf(cfg)), ...(cfg.DATABASE_DIRECT_URL ? { databaseDirect: where(cfg.DATABASE_DIRECT_URL) } : {}) };
+}
+
 /**
  * The database a tool connects to, and how it was chosen: DATABASE_URL; else the embedded stack
  * running on DATA_DIR, at the port its run file (DATA_DIR/stack.json) names; else POSTGRES_PORT

@@ -19,6 +19,12 @@ export const shared = {
   SERVICE_NAME: z.string().min(1).default('tattoo-portfolio-intake'),
   DATA_DIR: z.string().min(1).default(DATA_DIR_DEFAULT),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /**
+   * Set when DATABASE_URL is a pooler in transaction mode (PgBouncer; `npm start -- --pooler`): the
+   * same database without the pooler. Queries then go through DATABASE_URL without prepared
+   * statements; LISTEN and the migrations (session state across statements) connect here.
+   */
+  DATABASE_DIRECT_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port').optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),

@@ -2,15 +2,33 @@ import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
 
-export function createSql(url: string, opts: { max?: number; connectTimeoutSeconds?: number } = {}): Sql {
-  return postgres(url, {
-    max: opts.max ?? 10,
-    connect_timeout: opts.connectTimeoutSeconds ?? 5,
-    idle_timeout: 30,
-    onnotice: () => {},
-    // Convert snake_case columns to camelCase in results, so query modules return plain objects.
-    transform: postgres.camel,
-  });
+/**
+ * The process's pool. With `directUrl` (DATABASE_DIRECT_URL), `url` is a pooler in transaction mode
+ * (PgBouncer): a server connection is ours for one transaction only, so no prepared statements
+ * (they would be looked up on another connection), and `listen` (postgres.js keeps a connection of
+ * its own for it) goes to `directUrl`, where the session that LISTENs is the one notified.
+ */
+export function createSql(url: string, opts: { max?: number; connectTimeoutSeconds?: number; directUrl?: string | undefined } = {}): Sql {
+  const options = (u: string) =>
+    postgres(u, {
+      max: opts.max ?? 10,
+      connect_timeout: opts.connectTimeoutSeconds ?? 5,
+      idle_timeout: 30,
+      onnotice: () => {},
+      // Convert snake_case columns to camelCase in results, so query modules return plain objects.
+      transform: postgres.camel,
+      ...(opts.directUrl ? { prepare: false } : {}),
+    });
+  const sql = options(url);
+  if (!opts.directUrl) return sql;
+  const direct = options(opts.directUrl);
+  const end = sql.end.bind(sql);
+  return Object.assign(sql, {
+    listen: direct.listen.bind(direct),
+    end: async (o?: { timeout?: number }) => {
+      await Promise.all([end(o), direct.end(o)]);
+    },
+  }) as Sql;
 }
 
 /** Round-trip time of `select 1`, or an error. Used by health. */

@@ -1,19 +1,12 @@
 // HAProxy in front of the API replicas (`npm start -- --replicas N`, the replica e2e test): Debian's
 // `haproxy`, installed by `npm run setup` when missing (as root), and the configuration the launcher
 // writes. docs/deploy.md shows the production configuration this one mirrors.
-import fs from 'node:fs';
-import path from 'node:path';
-import { pathVariable } from '../../lib/config';
+import { findBin } from './find-bin';
 
 export const HAPROXY_PATH = '/usr/sbin/haproxy';
 
 /** haproxy on PATH, else Debian's /usr/sbin/haproxy (sbin is not on every PATH). */
-export function findHaproxy(): string | undefined {
-  for (const d of (pathVariable() ?? '').split(path.delimiter)) {
-    if (d && fs.existsSync(path.join(d, 'haproxy'))) return path.join(d, 'haproxy');
-  }
-  return fs.existsSync(HAPROXY_PATH) ? HAPROXY_PATH : undefined;
-}
+export const findHaproxy = (): string | undefined => findBin('haproxy', HAPROXY_PATH);
 
 /**
  * Round robin over the replicas on loopback. Each is health-checked on /api/v1/health/ready every
