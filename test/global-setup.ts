@@ -9,6 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { parseConfig, stackConfigSchema } from '../lib/config';
 import { launchStack, tempStackDir } from '../scripts/stack';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { ensureTemporalServer } from '../scripts/tools/temporal-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,7 +28,8 @@ export default async function setup(project: TestProject) {
   const stack = await launchStack({
     dataDir: tmpRoot,
     postgres: { embedded: { dir: path.join(tmpRoot, 'pg'), database: 'template_intake' } },
-    temporal: { embedded: { cliPath: cfg.TEMPORAL_CLI_PATH, namespace: 'default' } },
+    // TEST_TEMPORAL=server: the real Temporal server (test/e2e/real-temporal.test.ts runs files so).
+    temporal: process.env.TEST_TEMPORAL === 'server' ? { server: { bin: ensureTemporalServer().bin, dir: path.join(tmpRoot, 'temporal-server') } } : { embedded: { cliPath: cfg.TEMPORAL_CLI_PATH, namespace: 'default' } },
     processes: false,
   }).catch((err: unknown) => {
     removeTmp();

@@ -3,6 +3,7 @@
 // processes), on free loopback ports in a throwaway folder, plus real credentials. The pieces are
 // started, killed and started again by the one stack launcher (scripts/stack.ts); stop() ends
 // everything it started.
+import type { RealServerBinaries } from '../../temporal/real-server';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createSql, type Sql } from '../../lib/db';
@@ -51,6 +52,8 @@ export interface BenchStackOptions {
   webhookWorker?: boolean;
   /** PgBouncer in transaction mode between the processes and PostgreSQL (`npm start -- --pooler`). */
   pooler?: boolean;
+  /** The real Temporal server (`npm start -- --temporal server`; built by `npm run setup -- --only temporal-server`) instead of the dev server. */
+  realTemporal?: RealServerBinaries;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
@@ -87,7 +90,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
     stack = await launchStack({
       dataDir,
       postgres: { embedded: { dir: path.join(dir, 'pg') } },
-      temporal: { embedded: { dbFile: path.join(dir, 'temporal.db') } },
+      temporal: o.realTemporal ? { server: { bin: o.realTemporal, dir: path.join(dir, 'temporal-server') } } : { embedded: { dbFile: path.join(dir, 'temporal.db') } },
       processes: {
         // Benches measure orchestration and reads, not the limiter: limits off unless asked for.
         env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, RATE_LIMITS_ENABLED: 'false', ...o.env },

@@ -5,6 +5,7 @@
 // Run by replicas.test.ts as it is, and by replicas-pooled.test.ts with PgBouncer in transaction
 // mode between the processes and PostgreSQL (issue 37 item 3, `npm start -- --replicas 2 --pooler`).
 import pg from 'pg';
+import type { RealServerBinaries } from '../../temporal/real-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../bench/lib/webhook-receiver';
 import { startBenchStack, upsertReviewOperator, type BenchStack } from '../../bench/lib/stack';
@@ -46,15 +47,17 @@ async function pgbouncerShow(poolerUrl: string, what: 'STATS' | 'SERVERS'): Prom
   }
 }
 
-export function replicaSuite(o: { pooler: boolean }): void {
+export function replicaSuite(o: { pooler: boolean; realTemporal?: RealServerBinaries }): void {
   let s: BenchStack;
   let receiver: Receiver;
 
-  describe(`two API and two worker replicas behind HAProxy${o.pooler ? ', on PostgreSQL through PgBouncer (transaction mode)' : ''}`, () => {
+  const on = [o.pooler ? 'on PostgreSQL through PgBouncer (transaction mode)' : '', o.realTemporal ? 'on the real Temporal server (PostgreSQL persistence, SQL visibility)' : ''].filter(Boolean);
+  describe(`two API and two worker replicas behind HAProxy${on.length ? `, ${on.join(', ')}` : ''}`, () => {
     beforeAll(async () => {
       s = await startBenchStack({
         replicas: 2,
         pooler: o.pooler,
+        ...(o.realTemporal ? { realTemporal: o.realTemporal } : {}),
         env: {
           // Limits on, as in production; the intake families high enough for 40 intakes driven at once,
           // the public one low, to see it shared.
