@@ -15,6 +15,7 @@ import { EVENT_TYPE_NAMES, medianPhases, phasesAfterSignal } from './lib/history
 import { benchCall as call, intakeBody } from './lib/intake';
 import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
+import { TEMPORAL_SERVER_DIR, temporalServerAt } from '../scripts/tools/temporal-server';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
 
@@ -31,6 +32,7 @@ const { values } = parseCli('R5-R7: intakes/s, history events and upload-complet
     rounds: { type: 'string', default: '4', description: 'alternating rounds of ours and the bare workflow' },
     build: { type: 'boolean', default: false, description: 'run the API and the worker from dist/ with plain node, as production does (needs npm run build)' },
     replicas: { type: 'string', default: '1', description: 'API and worker processes of each kind; above 1 behind HAProxy (npm start -- --replicas N)' },
+    temporal: { type: 'string', default: 'dev', description: 'dev (the dev server, SQLite) or server (the real Temporal server on PostgreSQL; npm run setup -- --only temporal-server builds it)' },
   },
 });
 const ROUNDS = Math.max(1, Number(values.rounds));
@@ -85,8 +87,11 @@ async function bare(b: Bare, id: string): Promise<number> {
 const REPLICAS = Math.max(1, Number(values.replicas));
 const FROM_BUILD = values.build === true;
 /** How this run's processes ran, in the titles and the results file's name. */
-const SETUP = `${FROM_BUILD ? 'dist/ (plain node)' : 'tsx'}, ${REPLICAS} API + ${REPLICAS} worker${REPLICAS > 1 ? 's behind HAProxy' : ''}`;
-const stack = await startBenchStack({ replicas: REPLICAS, fromBuild: FROM_BUILD });
+const REAL = values.temporal === 'server';
+const SETUP = `${REAL ? 'real Temporal server (PostgreSQL)' : 'Temporal dev server (SQLite)'}, ${FROM_BUILD ? 'dist/ (plain node)' : 'tsx'}, ${REPLICAS} API + ${REPLICAS} worker${REPLICAS > 1 ? 's behind HAProxy' : ''}`;
+const realTemporal = REAL ? temporalServerAt(TEMPORAL_SERVER_DIR) : undefined;
+if (REAL && !realTemporal) throw new Error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; npm run setup -- --only temporal-server`);
+const stack = await startBenchStack({ replicas: REPLICAS, fromBuild: FROM_BUILD, ...(realTemporal ? { realTemporal } : {}) });
 const bareSide = await startBare(stack.temporalAddress);
 const client = bareSide.client;
 try {
@@ -169,7 +174,7 @@ try {
   const barePhases = medianPhases(bareEvents.map((e) => phasesAfterSignal(e, firstSignal.name)));
   printTable('R7 profile: server-side phases after upload-complete (intake), from 20 histories', intakePhases);
   printTable('R7 profile: server-side phases after the first signal (bare), from 20 histories', barePhases);
-  const file = writeResults(`temporal-throughput${FROM_BUILD ? '-build' : ''}${REPLICAS > 1 ? `-replicas${REPLICAS}` : ''}`, {
+  const file = writeResults(`temporal-throughput${REAL ? '-server' : ''}${FROM_BUILD ? '-build' : ''}${REPLICAS > 1 ? `-replicas${REPLICAS}` : ''}`, {
     setup: SETUP,
     replicas: REPLICAS,
     fromBuild: FROM_BUILD,
