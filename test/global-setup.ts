@@ -9,7 +9,14 @@ import type { TestProject } from 'vitest/node';
 import { parseConfig, stackConfigSchema } from '../lib/config';
 import { launchStack, tempStackDir } from '../scripts/stack';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
-import { ensureTemporalServer } from '../scripts/tools/temporal-server';
+import { TEMPORAL_SERVER_DIR, temporalServerAt } from '../scripts/tools/temporal-server';
+
+/** The pinned real server, built by `npm run setup -- --only temporal-server`. */
+function builtTemporalServer() {
+  const bin = temporalServerAt(TEMPORAL_SERVER_DIR);
+  if (!bin) throw new Error(`TEST_TEMPORAL=server: no build in ${TEMPORAL_SERVER_DIR}; npm run setup -- --only temporal-server`);
+  return bin;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,7 +36,7 @@ export default async function setup(project: TestProject) {
     dataDir: tmpRoot,
     postgres: { embedded: { dir: path.join(tmpRoot, 'pg'), database: 'template_intake' } },
     // TEST_TEMPORAL=server: the real Temporal server (test/e2e/real-temporal.test.ts runs files so).
-    temporal: process.env.TEST_TEMPORAL === 'server' ? { server: { bin: ensureTemporalServer().bin, dir: path.join(tmpRoot, 'temporal-server') } } : { embedded: { cliPath: cfg.TEMPORAL_CLI_PATH, namespace: 'default' } },
+    temporal: process.env.TEST_TEMPORAL === 'server' ? { server: { bin: builtTemporalServer(), dir: path.join(tmpRoot, 'temporal-server') } } : { embedded: { cliPath: cfg.TEMPORAL_CLI_PATH, namespace: 'default' } },
     processes: false,
   }).catch((err: unknown) => {
     removeTmp();

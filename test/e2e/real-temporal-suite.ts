@@ -2,10 +2,10 @@
 // The real Temporal server (issue 37 item 2) is built by `npm run setup` (scripts/tools/temporal-server.ts)
 // with the Go toolchain; where there is none, the real-server tests are skipped with one line.
 import { describe, it } from 'vitest';
-import { ensureTemporalServer, findGo } from '../../scripts/tools/temporal-server';
+import { findGo, TEMPORAL_SERVER_DIR, temporalServerAt } from '../../scripts/tools/temporal-server';
 import type { RealServerBinaries } from '../../temporal/real-server';
 
-/** The pinned server's binaries (built now if `npm run setup` did not), or undefined with the reason skipped. */
+/** The pinned server's binaries, or undefined with the reason skipped (no Go); with Go but no build, a failure that says what to run. */
 export function realServerOrSkip(what: string): RealServerBinaries | undefined {
   if (!findGo()) {
     describe(what, () => {
@@ -13,5 +13,7 @@ export function realServerOrSkip(what: string): RealServerBinaries | undefined {
     });
     return undefined;
   }
-  return ensureTemporalServer().bin;
+  const bin = temporalServerAt(TEMPORAL_SERVER_DIR);
+  if (!bin?.uiServer) throw new Error(`the real Temporal server is not built in ${TEMPORAL_SERVER_DIR}: npm run setup -- --only temporal-server (its log: .tools/setup-tools.log)`);
+  return bin;
 }
