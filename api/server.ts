@@ -38,6 +38,8 @@ export interface RunningApi {
 
 /** With PORT=0, how many free ports to try when another process takes the chosen one first. */
 const PORT_ATTEMPTS = 5;
+/** How long an idle kept-alive connection stays open: above the balancer's idle timeout (HAProxy 60 s). */
+const KEEP_ALIVE_MS = 65_000;
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -108,7 +110,11 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
       };
       const app = createApp(deps, authenticators({ console: consoleSurface, portal: portalSurface }));
       const server = http.createServer(app);
-      server.keepAliveTimeout = 65_000;
+      // An idle kept-alive connection is closed by the balancer first (HAProxy `timeout
+      // http-keep-alive 60s`, scripts/tools/haproxy.ts and docs/deploy.md), never by us under a
+      // request it is sending; headersTimeout must exceed keepAliveTimeout (Node's default, 60 s, does not).
+      server.keepAliveTimeout = KEEP_ALIVE_MS;
+      server.headersTimeout = KEEP_ALIVE_MS + 1_000;
       return { url, deps, app, server };
     };
 

@@ -4,9 +4,12 @@
 // the rest (C); bm25 gets matching column weights.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Sql } from '../../lib/db';
 import { publicDirectoryWhere, publicMediaWhere } from '../../lib/directory/records';
+
+const BUILD_WORKER = new URL('./fts5-build-worker.mjs', import.meta.url);
 
 export interface Fts5Baseline {
   rows: number;
@@ -31,25 +34,39 @@ export function corpusRows(sql: Sql) {
     from designs d where ${publicMediaWhere(sql, 'd')}`;
 }
 
+/** One message from the build worker, or its failure. */
+function reply(worker: Worker): Promise<{ ack?: number; done?: boolean }> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    const onExit = (code: number) => reject(new Error(`the FTS5 build worker exited with ${code}`));
+    worker.once('error', onError).once('exit', onExit);
+    worker.once('message', (m: { ack?: number; done?: boolean }) => {
+      worker.off('error', onError).off('exit', onExit);
+      resolve(m);
+    });
+  });
+}
+
 export async function buildFts5(sql: Sql, dir: string): Promise<Fts5Baseline> {
   const started = performance.now();
   const file = path.join(dir, 'fts5.sqlite');
   fs.rmSync(file, { force: true });
-  const db = new Database(file);
-  db.pragma('journal_mode = OFF');
-  db.pragma('synchronous = OFF');
-  db.exec(`create virtual table docs using fts5(type unindexed, id unindexed, name, place, body, tokenize = 'unicode61')`);
-  const insert = db.prepare('insert into docs (type, id, name, place, body) values (?, ?, ?, ?, ?)');
-  const insertMany = db.transaction((rows: { type: string; id: string; name: string; place: string; body: string }[]) => {
-    for (const r of rows) insert.run(r.type, r.id, r.name, r.place, r.body);
-  });
+  // the inserts and the optimize run in a worker thread: this thread's event loop (and its pooled
+  // HTTP sockets to the API) stays live during the build
+  const worker = new Worker(BUILD_WORKER, { workerData: { file } });
   let rows = 0;
-  const corpus = corpusRows(sql);
-  for await (const batch of corpus.cursor(5000)) {
-    insertMany(batch);
-    rows += batch.length;
+  try {
+    for await (const batch of corpusRows(sql).cursor(5000)) {
+      worker.postMessage({ rows: batch.map((r) => ({ ...r })) });
+      await reply(worker);
+      rows += batch.length;
+    }
+    worker.postMessage({ finish: true });
+    await reply(worker);
+  } finally {
+    await worker.terminate();
   }
-  db.exec(`insert into docs (docs) values ('optimize')`);
+  const db = new Database(file, { readonly: true });
   const query = db.prepare(`select type, id, bm25(docs, 1.0, 0.4, 0.2) as score from docs where docs match ? order by score limit 20`);
   return {
     rows,

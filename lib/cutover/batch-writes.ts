@@ -15,8 +15,8 @@ export interface BatchItem {
   updatedAt: unknown;
 }
 
-/** Detach keys whose record changed, upsert, write the ledger. */
-async function writeAll(tx: Tx, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[]) {
+/** Detach keys whose record changed, upsert, write the ledger. Returns the runtime ids it touched. */
+async function writeAll(tx: Tx, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[]): Promise<string[]> {
   const prev = await ledgerRuntimeIds(tx, authority, table, items.map((i) => i.key));
   const moved = items.flatMap(({ key, n }) => {
     const was = prev.get(key);
@@ -25,7 +25,22 @@ async function writeAll(tx: Tx, authority: string, table: string, runtime: Runti
   await detach(tx, runtime, moved);
   const ranks = await upsertRecords(tx, runtime, items.flatMap(({ n }) => (n.ok ? [n.record] : [])));
   await writeLedger(tx, authority, table, ledgerOf(items, ranks));
+  return [...moved.map((m) => m.runtimeId), ...items.flatMap(({ n }) => (n.ok ? [n.record.id] : []))];
 }
+
+/**
+ * The search documents of a batch (migrations/1700000011000_search-documents.sql), rebuilt in one
+ * statement after its writes, with the search_sync triggers off for them: what the triggers would do
+ * after each statement, once. A studio's artists and designs take its location. Portfolio assets
+ * keep their trigger (a moved asset changes the documents of its old artist and studio too).
+ */
+const REFRESH: Partial<Record<RuntimeTable, string>> = {
+  studios: `select search_documents_refresh('studio', $1::text[]),
+      search_documents_refresh('artist', array(select a.id from artists a where a.studio_id = any($1::text[]))),
+      search_documents_refresh('design', array(select d.id from designs d where d.studio_id = any($1::text[])))`,
+  artists: `select search_documents_refresh('artist', $1::text[])`,
+  designs: `select search_documents_refresh('design', $1::text[])`,
+};
 
 /** A refusal of one row's values (SQLSTATE classes 22 data exception, 23 integrity, 54 limits), not of the store. */
 export function isRowRefusal(err: unknown): err is { code: string } {
@@ -35,19 +50,29 @@ export function isRowRefusal(err: unknown): err is { code: string } {
 
 /** Write a batch inside `tx`; rows the store refuses are rejected (`write_failed`), the others written. */
 export async function writeBatch(tx: postgres.TransactionSql, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[]) {
+  const refresh = REFRESH[runtime];
+  if (!refresh) return writeRows(tx, authority, table, runtime, items);
+  const [was] = await tx<{ v: string | null }[]>`select current_setting('directory.search_sync', true) as v, set_config('directory.search_sync', 'off', true)`;
+  const touched = await writeRows(tx, authority, table, runtime, items);
+  await tx.unsafe(refresh, [[...new Set(touched)].sort()]);
+  await tx`select set_config('directory.search_sync', ${was?.v ?? ''}, true)`;
+}
+
+async function writeRows(tx: postgres.TransactionSql, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[]): Promise<string[]> {
   try {
-    await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, items));
-    return;
+    return await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, items));
   } catch (err) {
     if (!isRowRefusal(err) || items.length === 0) throw err;
   }
+  const touched: string[] = [];
   for (const item of items) {
     try {
-      await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [item]));
+      touched.push(...(await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [item]))));
     } catch (err) {
       if (!isRowRefusal(err)) throw err;
       const refused: AnyNormalized = { ok: false, reason: 'write_failed', notes: [`sqlstate:${err.code}`] };
-      await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [{ ...item, n: refused }]));
+      touched.push(...(await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [{ ...item, n: refused }]))));
     }
   }
+  return touched;
 }

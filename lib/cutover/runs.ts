@@ -61,21 +61,22 @@ async function runTable(o: RunOptions, runId: number, table: LegacyTable, total:
   let { lastId, rowsDone }: { lastId: bigint | null; rowsDone: number } = cp;
   o.onProgress?.(table, rowsDone, total);
   const size = o.batchSize ?? 2000;
-  // read the next batch while this one is written
-  const prefetch = (after: bigint | null) => {
-    const p = readBatch(o.legacy, table, after, size, since);
+  // read and normalize the next batch while this one is written: the normalization (this process)
+  // and the write (PostgreSQL) run side by side. A batch's links are to the parent table's records,
+  // all written before this table began, so reading them outside the write's transaction sees the same.
+  const prepare = (after: bigint | null) => {
+    const p = readBatch(o.legacy, table, after, size, since).then(async (rows) => ({ rows, normalized: rows.length ? await normalizeBatch(o.sql, table, rows, o.allowHttp === true) : [] }));
     p.catch(() => {}); // awaited below; a failure while a write is under way surfaces there
     return p;
   };
-  let next = prefetch(lastId);
+  let next = prepare(lastId);
   for (;;) {
-    const rows = await next;
+    const { rows, normalized } = await next;
     if (!rows.length) break;
     const last = BigInt(rows[rows.length - 1]!.id);
-    next = prefetch(last);
+    next = prepare(last);
     rowsDone += rows.length;
     await o.sql.begin(async (tx) => {
-      const normalized = await normalizeBatch(tx, table, rows, o.allowHttp === true);
       await writeBatch(tx, LEGACY_AUTHORITY, table, RUNTIME_TABLE[table], rows.map((r, i) => ({ key: r.id, n: normalized[i]!, updatedAt: (r.row as { updatedAt: unknown }).updatedAt })));
       await tx`insert into cutover_checkpoints (run_id, table_name, last_id, rows_done) values (${runId}, ${table}, ${last.toString()}, ${rowsDone})
         on conflict (run_id, table_name) do update set last_id = excluded.last_id, rows_done = excluded.rows_done`;

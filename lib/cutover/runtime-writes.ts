@@ -1,7 +1,10 @@
 // Writing normalized records into the runtime store: upserts keyed by the deterministic ids, so a
 // rerun or a resumed run writes nothing new; a duplicate group shows the fields of its smallest
 // source rank and keeps every source key; the ledger accounts for every source row.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Tx } from '../db';
+import { copyLine } from '../db/copy-text';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
 import { ARTIST_FIELDS } from '../directory/fields/artist';
 import { DESIGN_FIELDS, PORTFOLIO_FIELDS } from '../directory/fields/media';
@@ -24,17 +27,25 @@ const COLUMNS: Record<RuntimeTable, [string, string][]> = {
   designs: [...upsertColumns(DESIGN_FIELDS), ...META],
 };
 
-/** The statement text of each table's upsert, built once from the constant column lists above. */
+/** One batch's rows, staged: a temporary table (never WAL-logged, private to this transaction) loaded by COPY. */
+const stageOf = (t: RuntimeTable) => `cutover_stage_${t}`;
+const STAGED_COLUMNS: Record<RuntimeTable, [string, string][]> = Object.fromEntries(
+  (Object.keys(COLUMNS) as RuntimeTable[]).map((t) => [t, [['id', 'text'], ...COLUMNS[t], ['legacy_ids', 'text[]'], ['source_rank', 'bigint']]]),
+) as Record<RuntimeTable, [string, string][]>;
+const CREATE_STAGE: Record<RuntimeTable, string> = Object.fromEntries(
+  (Object.keys(COLUMNS) as RuntimeTable[]).map((t) => [t, `create temp table ${stageOf(t)} (${STAGED_COLUMNS[t].map(([c, ty]) => `${c} ${ty}`).join(', ')}) on commit drop`]),
+) as Record<RuntimeTable, string>;
+
+/** The statement text of each table's upsert from its stage, built once from the constant column lists above. */
 const UPSERT: Record<RuntimeTable, string> = Object.fromEntries(
   (Object.keys(COLUMNS) as RuntimeTable[]).map((t) => {
     const cols = COLUMNS[t].map(([c]) => c);
     const all = ['id', ...cols, 'legacy_ids', 'source_rank'];
-    const types = [['id', 'text'], ...COLUMNS[t], ['legacy_ids', 'text[]'], ['source_rank', 'bigint']].map(([c, ty]) => `${c} ${ty}`).join(', ');
     const wins = `coalesce(excluded.source_rank, 0) <= coalesce(t.source_rank, 9223372036854775807)`;
     return [
       t,
       `insert into ${t} as t (${all.join(', ')})
-       select ${all.join(', ')} from jsonb_to_recordset($1::text::jsonb) as x(${types})
+       select ${all.join(', ')} from ${stageOf(t)} x
        on conflict (id) do update set
          ${cols.map((c) => `${c} = case when ${wins} then excluded.${c} else t.${c} end`).join(',\n         ')},
          legacy_ids = array(select distinct k from unnest(t.legacy_ids || excluded.legacy_ids) k order by k),
@@ -45,6 +56,29 @@ const UPSERT: Record<RuntimeTable, string> = Object.fromEntries(
     ];
   }),
 ) as Record<RuntimeTable, string>;
+
+/** A record's value as the stage reads it: what JSON would carry (a number that is not finite as null). */
+const staged = (v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v);
+
+/** COPY the records into the table's stage (created for this batch, dropped by the caller or at commit). */
+async function stageRecords(tx: Tx, table: RuntimeTable, records: AnyRecord[]) {
+  await tx.unsafe(CREATE_STAGE[table]);
+  const cols = STAGED_COLUMNS[table].map(([c]) => c);
+  function* chunks() {
+    let buf = '';
+    for (const r of records) {
+      const o = r as unknown as Record<string, unknown>;
+      buf += copyLine(cols.map((c) => staged(o[c])));
+      if (buf.length > 1 << 16) {
+        yield buf;
+        buf = '';
+      }
+    }
+    if (buf) yield buf;
+  }
+  const into = await tx.unsafe(`copy ${stageOf(table)} (${cols.join(', ')}) from stdin`).writable();
+  await pipeline(Readable.from(chunks()), into);
+}
 
 type AnyRecord = StudioRecord | ArtistRecord | MediaRecord;
 
@@ -63,12 +97,9 @@ export async function upsertRecords(tx: Tx, table: RuntimeTable, records: AnyRec
     }
   }
   if (byId.size === 0) return new Map();
-  const rows = [...byId.values()].map((r) => {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(r)) out[k] = v;
-    return out;
-  });
-  await tx.unsafe(UPSERT[table], [JSON.stringify(rows)]);
+  await stageRecords(tx, table, [...byId.values()]);
+  await tx.unsafe(UPSERT[table]);
+  await tx.unsafe(`drop table ${stageOf(table)}`);
   const ranks = await tx<{ id: string; sourceRank: string | null }[]>`select id, source_rank::text from ${tx(table)} where id = any(${[...byId.keys()]}::text[])`;
   return new Map(ranks.map((r) => [r.id, r.sourceRank]));
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Sql } from '../../lib/db';
+import { copyLine } from '../../lib/db/copy-text';
 import { CITIES } from '../../lib/directory/vocabulary';
 import { NAME_FIRST, NAME_SECOND, NAME_SUFFIX, STREETS, FIRST_NAMES, LAST_NAMES, SUBJECTS } from '../seed/names';
 
@@ -132,12 +133,8 @@ export function fixtureCounts(studios: number, media = true): FixtureCounts {
   return { studios, artists, portfolio_items: media ? artists : 0, designs: media ? Math.floor(artists / 2) : 0, deletions: Math.floor(studios / 40) + Math.floor(artists / 40) };
 }
 
-// ---- COPY text format ----
-const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-const arrayLiteral = (xs: unknown[]) => `{${xs.map((x) => (x === null ? 'NULL' : `"${String(x).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
-export function copyLine(row: unknown[]): string {
-  return row.map((v) => (v === null || v === undefined ? '\\N' : esc(Array.isArray(v) ? arrayLiteral(v) : String(v)))).join('\t') + '\n';
-}
+// ---- COPY text format: lib/db/copy-text.ts ----
+export { copyLine };
 
 async function copy(sql: Sql, table: string, columns: string, rows: Iterable<unknown[]>) {
   function* chunks() {

@@ -34,6 +34,8 @@ export function haproxyConfig(o: { port: number; servers: number[]; bind?: strin
     '  timeout client 120s',
     '  timeout server 120s',
     '  timeout http-request 30s',
+    // below the API's keepAliveTimeout (65 s, api/server.ts): HAProxy closes an idle connection first
+    '  timeout http-keep-alive 60s',
     '  timeout check 4s',
     '',
     'frontend api',
