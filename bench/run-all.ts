@@ -18,7 +18,7 @@ const RUNS: { ids: string[]; script: string }[] = [
   { ids: ['R5', 'R6', 'R7'], script: 'bench/temporal-throughput.ts' },
   { ids: ['R8'], script: 'bench/worker-memory.ts' },
 ];
-const OTHERS = 'The others have scripts of their own: bench:media (M1-M2), bench:webhooks (W1), bench:w2 (W2), bench:console (C1), bench:similar (S1), bench:cutover (I1), bench:intake, bench:auth.';
+const OTHERS = 'The others have scripts of their own: bench:media (M1-M2), bench:webhooks (W1), bench:w2 (W2), bench:console (C1), bench:similar (S1), bench:cutover (I1), bench:agents (A1-A2), bench:intake, bench:auth.';
 const { values } = parseCli(`The R benchmarks (${RUNS.flatMap((r) => r.ids).join(', ')}), each with its baseline measured in the same run, then the summary table.\n${OTHERS}`, 'npm run bench --', {
   options: {
     quick: { type: 'boolean', default: false, description: 'small sizes, to check the runner (not figures of record)' },
