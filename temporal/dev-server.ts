@@ -83,8 +83,11 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
   return { address, uiUrl: o.uiPort !== undefined ? `http://127.0.0.1:${o.uiPort}` : undefined, process: child, stop };
 }
 
-/** Poll the gRPC health of a Temporal frontend until it answers SERVING. */
-export async function waitForTemporal(address: string, timeoutMs: number, failed: () => string | undefined = () => undefined) {
+/**
+ * Poll the gRPC health of a Temporal frontend until it answers SERVING and, unless `namespace` is
+ * null (a server that registers it afterwards), serves that namespace.
+ */
+export async function waitForTemporal(address: string, timeoutMs: number, failed: () => string | undefined = () => undefined, namespace: string | null = 'default') {
   const deadline = Date.now() + timeoutMs;
   let lastError = 'not reached';
   while (Date.now() < deadline) {
@@ -96,7 +99,7 @@ export async function waitForTemporal(address: string, timeoutMs: number, failed
         const res = await conn.healthService.check({}, );
         if (res.status === 1) {
           // The namespace is created right after the frontend starts serving.
-          await conn.workflowService.describeNamespace({ namespace: 'default' });
+          if (namespace !== null) await conn.workflowService.describeNamespace({ namespace });
           return;
         }
       } finally {

@@ -238,9 +238,9 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
   };
   try {
     // The frontend serves before the namespace exists: health first, then the namespace.
-    await waitForFrontend(address, o.readyTimeoutMs ?? 120_000, server.exited);
+    await waitForTemporal(address, o.readyTimeoutMs ?? 120_000, server.exited, null);
     await registerNamespace(address, namespace);
-    await waitForTemporal(address, 60_000, server.exited);
+    await waitForTemporal(address, 60_000, server.exited, namespace);
     if (o.bin.uiServer && o.uiPort !== undefined) {
       const uiDir = path.join(o.dir, 'ui');
       fs.mkdirSync(path.join(uiDir, 'config'), { recursive: true, mode: 0o700 });
@@ -256,28 +256,6 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
     throw err;
   }
   return { address, uiUrl: ui ? `http://127.0.0.1:${o.uiPort}` : undefined, process: server.child, stop };
-}
-
-/** The frontend's gRPC health: SERVING (the namespace may not exist yet). */
-async function waitForFrontend(address: string, timeoutMs: number, failed: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError = 'not reached';
-  while (Date.now() < deadline) {
-    const why = failed();
-    if (why) throw new DevServerExitedError(why);
-    try {
-      const conn = await Connection.connect({ address, connectTimeout: 1000 });
-      try {
-        if ((await conn.healthService.check({})).status === 1) return;
-      } finally {
-        await conn.close();
-      }
-    } catch (err) {
-      lastError = (err as Error).message;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`Temporal server at ${address} not serving after ${timeoutMs} ms: ${lastError}`);
 }
 
 /** The Web UI answers its page. */
