@@ -64,7 +64,7 @@ const CASES: Case[] = [
   // --help and mistakes answer before anything is installed.
   helpCase('setup --help', 'scripts/setup-tools.ts', ['--help'], declaredOptions(read('scripts/setup-tools.ts'))),
   mistake('setup --bogus', 'scripts/setup-tools.ts', ['--bogus'], /unknown option '--bogus'/i),
-  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, haproxy, tantivy \(not: nothing\)/),
+  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, haproxy, pgbouncer, tantivy, temporal-server \(not: nothing\)/),
 ];
 
 describe('operator CLIs: --help and usage mistakes', () => {
