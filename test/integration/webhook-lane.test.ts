@@ -93,7 +93,8 @@ describe('the webhook lane', () => {
     expect(d.taskQueue).toBe(stack.webhookTaskQueue);
     expect(d.type).toBe('webhookEndpoint');
     expect(stack.webhookTaskQueue).toBe(`${stack.taskQueue}-webhooks`);
-  }, 180_000);
+    // A timing comparison on a shared 2-core machine: one retry when another file's load lands on one phase only.
+  }, { timeout: 180_000, retry: 1 });
 
   it('a lane started on the intake queue (before the split) stays there and still delivers', async () => {
     const p = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
