@@ -4,7 +4,7 @@
 // submission's status, draft or published record changes here.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { status as grpcStatus } from '@grpc/grpc-js';
-import { classificationsOf, inScope, insertClassification } from '../../lib/agents/classifications';
+import { findClassification, inScope, insertClassification } from '../../lib/agents/classifications';
 import type { Classification, ClassificationBody } from '../../lib/agents/answers';
 import type { IntakeStatus } from '../../lib/intake/vocabulary';
 import { classifyUpdate, REFUSAL_SEPARATOR } from '../../workflows/messages';
@@ -53,7 +53,7 @@ export async function classify(deps: AppDeps, actor: Actor, submissionId: string
     throw err;
   }
   if (!answer.recorded) throw new AppError('classification_refused', `The worker refused this classification (${answer.reason}); nothing was recorded.`);
-  const [mine] = (await classificationsOf(deps.sql, submissionId, { limit: 50 })).filter((c) => c.classificationId === answer.classificationId);
+  const mine = await findClassification(deps.sql, answer.classificationId);
   if (!mine) throw new AppError('dependency_unavailable', 'The classification was recorded but could not be read back; list the submission\u2019s classifications.');
   return mine;
 }

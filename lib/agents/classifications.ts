@@ -89,6 +89,12 @@ export async function insertClassification(
   });
 }
 
+/** One classification by its id (undefined: none). */
+export async function findClassification(sql: Tx, classificationId: string): Promise<Classification | undefined> {
+  const [row] = await sql<Row[]>`select ${sql.unsafe(COLUMNS)} from classifications where classification_id = ${classificationId}`;
+  return row ? classificationOf(row) : undefined;
+}
+
 /** A submission's classifications, newest first (every actor's; superseded ones with current: false). */
 export async function classificationsOf(sql: Tx, submissionId: string, o: { currentOnly?: boolean; limit?: number } = {}): Promise<Classification[]> {
   const rows = await sql<Row[]>`select ${sql.unsafe(COLUMNS)} from classifications
