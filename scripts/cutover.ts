@@ -8,6 +8,7 @@ import { legacyCounts } from '../lib/cutover/legacy-source';
 import { runProgress } from '../lib/cutover/progress';
 import { formatReport, readReport } from '../lib/cutover/report';
 import { backfill, delta } from '../lib/cutover/runs';
+import { deferredIndexes } from '../lib/cutover/deferred-indexes';
 import { httpAllowedIn } from '../lib/cutover/urls';
 import { effectiveStage, setStage, STAGES, storedStage, type Stage } from '../lib/cutover/stage';
 import { createSql } from '../lib/db';
@@ -16,15 +17,20 @@ const ABOUT = `Moves the directory from the legacy store (LEGACY_DATA_URL, read-
 
 commands:
   backfill          copy every legacy studio, artist, portfolio item and design through the normalization path;
-                    resumes an unfinished backfill; rerun after it finished: changes nothing
+                    resumes an unfinished backfill; rerun after it finished: changes nothing.
+                    Into an empty runtime store it loads in bulk: secondary indexes and search documents
+                    are built at the end (--keep-indexes: row by row into the indexed tables instead)
   delta             re-read legacy rows updated or soft-deleted since the last finished backfill or delta
   report            counts by outcome (imported / merged / rejected) and reason, and what normalization changed
   stage <name>      switch reads: ${STAGES.join(' | ')} (every API replica follows within seconds)
-  status            the stored and effective stage`;
+  status            the stored and effective stage, and indexes a killed bulk load left to build`;
 
 const { values, positionals } = parseCli(ABOUT, 'npm run cutover --', {
   allowPositionals: true,
-  options: { 'batch-size': { type: 'string', default: '2000', description: 'rows per backfill / delta batch' } },
+  options: {
+    'batch-size': { type: 'string', default: '2000', description: 'rows per backfill / delta batch' },
+    'keep-indexes': { type: 'boolean', default: false, description: 'backfill: no bulk load into an empty store (its indexes stay, its reads stay fast during the run)' },
+  },
 });
 const usage = (m: string): never => {
   console.error(`${m}\n(npm run cutover -- --help)`);
@@ -63,10 +69,10 @@ try {
   if (command === 'backfill' || command === 'delta') {
     const progress = runProgress();
     try {
-      const s = await (command === 'backfill' ? backfill : delta)({ sql, legacy: legacy!, batchSize, allowHttp: httpAllowedIn(cfg), onProgress: progress.onProgress });
+      const s = await (command === 'backfill' ? backfill : delta)({ sql, legacy: legacy!, batchSize, allowHttp: httpAllowedIn(cfg), bulk: !values['keep-indexes'], onProgress: progress.onProgress, log: progress.log });
       progress.stop();
       console.log(
-        `${s.kind} #${s.runId}${s.resumed ? ' (resumed)' : ''}: ${Object.entries(s.rows).map(([t, n]) => `${n} ${t}`).join(', ')}${s.kind === 'delta' ? `, ${s.deletions} deletions applied` : ''} in ${(s.ms / 1000).toFixed(1)} s. Details: npm run cutover -- report`,
+        `${s.kind} #${s.runId}${s.resumed ? ' (resumed)' : ''}: ${Object.entries(s.rows).map(([t, n]) => `${n} ${t}`).join(', ')}${s.kind === 'delta' ? `, ${s.deletions} deletions applied` : ''}${s.indexesBuilt ? `, ${s.indexesBuilt} deferred indexes built` : ''} in ${(s.ms / 1000).toFixed(1)} s. Details: npm run cutover -- report`,
       );
     } finally {
       progress.stop();
@@ -80,6 +86,9 @@ try {
   } else {
     const stored = await storedStage(sql);
     console.log(`stored stage: ${stored ?? '(none)'}; effective: ${effectiveStage(stored, legacyUrl !== undefined)}`);
+    const pending = await deferredIndexes(sql);
+    if (pending.length)
+      console.log(`indexes deferred by backfill #${[...new Set(pending.map((p) => p.runId))].join(', #')} and not built yet: ${pending.length} (${[...new Set(pending.map((p) => p.tableName))].join(', ')}); the next backfill or delta builds them`);
   }
 } catch (err) {
   console.error(`error: ${(err as Error).message}`);

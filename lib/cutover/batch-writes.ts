@@ -15,16 +15,20 @@ export interface BatchItem {
   updatedAt: unknown;
 }
 
-/** Detach keys whose record changed, upsert, write the ledger. Returns the runtime ids it touched. */
-async function writeAll(tx: Tx, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[]): Promise<string[]> {
-  const prev = await ledgerRuntimeIds(tx, authority, table, items.map((i) => i.key));
+/**
+ * Detach keys whose record changed, upsert, write the ledger. Returns the runtime ids it touched.
+ * In a bulk load no key has a ledger entry yet (the run began with none, and keys are read once):
+ * nothing to detach, and the ledger entries are COPYed in.
+ */
+async function writeAll(tx: Tx, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[], bulk: boolean): Promise<string[]> {
+  const prev = bulk ? new Map<string, string | null>() : await ledgerRuntimeIds(tx, authority, table, items.map((i) => i.key));
   const moved = items.flatMap(({ key, n }) => {
     const was = prev.get(key);
     return was && was !== (n.ok ? n.record.id : null) ? [{ runtimeId: was, key }] : [];
   });
   await detach(tx, runtime, moved);
   const ranks = await upsertRecords(tx, runtime, items.flatMap(({ n }) => (n.ok ? [n.record] : [])));
-  await writeLedger(tx, authority, table, ledgerOf(items, ranks));
+  await writeLedger(tx, authority, table, ledgerOf(items, ranks), { bulk });
   return [...moved.map((m) => m.runtimeId), ...items.flatMap(({ n }) => (n.ok ? [n.record.id] : []))];
 }
 
@@ -48,30 +52,33 @@ export function isRowRefusal(err: unknown): err is { code: string } {
   return e?.name === 'PostgresError' && typeof e.code === 'string' && /^(22|23|54)/.test(e.code);
 }
 
-/** Write a batch inside `tx`; rows the store refuses are rejected (`write_failed`), the others written. */
-export async function writeBatch(tx: postgres.TransactionSql, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[]) {
-  const refresh = REFRESH[runtime];
-  if (!refresh) return writeRows(tx, authority, table, runtime, items);
+/**
+ * Write a batch inside `tx`; rows the store refuses are rejected (`write_failed`), the others written.
+ * `bulk` (a bulk load, deferred-indexes.ts): no search document is written (the run builds them all at its end).
+ */
+export async function writeBatch(tx: postgres.TransactionSql, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[], o: { bulk: boolean } = { bulk: false }) {
+  const refresh = o.bulk ? '' : REFRESH[runtime];
+  if (refresh === undefined) return writeRows(tx, authority, table, runtime, items, o.bulk);
   const [was] = await tx<{ v: string | null }[]>`select current_setting('directory.search_sync', true) as v, set_config('directory.search_sync', 'off', true)`;
-  const touched = await writeRows(tx, authority, table, runtime, items);
-  await tx.unsafe(refresh, [[...new Set(touched)].sort()]);
+  const touched = await writeRows(tx, authority, table, runtime, items, o.bulk);
+  if (refresh) await tx.unsafe(refresh, [[...new Set(touched)].sort()]);
   await tx`select set_config('directory.search_sync', ${was?.v ?? ''}, true)`;
 }
 
-async function writeRows(tx: postgres.TransactionSql, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[]): Promise<string[]> {
+async function writeRows(tx: postgres.TransactionSql, authority: string, table: string, runtime: RuntimeTable, items: BatchItem[], bulk: boolean): Promise<string[]> {
   try {
-    return await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, items));
+    return await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, items, bulk));
   } catch (err) {
     if (!isRowRefusal(err) || items.length === 0) throw err;
   }
   const touched: string[] = [];
   for (const item of items) {
     try {
-      touched.push(...(await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [item]))));
+      touched.push(...(await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [item], bulk))));
     } catch (err) {
       if (!isRowRefusal(err)) throw err;
       const refused: AnyNormalized = { ok: false, reason: 'write_failed', notes: [`sqlstate:${err.code}`] };
-      touched.push(...(await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [{ ...item, n: refused }]))));
+      touched.push(...(await tx.savepoint((sp) => writeAll(sp, authority, table, runtime, [{ ...item, n: refused }], bulk))));
     }
   }
   return touched;

@@ -72,14 +72,23 @@ const NUMERIC = new Set<Field['sqlType']>(['integer', 'numeric', 'float8']);
  * A legacy row read by legacyColumns (camelCased) as the normalization reads it, its timestamps
  * aside: each field under its legacy column's name, numbers (read as text) as numbers.
  */
-function sourceFields(fields: readonly Field[], r: Raw): Raw {
-  return Object.fromEntries(fields.flatMap((f) => (f.legacy === null ? [] : [[camel(f.legacy), NUMERIC.has(f.sqlType) ? num(r[camel(f.legacy)]) : r[camel(f.legacy)]]])));
+function sourceFields(fields: readonly Field[]): (r: Raw) => Raw {
+  // (the names once per table: this runs for every legacy row)
+  const read = fields.flatMap((f) => (f.legacy === null ? [] : [{ key: camel(f.legacy), numeric: NUMERIC.has(f.sqlType) }]));
+  return (r) => {
+    const out: Raw = {};
+    for (const { key, numeric } of read) out[key] = numeric ? num(r[key]) : r[key];
+    return out;
+  };
 }
 type Untimed<S> = Omit<S, 'createdAt' | 'updatedAt'>;
-export const studioSource = (r: Raw) => sourceFields(STUDIO_FIELDS, r) as Untimed<SourceStudio>;
-export const artistSource = (r: Raw) => sourceFields(ARTIST_FIELDS, r) as Untimed<SourceArtist>;
+const studioFields = sourceFields(STUDIO_FIELDS);
+const artistFields = sourceFields(ARTIST_FIELDS);
+const mediaFields = sourceFields(DESIGN_FIELDS);
+export const studioSource = (r: Raw) => studioFields(r) as Untimed<SourceStudio>;
+export const artistSource = (r: Raw) => artistFields(r) as Untimed<SourceArtist>;
 /** Portfolio items and designs: the design's fields (an item has no price: it reads as absent). */
-export const mediaSource = (r: Raw) => sourceFields(DESIGN_FIELDS, r) as Untimed<SourceMedia>;
+export const mediaSource = (r: Raw) => mediaFields(r) as Untimed<SourceMedia>;
 
 /** What the normalization reads as an unreadable timestamp (lib/cutover/values.ts timestampOf). */
 const UNREADABLE = 'unreadable';

@@ -22,6 +22,11 @@ export function runProgress(stream: NodeJS.WriteStream = process.stderr) {
         stream.write(`${label} ${done.toLocaleString('en-US')} rows (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
       }
     },
+    /** A line between the bars (a TTY) or on standard output. */
+    log(line: string) {
+      if (multi) multi.log(`${line}\n`);
+      else console.log(line);
+    },
     stop() {
       multi?.stop();
     },

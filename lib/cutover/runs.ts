@@ -3,6 +3,7 @@
 // finished one makes the next backfill a fresh pass whose upserts change nothing.
 import type { Sql, Tx } from '../db';
 import { writeBatch } from './batch-writes';
+import { buildDeferredIndexes, deferredIndexes, startBulkLoad } from './deferred-indexes';
 import { deletionsSince, legacyPosition, type Since } from './delta-window';
 import { legacyCounts, readBatch, type LegacyRow } from './legacy-source';
 import { LEGACY_AUTHORITY, LEGACY_TABLES, type LegacyTable } from './legacy-tables';
@@ -19,6 +20,10 @@ export interface RunOptions {
   /** Image URLs may be plain http (outside production); else https only. */
   allowHttp?: boolean;
   onProgress?: (table: LegacyTable, done: number, total: number) => void;
+  /** A backfill into an empty store loads in bulk (deferred-indexes.ts); false: row by row into the indexed tables. Default true. */
+  bulk?: boolean;
+  /** Lines about the run's phases (the deferred indexes, the search documents). */
+  log?: (line: string) => void;
 }
 
 export interface RunSummary {
@@ -28,6 +33,8 @@ export interface RunSummary {
   rows: Record<LegacyTable, number>;
   deletions: number;
   ms: number;
+  /** Indexes this run built at its end (a first backfill into an empty store defers them). */
+  indexesBuilt: number;
 }
 
 type AnyNormalized = Normalized<Parameters<typeof upsertRecords>[2][number]>;
@@ -35,17 +42,30 @@ type AnyNormalized = Normalized<Parameters<typeof upsertRecords>[2][number]>;
 /** The row's source with its rank from the id text: exact for every bigint (a Number is not above 2^53). */
 const exactSource = (r: LegacyRow<unknown>): Source => ({ ...r.source, rank: BigInt(r.id) });
 
+/**
+ * `rows.map(fn)` in slices, giving the event loop a turn between them: the batch being written
+ * meanwhile sends its next statement when PostgreSQL answers, not after the whole map.
+ */
+async function mapInSlices<R, T>(rows: R[], fn: (r: R) => T, slice = 250): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < rows.length; i += slice) {
+    if (i) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const r of rows.slice(i, i + slice)) out.push(fn(r));
+  }
+  return out;
+}
+
 /** Normalize one batch of a legacy table, with the runtime links its rows need; each row on its own. */
 async function normalizeBatch(tx: Tx, table: LegacyTable, rows: LegacyRow<unknown>[], allowHttp: boolean): Promise<AnyNormalized[]> {
   const parents = [...new Set(rows.map((r) => r.parentId).filter((p): p is string => p !== null))];
-  if (table === 'studios') return rows.map((r) => normalizedSafely(() => normalizeStudio(r.row as SourceStudio, exactSource(r), r.deleted)));
+  if (table === 'studios') return mapInSlices(rows, (r) => normalizedSafely(() => normalizeStudio(r.row as SourceStudio, exactSource(r), r.deleted)));
   if (table === 'artists') {
     const links = await studioLinks(tx, LEGACY_AUTHORITY, parents);
-    return rows.map((r) => normalizedSafely(() => normalizeArtist(r.row as SourceArtist, exactSource(r), r.parentId === null ? null : (links.get(r.parentId) ?? 'not_imported'), r.deleted)));
+    return mapInSlices(rows, (r) => normalizedSafely(() => normalizeArtist(r.row as SourceArtist, exactSource(r), r.parentId === null ? null : (links.get(r.parentId) ?? 'not_imported'), r.deleted)));
   }
   const links = await artistLinks(tx, LEGACY_AUTHORITY, parents);
   const kind = table === 'designs' ? 'design' : 'portfolio';
-  return rows.map((r) => normalizedSafely(() => normalizeMedia(r.row as SourceMedia, exactSource(r), kind, r.parentId === null ? null : (links.get(r.parentId) ?? null), r.deleted, { allowHttp })));
+  return mapInSlices(rows, (r) => normalizedSafely(() => normalizeMedia(r.row as SourceMedia, exactSource(r), kind, r.parentId === null ? null : (links.get(r.parentId) ?? null), r.deleted, { allowHttp })));
 }
 
 async function checkpointOf(sql: Sql, runId: number, table: string) {
@@ -55,7 +75,7 @@ async function checkpointOf(sql: Sql, runId: number, table: string) {
   return cp ? { lastId: cp.lastId === null ? null : BigInt(cp.lastId), rowsDone: Number(cp.rowsDone), done: cp.done } : { lastId: null, rowsDone: 0, done: false };
 }
 
-async function runTable(o: RunOptions, runId: number, table: LegacyTable, total: number, since?: Since): Promise<number> {
+async function runTable(o: RunOptions, runId: number, table: LegacyTable, total: number, since: Since | undefined, bulk: boolean): Promise<number> {
   const cp = await checkpointOf(o.sql, runId, table);
   if (cp.done) return cp.rowsDone;
   let { lastId, rowsDone }: { lastId: bigint | null; rowsDone: number } = cp;
@@ -77,7 +97,7 @@ async function runTable(o: RunOptions, runId: number, table: LegacyTable, total:
     next = prepare(last);
     rowsDone += rows.length;
     await o.sql.begin(async (tx) => {
-      await writeBatch(tx, LEGACY_AUTHORITY, table, RUNTIME_TABLE[table], rows.map((r, i) => ({ key: r.id, n: normalized[i]!, updatedAt: (r.row as { updatedAt: unknown }).updatedAt })));
+      await writeBatch(tx, LEGACY_AUTHORITY, table, RUNTIME_TABLE[table], rows.map((r, i) => ({ key: r.id, n: normalized[i]!, updatedAt: (r.row as { updatedAt: unknown }).updatedAt })), { bulk });
       await tx`insert into cutover_checkpoints (run_id, table_name, last_id, rows_done) values (${runId}, ${table}, ${last.toString()}, ${rowsDone})
         on conflict (run_id, table_name) do update set last_id = excluded.last_id, rows_done = excluded.rows_done`;
     });
@@ -90,11 +110,19 @@ async function runTable(o: RunOptions, runId: number, table: LegacyTable, total:
   return rowsDone;
 }
 
-async function openRun(o: RunOptions, kind: 'backfill' | 'delta'): Promise<{ id: number; since: Since | undefined; resumed: boolean }> {
-  const [open] = await o.sql<{ id: string; sinceXid: string | null }[]>`
-    select id::text, since_xid::text from cutover_runs where kind = ${kind} and source = ${LEGACY_AUTHORITY} and finished_at is null order by id desc limit 1`;
+interface OpenRun {
+  id: number;
+  since: Since | undefined;
+  resumed: boolean;
+  /** A bulk load (deferred-indexes.ts): the store was empty when the run began. */
+  bulk: boolean;
+}
+
+async function openRun(o: RunOptions, kind: 'backfill' | 'delta'): Promise<OpenRun> {
+  const [open] = await o.sql<{ id: string; sinceXid: string | null; bulkLoad: boolean }[]>`
+    select id::text, since_xid::text, bulk_load from cutover_runs where kind = ${kind} and source = ${LEGACY_AUTHORITY} and finished_at is null order by id desc limit 1`;
   // a delta begun before runs recorded transaction ids re-reads every row
-  if (open) return { id: Number(open.id), since: kind === 'delta' ? { xid: open.sinceXid ?? '0' } : undefined, resumed: true };
+  if (open) return { id: Number(open.id), since: kind === 'delta' ? { xid: open.sinceXid ?? '0' } : undefined, resumed: true, bulk: open.bulkLoad };
   const at = await legacyPosition(o.legacy);
   let since: Since | undefined;
   let sinceTime: Date | null = null;
@@ -113,7 +141,10 @@ async function openRun(o: RunOptions, kind: 'backfill' | 'delta'): Promise<{ id:
   const [run] = await o.sql<{ id: string }[]>`
     insert into cutover_runs (kind, source, watermark, watermark_xid, since, since_xid)
     values (${kind}, ${LEGACY_AUTHORITY}, ${at.now}, ${at.xmin}::bigint, ${sinceTime}, ${since?.xid ?? null}::bigint) returning id::text`;
-  return { id: Number(run!.id), since, resumed: false };
+  const id = Number(run!.id);
+  const deferred = kind === 'backfill' && o.bulk !== false ? await startBulkLoad(o.sql, id, LEGACY_AUTHORITY, o.log) : null;
+  if (deferred !== null) o.log?.(`the runtime store is empty: bulk load (${deferred} secondary indexes and the search documents are built at the end)`);
+  return { id, since, resumed: false, bulk: deferred !== null };
 }
 
 /** Soft deletes since `since` of rows the ledger still counts as imported: their records lose them. */
@@ -136,16 +167,43 @@ async function applyDeletions(o: RunOptions, since: Since): Promise<number> {
   return n;
 }
 
+/**
+ * Every search document, in one statement per type (the function the triggers call, given every
+ * record): what the batches' refreshes would have written, built once. Run again after a kill, it
+ * rewrites nothing that is already right.
+ */
+async function buildSearchDocuments(o: RunOptions) {
+  const t0 = performance.now();
+  for (const [type, table] of [['studio', 'studios'], ['artist', 'artists'], ['design', 'designs']] as const)
+    await o.sql.unsafe(`select search_documents_refresh($1, array(select id from ${table} order by id))`, [type]);
+  o.log?.(`search documents built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
 async function run(o: RunOptions, kind: 'backfill' | 'delta'): Promise<RunSummary> {
   const started = Date.now();
   const r = await openRun(o, kind);
+  // indexes another run deferred and never built (it was killed and this is not its resumption)
+  let indexesBuilt = (await deferredIndexes(o.sql)).some((d) => d.runId !== r.id) ? await buildDeferredIndexes(o.sql, { log: o.log, concurrency: 2 }) : 0;
   const totals = kind === 'backfill' ? await legacyCounts(o.legacy) : { studios: 0, artists: 0, portfolio_items: 0, designs: 0 };
   const rows = { studios: 0, artists: 0, portfolio_items: 0, designs: 0 };
   // parents first: an artist links to its studio's record, an item to its artist's
-  for (const table of LEGACY_TABLES) rows[table] = await runTable(o, r.id, table, totals[table], r.since);
+  // A loaded table's deferred indexes are built while the next one loads (another connection; the
+  // loads only read the tables before them, by primary key), and beside the search documents.
+  const building: Promise<number>[] = [];
+  const background = (p: Promise<number>) => {
+    p.catch(() => {}); // awaited below: a failure there fails the run, whose next run builds what is left
+    building.push(p);
+  };
+  for (const table of LEGACY_TABLES) {
+    rows[table] = await runTable(o, r.id, table, totals[table], r.since, r.bulk);
+    background(buildDeferredIndexes(o.sql, { log: o.log, tables: [RUNTIME_TABLE[table]] }));
+  }
   const deletions = r.since ? await applyDeletions(o, r.since) : 0;
+  if (r.bulk) await buildSearchDocuments(o);
+  for (const n of await Promise.all(building)) indexesBuilt += n;
+  indexesBuilt += await buildDeferredIndexes(o.sql, { log: o.log, concurrency: 2 });
   await o.sql`update cutover_runs set finished_at = now() where id = ${r.id}`;
-  return { runId: r.id, kind, resumed: r.resumed, rows, deletions, ms: Date.now() - started };
+  return { runId: r.id, kind, resumed: r.resumed, rows, deletions, ms: Date.now() - started, indexesBuilt };
 }
 
 /** Every legacy row into the runtime store (resumes an unfinished backfill). */

@@ -1,10 +1,8 @@
 // Writing normalized records into the runtime store: upserts keyed by the deterministic ids, so a
 // rerun or a resumed run writes nothing new; a duplicate group shows the fields of its smallest
 // source rank and keeps every source key; the ledger accounts for every source row.
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Tx } from '../db';
-import { copyLine } from '../db/copy-text';
+import { copyRows } from '../db/copy-text';
 import { STUDIO_FIELDS } from '../directory/fields/studio';
 import { ARTIST_FIELDS } from '../directory/fields/artist';
 import { DESIGN_FIELDS, PORTFOLIO_FIELDS } from '../directory/fields/media';
@@ -64,20 +62,9 @@ const staged = (v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? n
 async function stageRecords(tx: Tx, table: RuntimeTable, records: AnyRecord[]) {
   await tx.unsafe(CREATE_STAGE[table]);
   const cols = STAGED_COLUMNS[table].map(([c]) => c);
-  function* chunks() {
-    let buf = '';
-    for (const r of records) {
-      const o = r as unknown as Record<string, unknown>;
-      buf += copyLine(cols.map((c) => staged(o[c])));
-      if (buf.length > 1 << 16) {
-        yield buf;
-        buf = '';
-      }
-    }
-    if (buf) yield buf;
-  }
-  const into = await tx.unsafe(`copy ${stageOf(table)} (${cols.join(', ')}) from stdin`).writable();
-  await pipeline(Readable.from(chunks()), into);
+  await copyRows(tx, stageOf(table), cols, (function* () {
+    for (const r of records) yield cols.map((c) => staged((r as unknown as Record<string, unknown>)[c]));
+  })());
 }
 
 type AnyRecord = StudioRecord | ArtistRecord | MediaRecord;
@@ -121,6 +108,8 @@ export async function detach(tx: Tx, table: RuntimeTable, pairs: { runtimeId: st
     where t.id = d.id and d.k = any(t.legacy_ids)`;
 }
 
+const LEDGER_COLUMNS = ['origin_authority', 'source_table', 'source_key', 'outcome', 'reason', 'runtime_id', 'record_state', 'notes', 'source_updated_at'] as const;
+
 export interface LedgerEntry {
   key: string;
   outcome: 'imported' | 'merged' | 'rejected';
@@ -139,8 +128,11 @@ export async function ledgerRuntimeIds(tx: Tx, authority: string, table: string,
   return new Map(rows.map((r) => [r.sourceKey, r.runtimeId]));
 }
 
-export async function writeLedger(tx: Tx, authority: string, table: string, entries: LedgerEntry[]) {
+/** The ledger entries of a batch: upserted, or (a bulk load: every key is new) COPYed in. */
+export async function writeLedger(tx: Tx, authority: string, table: string, entries: LedgerEntry[], o: { bulk: boolean } = { bulk: false }) {
   if (!entries.length) return;
+  if (o.bulk)
+    return copyRows(tx, 'cutover_ledger', LEDGER_COLUMNS, entries.map((e) => [authority, table, e.key, e.outcome, e.reason, e.runtimeId, e.recordState, e.notes, e.sourceUpdatedAt]));
   const rows = entries.map((e) => ({ origin_authority: authority, source_table: table, source_key: e.key, outcome: e.outcome, reason: e.reason, runtime_id: e.runtimeId, record_state: e.recordState, notes: e.notes, source_updated_at: e.sourceUpdatedAt }));
   await tx`
     insert into cutover_ledger as l (origin_authority, source_table, source_key, outcome, reason, runtime_id, record_state, notes, source_updated_at)

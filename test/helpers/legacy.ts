@@ -47,5 +47,9 @@ export async function runtimeSnapshot(sql: Sql, withXmin = false): Promise<strin
     `select md5(coalesce(string_agg(${withXmin ? "l.xmin::text || ':' || " : ''}l::text, '|' order by l.origin_authority, l.source_table, l.source_key), '')) as h, count(*)::int as n from cutover_ledger l`,
   );
   parts.push(`ledger:${l!.n}:${l!.h}`);
+  const [d] = await sql.unsafe<{ h: string; n: number }[]>(
+    `select md5(coalesce(string_agg(${withXmin ? "d.xmin::text || ':' || " : ''}d::text, '|' order by d.type, d.id), '')) as h, count(*)::int as n from search_documents d`,
+  );
+  parts.push(`search_documents:${d!.n}:${d!.h}`);
   return parts.join(' ');
 }

@@ -20,6 +20,10 @@ async function runtimeDb() {
   runtimes.push(r);
   return r;
 }
+/** The index definitions of the tables a backfill writes (what a bulk load drops and builds again). */
+const indexSet = async (sql: Sql) =>
+  (await sql<{ d: string }[]>`select indexdef as d from pg_indexes where schemaname = current_schema()
+    and tablename in ('studios', 'artists', 'portfolio_assets', 'designs', 'search_documents') order by indexname`).map((r) => r.d);
 const cutover = (runtimeUrl: string, ...args: string[]) => runScript('scripts/cutover.ts', args, { DATABASE_URL: runtimeUrl, LEGACY_DATA_URL: legacy.url }, 120_000);
 
 beforeAll(async () => {
@@ -38,10 +42,14 @@ afterAll(async () => {
 
 describe('npm run cutover -- backfill', () => {
   let clean: { url: string; sql: Sql };
+  let indexesBefore: string[];
+  let firstRun: string;
   beforeAll(async () => {
     clean = await runtimeDb();
+    indexesBefore = await indexSet(clean.sql);
     const run = await cutover(clean.url, 'backfill', '--batch-size', '150');
     expect(run.code, run.stderr).toBe(0);
+    firstRun = run.stdout;
     expect(run.stdout.split('\n')[0]).toMatch(/^runtime store: 127\.0\.0\.1:\d+\/t_\w+; legacy store: 127\.0\.0\.1:\d+\/legacy_\w+ \(read-only\)$/);
   }, 180_000);
 
@@ -92,11 +100,26 @@ describe('npm run cutover -- backfill', () => {
     expect(r.stdout).toContain('unknown_style:sticker_bomb');
   });
 
-  it('a rerun changes nothing (not one row rewritten)', async () => {
+  it('loads an empty store in bulk: its secondary indexes dropped, then every one built again as it was', async () => {
+    expect(indexesBefore.length).toBeGreaterThan(40);
+    expect(firstRun).toMatch(/the runtime store is empty: bulk load \((\d+) secondary indexes/);
+    const deferred = Number(/bulk load \((\d+)/.exec(firstRun)![1]);
+    expect(deferred).toBeGreaterThan(30);
+    expect(deferred).toBeLessThan(indexesBefore.length); // primary keys and unique indexes stay
+    expect(firstRun).toContain(`, ${deferred} deferred indexes built in`);
+    expect(await indexSet(clean.sql)).toEqual(indexesBefore);
+    expect(await clean.sql`select * from cutover_deferred_indexes`).toEqual([]);
+    expect(await clean.sql`select bulk_load from cutover_runs order by id`).toEqual([{ bulkLoad: true }]);
+  });
+
+  it('a rerun changes nothing (not one row rewritten), and is no bulk load', async () => {
     const before = await runtimeSnapshot(clean.sql, true);
     const run = await cutover(clean.url, 'backfill');
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('bulk load');
     expect(await runtimeSnapshot(clean.sql, true)).toBe(before);
+    expect(await clean.sql`select bulk_load from cutover_runs order by id`).toEqual([{ bulkLoad: true }, { bulkLoad: false }]);
+    expect(await indexSet(clean.sql)).toEqual(indexesBefore);
   }, 120_000);
 
   it('kill -9 in the middle, then a rerun, ends exactly as one clean run', async () => {
@@ -117,10 +140,18 @@ describe('npm run cutover -- backfill', () => {
     const all = Object.values(fixtureCounts(STUDIOS)).reduce((a, b) => a + b, 0);
     expect(mid!.n).toBeGreaterThan(0);
     expect(mid!.n).toBeLessThan(all); // killed in the middle
+    // a bulk load: the indexes it dropped are on record, and the status says so
+    const [pending] = await killed.sql<{ n: number }[]>`select count(*)::int as n from cutover_deferred_indexes`;
+    expect(pending!.n).toBeGreaterThan(0);
+    expect((await indexSet(killed.sql)).length).toBe(indexesBefore.length - pending!.n);
+    const status = await cutover(killed.url, 'status');
+    expect(status.stdout).toContain(`indexes deferred by backfill #1 and not built yet: ${pending!.n}`);
     const resumed = await cutover(killed.url, 'backfill', '--batch-size', '150');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain('(resumed)');
     expect(await runtimeSnapshot(killed.sql)).toBe(await runtimeSnapshot(clean.sql));
+    expect(await indexSet(killed.sql)).toEqual(indexesBefore);
+    expect(await killed.sql`select * from cutover_deferred_indexes`).toEqual([]);
   }, 180_000);
 
   it('never writes to the legacy store: its session is read-only', async () => {

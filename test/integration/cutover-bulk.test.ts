@@ -1,19 +1,22 @@
 // The bulk write path of the cutover (lib/cutover/runtime-writes.ts, batch-writes.ts): each batch is
 // COPYed into a temporary stage and upserted from it, with the search_sync triggers off and the
-// batch's search documents rebuilt in one statement. What must hold: the documents are exactly what
-// the triggers would have written (the search_document_source view), awkward text survives the COPY
-// text format unchanged.
+// batch's search documents rebuilt in one statement; into an empty store, a bulk load (indexes and
+// search documents built at the end, the ledger COPYed). What must hold: the documents are exactly
+// what the triggers would have written (the search_document_source view), bulk or not, the two loads
+// end alike, and awkward text survives the COPY text format unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../lib/db';
 import { copyLine } from '../../lib/db/copy-text';
 import { LEGACY_AUTHORITY } from '../../lib/cutover/legacy-tables';
-import { createLegacyDatabase, type LegacyDb } from '../helpers/legacy';
+import { createLegacyDatabase, runtimeSnapshot, type LegacyDb } from '../helpers/legacy';
 import { runScript } from '../helpers/run-script';
 import { createTestDatabase } from '../helpers/stack';
 
 let legacy: LegacyDb;
 let runtime: { url: string; sql: Sql; drop(): Promise<void> };
-const cutover = (...args: string[]) => runScript('scripts/cutover.ts', args, { DATABASE_URL: runtime.url, LEGACY_DATA_URL: legacy.url }, 120_000);
+/** The same backfill row by row into the indexed tables (--keep-indexes). */
+let rowByRow: { url: string; sql: Sql; drop(): Promise<void> };
+const cutover = (url: string, ...args: string[]) => runScript('scripts/cutover.ts', args, { DATABASE_URL: url, LEGACY_DATA_URL: legacy.url }, 120_000);
 
 const DOC = `type, id, name, search_tsv::text, city, state, country, latitude, longitude, styles, specialties, rating, review_count, verified, published_works, created_at, quality`;
 const documents = (sql: Sql) => sql.unsafe<{ h: string; n: number }[]>(`select md5(coalesce(string_agg(d::text, '|' order by d.type, d.id), '')) as h, count(*)::int as n from (select ${DOC} from search_documents) d`);
@@ -27,25 +30,42 @@ beforeAll(async () => {
   await legacy.sql`insert into artists (id, studio_id, name, bio, specialties) values (900001, 900001, 'Tab Artist', ${'bio\twith\ttabs\\n'}, ${['x y', 'NULL', '']})`;
   const db = await createTestDatabase();
   runtime = { ...db, sql: createSql(db.url, { max: 2 }) };
-  const run = await cutover('backfill', '--batch-size', '100');
+  const run = await cutover(runtime.url, 'backfill', '--batch-size', '100');
   expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain('bulk load');
+  const other = await createTestDatabase();
+  rowByRow = { ...other, sql: createSql(other.url, { max: 2 }) };
+  const kept = await cutover(rowByRow.url, 'backfill', '--batch-size', '100', '--keep-indexes');
+  expect(kept.code, kept.stderr).toBe(0);
+  expect(kept.stdout).not.toContain('bulk load');
 }, 240_000);
 afterAll(async () => {
+  await rowByRow?.sql.end({ timeout: 5 });
+  await rowByRow?.drop();
   await runtime?.sql.end({ timeout: 5 });
   await runtime?.drop();
   await legacy?.drop();
 });
 
 describe('the bulk backfill', () => {
-  it('leaves the search documents exactly as the triggers define them', async () => {
-    const [have] = await documents(runtime.sql);
-    const [want] = await definition(runtime.sql);
-    expect(have!.n).toBeGreaterThan(300);
-    expect(have).toEqual(want);
+  it('leaves the search documents exactly as the triggers define them, loaded in bulk or row by row', async () => {
+    for (const db of [runtime, rowByRow]) {
+      const [have] = await documents(db.sql);
+      const [want] = await definition(db.sql);
+      expect(have!.n).toBeGreaterThan(300);
+      expect(have).toEqual(want);
+    }
+    expect((await documents(rowByRow.sql))[0]).toEqual((await documents(runtime.sql))[0]);
     const [missing] = await runtime.sql<{ n: number }[]>`
       select count(*)::int as n from (select distinct w from search_documents d, unnest(tsvector_to_array(d.search_tsv)) w) x
       where not exists (select 1 from search_words s where s.word = x.w)`;
     expect(missing!.n).toBe(0);
+  });
+
+  it('a bulk load ends with the records and the ledger a row-by-row load writes', async () => {
+    expect(await runtimeSnapshot(runtime.sql)).toBe(await runtimeSnapshot(rowByRow.sql));
+    expect(await runtime.sql`select bulk_load from cutover_runs`).toEqual([{ bulkLoad: true }]);
+    expect(await rowByRow.sql`select bulk_load from cutover_runs`).toEqual([{ bulkLoad: false }]);
   });
 
   it('a later trigger-driven rewrite of every record changes no document', async () => {
