@@ -25,6 +25,7 @@ const { values } = parseCli('I1: cutover backfill rows/s against a plain COPY of
     studios: { type: 'string', default: '1000000', description: 'legacy studios to generate (plus 1.5 artists each)' },
     'batch-size': { type: 'string', default: '5000', description: 'rows per backfill batch' },
     'data-dir': { type: 'string', description: 'keep the databases here between runs (default: a temporary folder)' },
+    'pg-stats': { type: 'boolean', default: false, description: 'also print the backfill\'s costliest statements (pg_stat_statements)' },
   },
 });
 const STUDIOS = Number(values.studios);
@@ -45,7 +46,7 @@ function* lines(n: number, row: (i: number) => unknown[]) {
 }
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const dir = values['data-dir'] ?? tempStackDir('bench-cutover-');
-const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort() });
+const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort(), flags: values['pg-stats'] ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [] });
 const urlOf = (db: string) => pg.url.replace(/\/intake$/, `/${db}`);
 log(`PostgreSQL at 127.0.0.1:${pg.port} (data in ${dir})`);
 
@@ -77,12 +78,15 @@ try {
   }
   const copyS = (performance.now() - c0) / 1000;
   log(`COPY baseline: ${rows} rows in ${copyS.toFixed(1)} s`);
+  if (values['pg-stats']) {
+    await runtime`create extension if not exists pg_stat_statements`;
+    await runtime`select pg_stat_statements_reset()`;
+  }
   await legacy.end();
-  await runtime.end();
 
   // the backfill, as an owner runs it (its own process, so its peak RSS is its own)
   const b0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', values['batch-size']], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', values['batch-size']], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: urlOf('runtime_bench'), LEGACY_DATA_URL: urlOf('legacy_bench'), TEMPORAL_ADDRESS: '127.0.0.1:1' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -101,6 +105,13 @@ try {
   const backfillS = (performance.now() - b0) / 1000;
   if (code !== 0) throw new Error(`backfill exited with ${code}`);
 
+  if (values['pg-stats']) {
+    const top = await runtime<{ ms: number; calls: number; query: string }[]>`
+      select round(total_exec_time)::int as ms, calls::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
+      from pg_stat_statements order by total_exec_time desc limit 15`;
+    for (const t of top) log(`${String(t.ms).padStart(8)} ms ${String(t.calls).padStart(6)}x  ${t.query}`);
+  }
+  await runtime.end();
   const copyRps = rows / copyS;
   const backfillRps = rows / backfillS;
   const result = {

@@ -5,7 +5,9 @@
 //      / bare workflows/s (start, signal, activity, signal, activity)                      target >= 0.6 (issue 12)
 //  R6  history events per completed intake, beside the bare workflow of the same shape      target <= 31 (issue 12)
 //  R7  p50 upload-complete -> awaiting_review visible over HTTP / p50 signal -> activity done (bare)  target <= 1.2 (issue 12)
-// Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180 --rounds 4 --image minimal|photo]
+// With --temporal both, the whole measurement runs on the dev server, then on the real Temporal
+// server (PostgreSQL persistence, SQL visibility), and a last table sets the two side by side.
+// Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180 --rounds 4 --image minimal|photo --temporal dev|server|both]
 import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
 import { intakeWorkflowId, uploadCompleteSignal } from '../workflows/messages';
@@ -32,9 +34,13 @@ const { values } = parseCli('R5-R7: intakes/s, history events and upload-complet
     rounds: { type: 'string', default: '4', description: 'alternating rounds of ours and the bare workflow' },
     build: { type: 'boolean', default: false, description: 'run the API and the worker from dist/ with plain node, as production does (needs npm run build)' },
     replicas: { type: 'string', default: '1', description: 'API and worker processes of each kind; above 1 behind HAProxy (npm start -- --replicas N)' },
-    temporal: { type: 'string', default: 'dev', description: 'dev (the dev server, SQLite) or server (the real Temporal server on PostgreSQL; npm run setup -- --only temporal-server builds it)' },
+    temporal: { type: 'string', default: 'dev', description: 'dev (the dev server, SQLite), server (the real Temporal server on PostgreSQL; npm run setup -- --only temporal-server builds it) or both, one after the other' },
   },
 });
+if (!['dev', 'server', 'both'].includes(values.temporal)) {
+  console.error(`--temporal must be dev, server or both (not ${values.temporal})`);
+  process.exit(64);
+}
 const ROUNDS = Math.max(1, Number(values.rounds));
 const N = Number(values.intakes);
 const INFLIGHT = Number(values.inflight);
@@ -86,109 +92,129 @@ async function bare(b: Bare, id: string): Promise<number> {
 
 const REPLICAS = Math.max(1, Number(values.replicas));
 const FROM_BUILD = values.build === true;
-/** How this run's processes ran, in the titles and the results file's name. */
-const REAL = values.temporal === 'server';
-const SETUP = `${REAL ? 'real Temporal server (PostgreSQL)' : 'Temporal dev server (SQLite)'}, ${FROM_BUILD ? 'dist/ (plain node)' : 'tsx'}, ${REPLICAS} API + ${REPLICAS} worker${REPLICAS > 1 ? 's behind HAProxy' : ''}`;
-const realTemporal = REAL ? temporalServerAt(TEMPORAL_SERVER_DIR) : undefined;
-if (REAL && !realTemporal) throw new Error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; npm run setup -- --only temporal-server`);
-const stack = await startBenchStack({ replicas: REPLICAS, fromBuild: FROM_BUILD, ...(realTemporal ? { realTemporal } : {}) });
-const bareSide = await startBare(stack.temporalAddress);
-const client = bareSide.client;
-try {
-  const bytes = realJpeg(BYTES, { minimal: values.image !== 'photo' });
-  const run = crypto.randomBytes(3).toString('hex');
-  // warm-up both sides
-  await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
-  await boundedLoad(async (i) => void (await bare(bareSide, `bare-warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
+type Row = { id: string; figure: string; ours: number; baseline: number; ratio: number; target: string };
 
-  for (const xs of [...Object.values(steps), ...Object.values(bareSteps)]) xs.length = 0; // drop the warm-up
-  const ids: string[] = [];
-  const toReview: number[] = [];
-  const bareIds: string[] = [];
-  const signalToActivity: number[] = [];
-  let intakeSeconds = 0;
-  let bareSeconds = 0;
-  // Both sides alternate in ROUNDS batches, so a slow spell of the machine (this is a shared
-  // 2-core box) lands on both rather than on whichever side happened to run then.
-  const perRound = Math.ceil(N / ROUNDS);
-  for (let round = 0; round < ROUNDS; round++) {
-    const count = Math.min(perRound, N - round * perRound);
-    if (count <= 0) break;
-    let t = performance.now();
-    await boundedLoad(
-      async (i) => {
-        const r = await intake(stack, bytes, `bench-${run}-${round}-${i}`);
-        ids.push(r.id);
-        toReview.push(r.toReviewMs);
-      },
-      { count, concurrency: INFLIGHT, maxMs: MAX_MS },
-    );
-    intakeSeconds += (performance.now() - t) / 1000;
-    t = performance.now();
-    await boundedLoad(
-      async (i) => {
-        const id = `bare-${run}-${round}-${i}`;
-        signalToActivity.push(await bare(bareSide, id));
-        bareIds.push(id);
-      },
-      { count, concurrency: INFLIGHT, maxMs: MAX_MS },
-    );
-    bareSeconds += (performance.now() - t) / 1000;
-  }
+/** R5-R7 on one stack (the dev server, or the real server when `REAL`). */
+async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
+  for (const xs of [...Object.values(steps), ...Object.values(bareSteps)]) xs.length = 0;
+  /** How this run's processes ran, in the titles and the results file's name. */
+  const SETUP = `${REAL ? 'real Temporal server (PostgreSQL)' : 'Temporal dev server (SQLite)'}, ${FROM_BUILD ? 'dist/ (plain node)' : 'tsx'}, ${REPLICAS} API + ${REPLICAS} worker${REPLICAS > 1 ? 's behind HAProxy' : ''}`;
+  const realTemporal = REAL ? temporalServerAt(TEMPORAL_SERVER_DIR) : undefined;
+  if (REAL && !realTemporal) throw new Error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; npm run setup -- --only temporal-server`);
+  const stack = await startBenchStack({ replicas: REPLICAS, fromBuild: FROM_BUILD, ...(realTemporal ? { realTemporal } : {}) });
+  const bareSide = await startBare(stack.temporalAddress);
+  const client = bareSide.client;
+  try {
+    const bytes = realJpeg(BYTES, { minimal: values.image !== 'photo' });
+    const run = crypto.randomBytes(3).toString('hex');
+    // warm-up both sides
+    await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
+    await boundedLoad(async (i) => void (await bare(bareSide, `bare-warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
 
-  const intakeEvents = await Promise.all(ids.slice(0, 20).map(async (id) => (await client.workflow.getHandle(intakeWorkflowId(id)).fetchHistory()).events ?? []));
-  const bareEvents = await Promise.all(bareIds.slice(0, 20).map(async (id) => (await client.workflow.getHandle(id).fetchHistory()).events ?? []));
-  const typeCounts = (events: { eventType?: unknown }[]) => {
-    const c: Record<string, number> = {};
-    for (const e of events) {
-      const name = EVENT_TYPE_NAMES[Number(e.eventType)] ?? String(e.eventType);
-      c[name] = (c[name] ?? 0) + 1;
+    for (const xs of [...Object.values(steps), ...Object.values(bareSteps)]) xs.length = 0; // drop the warm-up
+    const ids: string[] = [];
+    const toReview: number[] = [];
+    const bareIds: string[] = [];
+    const signalToActivity: number[] = [];
+    let intakeSeconds = 0;
+    let bareSeconds = 0;
+    // Both sides alternate in ROUNDS batches, so a slow spell of the machine (this is a shared
+    // 2-core box) lands on both rather than on whichever side happened to run then.
+    const perRound = Math.ceil(N / ROUNDS);
+    for (let round = 0; round < ROUNDS; round++) {
+      const count = Math.min(perRound, N - round * perRound);
+      if (count <= 0) break;
+      let t = performance.now();
+      await boundedLoad(
+        async (i) => {
+          const r = await intake(stack, bytes, `bench-${run}-${round}-${i}`);
+          ids.push(r.id);
+          toReview.push(r.toReviewMs);
+        },
+        { count, concurrency: INFLIGHT, maxMs: MAX_MS },
+      );
+      intakeSeconds += (performance.now() - t) / 1000;
+      t = performance.now();
+      await boundedLoad(
+        async (i) => {
+          const id = `bare-${run}-${round}-${i}`;
+          signalToActivity.push(await bare(bareSide, id));
+          bareIds.push(id);
+        },
+        { count, concurrency: INFLIGHT, maxMs: MAX_MS },
+      );
+      bareSeconds += (performance.now() - t) / 1000;
     }
-    return c;
-  };
-  const ie = summarize(intakeEvents.map((e) => e.length));
-  const be = summarize(bareEvents.map((e) => e.length));
-  const intakeRate = ids.length / intakeSeconds;
-  const bareRate = bareIds.length / bareSeconds;
-  const r7 = summarize(toReview);
-  const b7 = summarize(signalToActivity);
-  const rows = [
-    { id: 'R5', figure: 'intakes/s end to end / bare workflows/s', ours: round(intakeRate), baseline: round(bareRate), ratio: round(intakeRate / bareRate), target: '>= 0.6' },
-    // Issue 12: no more events per intake than the 31 before it (the bare shape is shown beside).
-    { id: 'R6', figure: 'history events per completed intake (baseline: the bare shape)', ours: ie.p50, baseline: be.p50, ratio: ie.p50, target: '<= 31' },
-    { id: 'R7', figure: 'p50 upload-complete -> awaiting_review (HTTP) / p50 signal -> activity done (bare)', ours: r7.p50, baseline: b7.p50, ratio: round(r7.p50 / b7.p50), target: '<= 1.2' },
-  ];
-  printTable(`R5-R7: ${ids.length} intakes (${BYTES} B) and ${bareIds.length} bare workflows, ${INFLIGHT} in flight; ${SETUP}`, rows);
-  const ic = typeCounts(intakeEvents[0] ?? []);
-  const bc = typeCounts(bareEvents[0] ?? []);
-  const types = [...new Set([...Object.keys(ic), ...Object.keys(bc)])].sort();
-  printTable('R6 breakdown: event types of one completed intake vs one bare workflow', types.map((ty) => ({ eventType: ty, intake: ic[ty] ?? 0, bare: bc[ty] ?? 0 })));
-  // Profiles: client steps per intake and per bare workflow (R5), and the server-side phases after
-  // upload-complete / the first signal, read from the recorded histories (R7).
-  const stepRows = [
-    ...Object.entries(steps).map(([step, xs]) => ({ side: 'intake', step, ...summarize(xs) })),
-    ...Object.entries(bareSteps).map(([step, xs]) => ({ side: 'bare', step, ...summarize(xs) })),
-  ];
-  printTable('R5 profile: wall time per client step (ms)', stepRows);
-  const intakePhases = medianPhases(intakeEvents.map((e) => phasesAfterSignal(e, uploadCompleteSignal.name)));
-  const barePhases = medianPhases(bareEvents.map((e) => phasesAfterSignal(e, firstSignal.name)));
-  printTable('R7 profile: server-side phases after upload-complete (intake), from 20 histories', intakePhases);
-  printTable('R7 profile: server-side phases after the first signal (bare), from 20 histories', barePhases);
-  const file = writeResults(`temporal-throughput${REAL ? '-server' : ''}${FROM_BUILD ? '-build' : ''}${REPLICAS > 1 ? `-replicas${REPLICAS}` : ''}`, {
-    setup: SETUP,
-    replicas: REPLICAS,
-    fromBuild: FROM_BUILD,
-    profile: { steps: stepRows, intakePhases, barePhases },
-    intakes: ids.length,
-    bare: bareIds.length,
-    inflight: INFLIGHT,
-    bytes: BYTES,
-    rows,
-    r7: { intakeToReviewMs: r7, bareSignalToActivityMs: b7 },
-    historyEvents: { intake: ie, bare: be, intakeTypes: ic, bareTypes: bc },
+
+    const intakeEvents = await Promise.all(ids.slice(0, 20).map(async (id) => (await client.workflow.getHandle(intakeWorkflowId(id)).fetchHistory()).events ?? []));
+    const bareEvents = await Promise.all(bareIds.slice(0, 20).map(async (id) => (await client.workflow.getHandle(id).fetchHistory()).events ?? []));
+    const typeCounts = (events: { eventType?: unknown }[]) => {
+      const c: Record<string, number> = {};
+      for (const e of events) {
+        const name = EVENT_TYPE_NAMES[Number(e.eventType)] ?? String(e.eventType);
+        c[name] = (c[name] ?? 0) + 1;
+      }
+      return c;
+    };
+    const ie = summarize(intakeEvents.map((e) => e.length));
+    const be = summarize(bareEvents.map((e) => e.length));
+    const intakeRate = ids.length / intakeSeconds;
+    const bareRate = bareIds.length / bareSeconds;
+    const r7 = summarize(toReview);
+    const b7 = summarize(signalToActivity);
+    const rows: Row[] = [
+      { id: 'R5', figure: 'intakes/s end to end / bare workflows/s', ours: round(intakeRate), baseline: round(bareRate), ratio: round(intakeRate / bareRate), target: '>= 0.6' },
+      // Issue 12: no more events per intake than the 31 before it (the bare shape is shown beside).
+      { id: 'R6', figure: 'history events per completed intake (baseline: the bare shape)', ours: ie.p50, baseline: be.p50, ratio: ie.p50, target: '<= 31' },
+      { id: 'R7', figure: 'p50 upload-complete -> awaiting_review (HTTP) / p50 signal -> activity done (bare)', ours: r7.p50, baseline: b7.p50, ratio: round(r7.p50 / b7.p50), target: '<= 1.2' },
+    ];
+    printTable(`R5-R7: ${ids.length} intakes (${BYTES} B) and ${bareIds.length} bare workflows, ${INFLIGHT} in flight; ${SETUP}`, rows);
+    const ic = typeCounts(intakeEvents[0] ?? []);
+    const bc = typeCounts(bareEvents[0] ?? []);
+    const types = [...new Set([...Object.keys(ic), ...Object.keys(bc)])].sort();
+    printTable('R6 breakdown: event types of one completed intake vs one bare workflow', types.map((ty) => ({ eventType: ty, intake: ic[ty] ?? 0, bare: bc[ty] ?? 0 })));
+    // Profiles: client steps per intake and per bare workflow (R5), and the server-side phases after
+    // upload-complete / the first signal, read from the recorded histories (R7).
+    const stepRows = [
+      ...Object.entries(steps).map(([step, xs]) => ({ side: 'intake', step, ...summarize(xs) })),
+      ...Object.entries(bareSteps).map(([step, xs]) => ({ side: 'bare', step, ...summarize(xs) })),
+    ];
+    printTable('R5 profile: wall time per client step (ms)', stepRows);
+    const intakePhases = medianPhases(intakeEvents.map((e) => phasesAfterSignal(e, uploadCompleteSignal.name)));
+    const barePhases = medianPhases(bareEvents.map((e) => phasesAfterSignal(e, firstSignal.name)));
+    printTable('R7 profile: server-side phases after upload-complete (intake), from 20 histories', intakePhases);
+    printTable('R7 profile: server-side phases after the first signal (bare), from 20 histories', barePhases);
+    const file = writeResults(`temporal-throughput${REAL ? '-server' : ''}${FROM_BUILD ? '-build' : ''}${REPLICAS > 1 ? `-replicas${REPLICAS}` : ''}`, {
+      setup: SETUP,
+      replicas: REPLICAS,
+      fromBuild: FROM_BUILD,
+      profile: { steps: stepRows, intakePhases, barePhases },
+      intakes: ids.length,
+      bare: bareIds.length,
+      inflight: INFLIGHT,
+      bytes: BYTES,
+      rows,
+      r7: { intakeToReviewMs: r7, bareSignalToActivityMs: b7 },
+      historyEvents: { intake: ie, bare: be, intakeTypes: ic, bareTypes: bc },
+    });
+    console.log(`\nwritten: ${file}`);
+    return { setup: SETUP, rows };
+  } finally {
+    await bareSide.stop();
+    await stack.stop();
+  }
+}
+
+const sides = values.temporal === 'both' ? [false, true] : [values.temporal === 'server'];
+if (sides.includes(true) && !temporalServerAt(TEMPORAL_SERVER_DIR)) throw new Error(`--temporal ${values.temporal}: no build in ${TEMPORAL_SERVER_DIR}; npm run setup -- --only temporal-server`);
+const results: { setup: string; rows: Row[] }[] = [];
+for (const real of sides) results.push(await measure(real));
+if (results.length === 2) {
+  const [dev, server] = results as [{ setup: string; rows: Row[] }, { setup: string; rows: Row[] }];
+  const both = dev.rows.map((d, i) => {
+    const s = server.rows[i]!;
+    return { id: d.id, 'dev: ours': d.ours, 'dev: baseline': d.baseline, 'dev: ratio': d.ratio, 'server: ours': s.ours, 'server: baseline': s.baseline, 'server: ratio': s.ratio, target: d.target };
   });
-  console.log(`\nwritten: ${file}`);
-} finally {
-  await bareSide.stop();
-  await stack.stop();
+  printTable(`R5-R7 on both servers (R6: events; ratio R5, R7: ours / bare on the same server). dev: ${dev.setup}; server: ${server.setup}`, both);
+  console.log(`\nwritten: ${writeResults(`temporal-throughput-both${FROM_BUILD ? '-build' : ''}${REPLICAS > 1 ? `-replicas${REPLICAS}` : ''}`, { dev, server, both })}`);
 }

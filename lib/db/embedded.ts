@@ -41,6 +41,8 @@ export async function startEmbeddedPostgres(opts: {
   /** The superuser's password (the stack launcher's is generated into DATA_DIR/secrets). Default: the legacy fixed one. */
   password?: string;
   log?: (line: string) => void;
+  /** More server settings (`-c name=value` pairs), e.g. a bench's shared_preload_libraries. */
+  flags?: string[];
 }): Promise<EmbeddedPg> {
   const PASSWORD = opts.password ?? LEGACY_PASSWORD;
   const isRoot = os.userInfo().uid === 0;
@@ -57,7 +59,7 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: isRoot,
     authMethod: 'scram-sha-256',
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=on', ...(opts.flags ?? [])],
     onLog: (m) => log(String(m).trim()),
     onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
   });
