@@ -10,10 +10,10 @@
 // Run: npm run bench:temporal [-- --intakes 200 --inflight 8 --bytes 204800 --seconds 180 --rounds 4 --image minimal|photo --temporal dev|server|both]
 import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
-import { intakeWorkflowId, uploadCompleteSignal } from '../workflows/messages';
+import { intakeWorkflowId, uploadCompleteUpdate } from '../workflows/messages';
 import { firstSignal } from './bare/workflows';
 import { startBare, type Bare } from './lib/bare';
-import { EVENT_TYPE_NAMES, medianPhases, phasesAfterSignal } from './lib/history-phases';
+import { EVENT_TYPE_NAMES, medianPhases, phasesAfterMessage } from './lib/history-phases';
 import { benchCall as call, intakeBody } from './lib/intake';
 import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
@@ -180,8 +180,8 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
       ...Object.entries(bareSteps).map(([step, xs]) => ({ side: 'bare', step, ...summarize(xs) })),
     ];
     printTable('R5 profile: wall time per client step (ms)', stepRows);
-    const intakePhases = medianPhases(intakeEvents.map((e) => phasesAfterSignal(e, uploadCompleteSignal.name)));
-    const barePhases = medianPhases(bareEvents.map((e) => phasesAfterSignal(e, firstSignal.name)));
+    const intakePhases = medianPhases(intakeEvents.map((e) => phasesAfterMessage(e, uploadCompleteUpdate.name)));
+    const barePhases = medianPhases(bareEvents.map((e) => phasesAfterMessage(e, firstSignal.name)));
     printTable('R7 profile: server-side phases after upload-complete (intake), from 20 histories', intakePhases);
     printTable('R7 profile: server-side phases after the first signal (bare), from 20 histories', barePhases);
     const file = writeResults(`temporal-throughput${REAL ? '-server' : ''}${FROM_BUILD ? '-build' : ''}${REPLICAS > 1 ? `-replicas${REPLICAS}` : ''}`, {

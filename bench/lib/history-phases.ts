@@ -1,5 +1,5 @@
 // Where a workflow's time goes, read from its recorded history: starting at the first event of a
-// given signal, the time between consecutive events up to the first activity completion and the
+// given signal or Update (its acceptance: an Update is in the history from then on), the time between consecutive events up to the first activity completion and the
 // workflow task that follows it (queue waits, workflow code, activity execution).
 import type { temporal } from '@temporalio/proto';
 
@@ -18,8 +18,13 @@ export const EVENT_TYPE_NAMES: Record<number, string> = {
   17: 'TimerStarted',
   18: 'TimerFired',
   19: 'TimerCanceled',
+  25: 'MarkerRecorded',
   26: 'WorkflowExecutionSignaled',
   40: 'UpsertWorkflowSearchAttributes',
+  41: 'WorkflowExecutionUpdateAccepted',
+  42: 'WorkflowExecutionUpdateRejected',
+  43: 'WorkflowExecutionUpdateCompleted',
+  47: 'WorkflowExecutionUpdateAdmitted',
 };
 
 function ms(e: HistoryEvent): number {
@@ -28,11 +33,15 @@ function ms(e: HistoryEvent): number {
 }
 
 /**
- * The phases after `signalName` arrives: [from -> to, ms] for each step until the workflow task
- * completed after the first ActivityTaskCompleted. Events with no time between them are merged.
+ * The phases after the signal or Update `name` arrives (an Update: from its acceptance): [from -> to,
+ * ms] for each step until the workflow task completed after the first ActivityTaskCompleted.
  */
-export function phasesAfterSignal(events: HistoryEvent[], signalName: string): { phase: string; ms: number }[] {
-  const start = events.findIndex((e) => Number(e.eventType) === 26 && e.workflowExecutionSignaledEventAttributes?.signalName === signalName);
+export function phasesAfterMessage(events: HistoryEvent[], name: string): { phase: string; ms: number }[] {
+  const start = events.findIndex(
+    (e) =>
+      (Number(e.eventType) === 26 && e.workflowExecutionSignaledEventAttributes?.signalName === name) ||
+      (Number(e.eventType) === 41 && e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === name),
+  );
   if (start < 0) return [];
   const out: { phase: string; ms: number }[] = [];
   let activityDone = false;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { areaOf, summarizeCpuProfile } from '../../bench/lib/cpu-profile';
 import { toFtsQuery } from '../../bench/lib/fts5';
-import { medianPhases, phasesAfterSignal } from '../../bench/lib/history-phases';
+import { medianPhases, phasesAfterMessage } from '../../bench/lib/history-phases';
 import { verdict } from '../../bench/lib/targets';
 import { execFileSync } from 'node:child_process';
 import { TANTIVY_DIR, tantivyInstalled } from '../../scripts/tools/tantivy';
@@ -98,14 +98,26 @@ describe('history phases', () => {
   ];
 
   it('times each step from the signal to the task after the first activity', () => {
-    const p = phasesAfterSignal(history(50) as never, 'go');
+    const p = phasesAfterMessage(history(50) as never, 'go');
     expect(p.map((x) => x.ms)).toEqual([0, 4, 6, 0, 2, 50, 0, 3, 5]);
     expect(p[5]).toEqual({ phase: 'ActivityTaskStarted -> ActivityTaskCompleted', ms: 50 });
-    expect(phasesAfterSignal(history(50) as never, 'missing')).toEqual([]);
+    expect(phasesAfterMessage(history(50) as never, 'missing')).toEqual([]);
+  });
+
+  it('starts an Update at its acceptance', () => {
+    const updated = history(50).map((e) =>
+      e.workflowExecutionSignaledEventAttributes?.signalName === 'go'
+        ? { eventType: 41, eventTime: e.eventTime, workflowExecutionUpdateAcceptedEventAttributes: { acceptedRequest: { input: { name: 'go' } } } }
+        : e,
+    );
+    const p = phasesAfterMessage(updated as never, 'go');
+    expect(p.map((x) => x.ms)).toEqual([0, 4, 6, 0, 2, 50, 0, 3, 5]);
+    expect(p[0]!.phase).toBe('WorkflowExecutionUpdateAccepted -> WorkflowTaskScheduled');
+    expect(phasesAfterMessage(updated as never, 'missing')).toEqual([]);
   });
 
   it('takes the median per step across histories', () => {
-    const m = medianPhases([10, 50, 90].map((a) => phasesAfterSignal(history(a) as never, 'go')));
+    const m = medianPhases([10, 50, 90].map((a) => phasesAfterMessage(history(a) as never, 'go')));
     expect(m[5]).toEqual({ step: 6, phase: 'ActivityTaskStarted -> ActivityTaskCompleted', p50_ms: 50 });
   });
 });
