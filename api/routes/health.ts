@@ -149,7 +149,7 @@ export function readiness(deps: AppDeps, p: ProbeResults): z.input<typeof C.Read
   };
 }
 
-const probe = (deps: AppDeps) => runProbes(probeDepsOf(deps, Math.min(deps.cfg.TEMPORAL_RPC_DEADLINE_MS, 3000)));
+const probe = (deps: AppDeps) => runProbes(probeDepsOf(deps, Math.min(deps.cfg.TEMPORAL_RPC_DEADLINE_MS, deps.cfg.READY_PROBE_DEADLINE_MS)));
 const uptime = (deps: AppDeps) => Math.round((Date.now() - deps.startedAt) / 10) / 100;
 const health = { doc: 'public', tag: 'health', auth: 'public' } as const;
 

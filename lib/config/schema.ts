@@ -34,6 +34,8 @@ export const apiConfigSchema = z
     TEMPORAL_RPC_DEADLINE_MS: z.coerce.number().int().min(100).max(60000).default(5000),
     TRANSITION_WAIT_MS: z.coerce.number().int().min(0).max(60000).default(10000),
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
+    /** How long /health/ready (and /health) waits for PostgreSQL and Temporal to answer before it counts one as down (never above TEMPORAL_RPC_DEADLINE_MS). */
+    READY_PROBE_DEADLINE_MS: z.coerce.number().int().min(100).max(30000).default(3000),
     /** A worker counts as alive while its last heartbeat to the Temporal server is at most this old (workers beat every WORKER_HEARTBEAT_SECONDS). */
     READY_WORKER_LIVENESS_SECONDS: z.coerce.number().int().min(2).max(600).default(10),
     /**
