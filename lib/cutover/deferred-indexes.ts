@@ -59,9 +59,9 @@ export async function startBulkLoad(sql: Sql, runId: number, authority: string, 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** Indexes still to build (a run in progress, or one killed before it built them). */
-export async function deferredIndexes(sql: Sql): Promise<{ indexName: string; tableName: string; runId: number }[]> {
-  const rows = await sql<{ indexName: string; tableName: string; runId: string }[]>`
-    select index_name, table_name, run_id::text from cutover_deferred_indexes order by table_name, index_name`;
+export async function deferredIndexes(sql: Sql): Promise<{ indexName: string; tableName: string; definition: string; runId: number }[]> {
+  const rows = await sql<{ indexName: string; tableName: string; definition: string; runId: string }[]>`
+    select index_name, table_name, definition, run_id::text from cutover_deferred_indexes order by table_name, index_name`;
   return rows.map((r) => ({ ...r, runId: Number(r.runId) }));
 }
 
@@ -72,21 +72,27 @@ export async function deferredIndexes(sql: Sql): Promise<{ indexName: string; ta
  */
 export async function buildDeferredIndexes(sql: Sql, o: { log?: (line: string) => void; tables?: readonly string[]; concurrency?: number } = {}): Promise<number> {
   const queue = (await deferredIndexes(sql)).filter((d) => !o.tables || o.tables.includes(d.tableName));
+  // one line per table, when its last index is built
+  const left = new Map<string, { n: number; built: number; from: number }>();
+  for (const d of queue) left.set(d.tableName, { n: (left.get(d.tableName)?.n ?? 0) + 1, built: 0, from: 0 });
   let built = 0;
   const builder = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      const { indexName } = next;
-      const t0 = performance.now();
+      const { indexName, tableName } = next;
+      const t = left.get(tableName)!;
+      t.from ||= performance.now();
       const done = await sql.begin(async (tx) => {
-        const [r] = await tx<{ definition: string; tableName: string }[]>`
-          delete from cutover_deferred_indexes where index_name = ${indexName} returning definition, table_name`;
+        const [r] = await tx`delete from cutover_deferred_indexes where index_name = ${indexName} returning 1`;
         if (!r) return false; // another process built it meanwhile
         await tx`select set_config('maintenance_work_mem', '512MB', true)`;
-        await tx.unsafe(r.definition);
-        o.log?.(`  index ${indexName} on ${r.tableName} built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        await tx.unsafe(next.definition);
         return true;
       });
-      if (done) built++;
+      if (done) {
+        built++;
+        t.built++;
+      }
+      if (--t.n === 0) o.log?.(`  ${tableName}: ${t.built} indexes built in ${((performance.now() - t.from) / 1000).toFixed(1)} s`);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? 1) }, builder));
