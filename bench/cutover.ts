@@ -1,9 +1,10 @@
-// I1 (issue 25): backfill rows per second at N legacy studios (plus their artists) through the
-// cutover's whole path (read-only legacy reader, normalization, upserts into the indexed runtime
-// tables with their search-document triggers, ledger, checkpoints), divided by a plain COPY of the
-// same rows into an unindexed table, in the same run on the same PostgreSQL. Aim: >= 0.3. Also the
-// backfill process's peak RSS (VmHWM, read from /proc while it runs).
-// Run: npm run bench:cutover [-- --studios 1000000]
+// I1 (issue 25, target >= 0.1 at 1M in issue 37, aim 0.3): backfill rows per second at N legacy
+// studios (plus their artists) through the cutover's whole path (read-only legacy reader,
+// normalization, the runtime tables, ledger, checkpoints; into this empty store a bulk load, whose
+// time includes building every index and search document), divided by a plain COPY of the same rows
+// into an unindexed table, in the same run on the same PostgreSQL. Also the backfill process's peak
+// RSS (VmHWM, read from /proc while it runs).
+// Run: npm run bench:cutover [-- --studios 1000000 --pg-stats --cpu-prof DIR]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,7 @@ const { values } = parseCli('I1: cutover backfill rows/s against a plain COPY of
     'batch-size': { type: 'string', default: '5000', description: 'rows per backfill batch' },
     'data-dir': { type: 'string', description: 'keep the databases here between runs (default: a temporary folder)' },
     'pg-stats': { type: 'boolean', default: false, description: 'also print the backfill\'s costliest statements (pg_stat_statements)' },
+    'cpu-prof': { type: 'string', description: 'write the backfill process\'s V8 CPU profile into this folder (node --cpu-prof)' },
   },
 });
 const STUDIOS = Number(values.studios);
@@ -86,7 +88,7 @@ try {
 
   // the backfill, as an owner runs it (its own process, so its peak RSS is its own)
   const b0 = performance.now();
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', values['batch-size']], {
+  const child = spawn(process.execPath, [...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', values['batch-size']], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: urlOf('runtime_bench'), LEGACY_DATA_URL: urlOf('legacy_bench'), TEMPORAL_ADDRESS: '127.0.0.1:1' },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -123,7 +125,7 @@ try {
     backfill_s: Math.round(backfillS * 10) / 10,
     backfill_rows_per_s: Math.round(backfillRps),
     i1_ratio: Math.round((backfillRps / copyRps) * 1000) / 1000,
-    target: 0.3,
+    target: '>= 0.1 (aim 0.3)',
     backfill_peak_rss_mb: Math.round(peakKb / 1024),
   };
   printTable('I1: cutover backfill vs plain COPY', [result]);

@@ -1,10 +1,10 @@
+// PostgreSQL's COPY text format (the default of `copy ... from stdin`): one line per row, columns
+// separated by tabs, null as \N, backslash, tab, newline and carriage return escaped; a text[] as
+// an array literal with every element quoted (NULL elements as NULL).
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Tx } from './index';
 
-// PostgreSQL's COPY text format (the default of `copy ... from stdin`): one line per row, columns
-// separated by tabs, null as \N, backslash, tab, newline and carriage return escaped; a text[] as
-// an array literal with every element quoted (NULL elements as NULL).
 const ESCAPED: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const esc = (s: string) => (/[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => ESCAPED[c]!) : s);
 const arrayLiteral = (xs: unknown[]) => `{${xs.map((x) => (x === null || x === undefined ? 'NULL' : `"${String(x).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
