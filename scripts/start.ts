@@ -156,7 +156,7 @@ try {
 } catch (err) {
   // A stop already under way (Ctrl-C, or a process exited) reports and exits on its own.
   if (!stopping) {
-    console.error(`[stack] failed: ${(err as Error).message}`);
+    console.error(`[stack] failed: ${err instanceof Error ? err.message : String(err)}`);
     await stopAll(1);
   }
 }

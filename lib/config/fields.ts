@@ -6,6 +6,8 @@ import { DATA_DIR_DEFAULT } from './root';
 
 const nodeEnv = z.enum(['development', 'test', 'production']).default('development');
 export const port = z.coerce.number().int().min(0).max(65535);
+/** A port the stack launcher listens on and announces (0 would be a port the system picks, which nothing could be told). */
+export const listenPort = z.coerce.number().int().min(1, 'must be a port from 1 to 65535 (0 is not one the stack can announce: pick a free one)').max(65535);
 export const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((v) => v === 'true' || v === '1');

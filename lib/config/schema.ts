@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import {
   bool,
+  listenPort,
   noFaultsInProduction,
   noLoopbackWebhooksInProduction,
   optionalString,
@@ -170,10 +171,10 @@ export const workerConfigSchema = z
 
 export const stackConfigSchema = z.object({
   ...shared,
-  PORT: port.default(EMBEDDED_DEFAULTS.apiPort),
-  POSTGRES_PORT: port.default(EMBEDDED_DEFAULTS.postgresPort),
-  TEMPORAL_PORT: port.default(7233),
-  TEMPORAL_UI_PORT: port.default(EMBEDDED_DEFAULTS.temporalUiPort),
+  PORT: listenPort.default(EMBEDDED_DEFAULTS.apiPort),
+  POSTGRES_PORT: listenPort.default(EMBEDDED_DEFAULTS.postgresPort),
+  TEMPORAL_PORT: listenPort.default(7233),
+  TEMPORAL_UI_PORT: listenPort.default(EMBEDDED_DEFAULTS.temporalUiPort),
   /** `npm start` serves the worker's /metrics here (0: not at all). */
   WORKER_METRICS_PORT: port.default(9464),
   TEMPORAL_CLI_PATH: optionalString,
