@@ -1,7 +1,7 @@
 // The first backfill into an empty runtime store loads in bulk: its tables are loaded without their
 // secondary indexes, which are built once at the end, as the PostgreSQL docs advise for a bulk load
-// ("Populating a Database": remove indexes, load, recreate). Only indexes no constraint needs are deferred (primary
-// keys and unique indexes stay: the upserts conflict on them). Each dropped index is recorded in
+// ("Populating a Database": remove indexes, load, recreate). Only indexes no constraint needs are
+// deferred (primary keys and unique indexes stay: the upserts conflict on them). Each dropped index is recorded in
 // cutover_deferred_indexes in the transaction that drops it and deleted in the one that builds it
 // again, so a killed run (kill -9, at any point) leaves a record of every index still to build;
 // the resumed run, or any later run, builds them. A store holding any record is never touched: the
@@ -10,7 +10,7 @@
 import type { Sql } from '../db';
 
 /** The tables a backfill writes (search_documents: the documents its records feed). */
-export const DEFERRABLE = ['studios', 'artists', 'portfolio_assets', 'designs', 'search_documents'] as const;
+const DEFERRABLE = ['studios', 'artists', 'portfolio_assets', 'designs', 'search_documents'] as const;
 
 /** The secondary indexes of a table: not unique, not behind a constraint (pk, unique, exclusion). */
 const SECONDARY = `
@@ -44,7 +44,7 @@ export async function startBulkLoad(sql: Sql, runId: number, authority: string, 
       const indexes = await tx.unsafe<{ name: string; tableName: string; definition: string }[]>(SECONDARY, [[...DEFERRABLE]]);
       for (const i of indexes) {
         await tx`insert into cutover_deferred_indexes (index_name, table_name, definition, run_id) values (${i.name}, ${i.tableName}, ${i.definition}, ${runId})`;
-        await tx.unsafe(`drop index ${quoteIdent(i.name)}`);
+        await tx`drop index ${tx(i.name)}`;
       }
       await tx`update cutover_runs set bulk_load = true where id = ${runId}`;
       return indexes.length;
@@ -55,8 +55,6 @@ export async function startBulkLoad(sql: Sql, runId: number, authority: string, 
     return null;
   }
 }
-
-const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** Indexes still to build (a run in progress, or one killed before it built them). */
 export async function deferredIndexes(sql: Sql): Promise<{ indexName: string; tableName: string; definition: string; runId: number }[]> {
