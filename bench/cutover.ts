@@ -3,7 +3,7 @@
 // normalization, the runtime tables, ledger, checkpoints; into this empty store a bulk load, whose
 // time includes building every index and search document), divided by a plain COPY of the same rows
 // into an unindexed table, in the same run on the same PostgreSQL. Also the backfill process's peak
-// RSS (VmHWM, read from /proc while it runs).
+// RSS (VmHWM, read from /proc while it runs), and the CPU seconds the backfill process and PostgreSQL used.
 // Run: npm run bench:cutover [-- --studios 1000000 --pg-stats --cpu-prof DIR]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,6 +47,27 @@ function* lines(n: number, row: (i: number) => unknown[]) {
   if (buf) yield buf;
 }
 const log = (s: string) => process.stderr.write(`${s}\n`);
+/** CPU seconds a process has used (user + system, all its threads; with `reaped`, also its children that exited). */
+function cpuSeconds(pid: number, reaped = false): number {
+  // /proc/PID/stat: the fields after the command's closing parenthesis; utime, stime, cutime, cstime are 14-17
+  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
+  return ticks / 100; // USER_HZ
+}
+/** CPU seconds of PostgreSQL: the postmaster, its live processes and the backends it has reaped. */
+function pgCpuSeconds(postmaster: number): number {
+  let total = cpuSeconds(postmaster, true);
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(stat[1]) === postmaster) total += cpuSeconds(Number(d));
+    } catch {
+      /* exited meanwhile: its time is in the postmaster's reaped children */
+    }
+  }
+  return total;
+}
 const dir = values['data-dir'] ?? tempStackDir('bench-cutover-');
 const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort(), flags: values['pg-stats'] ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [] });
 const urlOf = (db: string) => pg.url.replace(/\/intake$/, `/${db}`);
@@ -87,17 +108,22 @@ try {
   await legacy.end();
 
   // the backfill, as an owner runs it (its own process, so its peak RSS is its own)
+  const postmaster = pg.pid();
+  const pgCpu0 = postmaster ? pgCpuSeconds(postmaster) : NaN;
   const b0 = performance.now();
-  const child = spawn(process.execPath, [...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', values['batch-size']], {
+  // (the node flags of package.json's `cutover` script: a larger young generation, fewer scavenges of each batch's objects)
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', values['batch-size']], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: urlOf('runtime_bench'), LEGACY_DATA_URL: urlOf('legacy_bench'), TEMPORAL_ADDRESS: '127.0.0.1:1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   let peakKb = 0;
+  let nodeCpu = 0;
   const poll = setInterval(() => {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       if (m) peakKb = Math.max(peakKb, Number(m[1]));
+      nodeCpu = cpuSeconds(child.pid!);
     } catch {
       /* exited */
     }
@@ -105,6 +131,7 @@ try {
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(poll);
   const backfillS = (performance.now() - b0) / 1000;
+  const pgCpu = postmaster ? pgCpuSeconds(postmaster) - pgCpu0 : NaN;
   if (code !== 0) throw new Error(`backfill exited with ${code}`);
 
   if (values['pg-stats']) {
@@ -127,6 +154,11 @@ try {
     i1_ratio: Math.round((backfillRps / copyRps) * 1000) / 1000,
     target: '>= 0.1 (aim 0.3)',
     backfill_peak_rss_mb: Math.round(peakKb / 1024),
+    // where the time went: CPU seconds of the backfill process (to its last 200 ms sample) and of
+    // PostgreSQL meanwhile; two cores give 2 x backfill_s
+    backfill_cpu_s: Math.round(nodeCpu),
+    postgres_cpu_s: Math.round(pgCpu),
+    cpu_used_of_2_cores: Math.round(((nodeCpu + pgCpu) / (2 * backfillS)) * 100) / 100,
   };
   printTable('I1: cutover backfill vs plain COPY', [result]);
   log(`written to ${writeResults('cutover-i1', result)}`);
