@@ -169,13 +169,15 @@ async function applyDeletions(o: RunOptions, since: Since): Promise<number> {
 
 /**
  * Every search document, in one statement per type (the function the triggers call, given every
- * record): what the batches' refreshes would have written, built once. Run again after a kill, it
- * rewrites nothing that is already right.
+ * record): what the batches' refreshes would have written, built once. The types are built side by
+ * side, each on a connection of its own (their documents never overlap; the words they share are
+ * inserted in word order by each, so one waits for the other, never both). Run again after a kill,
+ * it rewrites nothing that is already right.
  */
 async function buildSearchDocuments(o: RunOptions) {
   const t0 = performance.now();
-  for (const [type, table] of [['studio', 'studios'], ['artist', 'artists'], ['design', 'designs']] as const)
-    await o.sql.unsafe(`select search_documents_refresh($1, array(select id from ${table} order by id))`, [type]);
+  const types = [['studio', 'studios'], ['artist', 'artists'], ['design', 'designs']] as const;
+  await Promise.all(types.map(([type, table]) => o.sql.unsafe(`select search_documents_refresh($1, array(select id from ${table} order by id))`, [type])));
   o.log?.(`search documents built in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 
