@@ -26,7 +26,15 @@ export interface StudioFilters extends Page {
   order: Direction;
   /** Exact totals up to this many studios (default TOTAL_CAP_DEFAULT), then the cap with relation gte. */
   totalCap?: number | undefined;
+  /** At most this many studios walked along the sort for a page in a radius (default WALK_ROWS; 0: never). */
+  walkRows?: number | undefined;
 }
+
+/**
+ * A page in a radius sorted by other than distance: at most this many public studios are walked in
+ * the sort's order (its index) looking for the page, before the circle's own index is read instead.
+ */
+export const WALK_ROWS = 20_000;
 
 export type StudioRow = ProvenanceRow & RowOf<typeof STUDIO_FIELDS> & { id: string; distanceKm: number | null };
 
@@ -103,25 +111,74 @@ function orderBy(sql: Sql, f: StudioFilters) {
   return sql`order by ${sorts[f.sort]} ${direction(sql, f.order)}, s.id asc`;
 }
 
+/** The page (one row more, so hasNext is exact), every studio the filters match read through the radius's index. */
+function page(sql: Sql, f: StudioFilters) {
+  return sql<StudioRow[]>`
+    select s.id, ${sql.unsafe(runtimeColumns(STUDIO_FIELDS, 's'))}, ${provenanceColumns(sql, 's')},
+      ${f.geo ? distanceKmExpr(sql, f.geo) : sql`null::float8`} as distance_km
+    from studios s
+    ${where(sql, f)}
+    ${orderBy(sql, f)}
+    limit ${f.limit + 1} offset ${offsetOf(f)}`;
+}
+
+/**
+ * The same page found by walking the first `walk` studios the other filters match, in the sort's
+ * order (its index), and keeping those in the radius: a circle holding many studios yields its
+ * page after a short walk, where reading the circle's index sorts every studio in it (155,826 in
+ * 500 km of New York at a million studios: 11 s). Exact when it holds the whole page.
+ */
+function walkedPage(sql: Sql, f: StudioFilters, g: GeoFilter, walk: number) {
+  return sql<StudioRow[]>`
+    select s.id, ${sql.unsafe(runtimeColumns(STUDIO_FIELDS, 's'))}, ${provenanceColumns(sql, 's')}, ${distanceKmExpr(sql, g)} as distance_km
+    from (select * from studios s ${where(sql, f, false)} ${orderBy(sql, f)} limit ${walk}) s
+    where earth_distance(ll_to_earth(${g.latitude}, ${g.longitude}), ll_to_earth(s.latitude, s.longitude)) <= ${g.radiusKm * 1000}
+    ${orderBy(sql, f)}
+    limit ${f.limit + 1} offset ${offsetOf(f)}`;
+}
+
+/**
+ * The page in a radius, sorted by other than distance, given the count `n` in the radius (exact up
+ * to the cap, then cap + 1): none when the radius holds none. Walked along the sort when the radius
+ * holds more than the cap (reading the circle's index would sort more than that), or when the walk
+ * should find the page within half its budget (the studios in the radius are a large enough share
+ * of all: pg_class's estimate); the walk is kept when it holds the whole page (a full page, or every
+ * studio left in the radius). Else read through the radius's index.
+ */
+async function radiusPage(sql: Sql, f: StudioFilters, g: GeoFilter, n: number, cap: number) {
+  if (n === 0) return [];
+  const walk = f.walkRows ?? WALK_ROWS;
+  const need = offsetOf(f) + f.limit + 1;
+  if (walk > 0) {
+    const [est] = await sql<{ rows: number }[]>`select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'studios'::regclass`;
+    if (n > cap || (need * Math.max(est?.rows ?? 0, n)) / n <= walk / 2) {
+      const rows = await walkedPage(sql, f, g, walk);
+      if (rows.length === f.limit + 1 || (n <= cap && offsetOf(f) + rows.length === n)) return rows;
+    }
+  }
+  return page(sql, f);
+}
+
 /**
  * The page (one row more, so hasNext is exact) and the total, counted over at most cap + 1 rows:
  * exact up to the cap, else the cap with relation `gte`, so neither the list nor the geo count
- * grows with the directory.
+ * grows with the directory. In a radius sorted by other than distance, the count comes first: it
+ * chooses how the page is found (radiusPage).
  */
 export async function listStudios(sql: Sql, f: StudioFilters) {
   const cap = f.totalCap ?? TOTAL_CAP_DEFAULT;
-  const [rows, [count]] = await Promise.all([
-    sql<StudioRow[]>`
-      select s.id, ${sql.unsafe(runtimeColumns(STUDIO_FIELDS, 's'))}, ${provenanceColumns(sql, 's')},
-        ${f.geo ? distanceKmExpr(sql, f.geo) : sql`null::float8`} as distance_km
-      from studios s
-      ${where(sql, f)}
-      ${orderBy(sql, f)}
-      limit ${f.limit + 1} offset ${offsetOf(f)}`,
-    f.geo
-      ? geoCount(sql, f, f.geo, cap)
-      : sql<{ n: number }[]>`select count(*)::int as n from (select 1 from studios s ${where(sql, f)} limit ${cap + 1}) x`,
-  ]);
+  let rows: StudioRow[];
+  let count: { n: number } | undefined;
+  if (f.geo && f.sort !== 'distance') {
+    [count] = await geoCount(sql, f, f.geo, cap);
+    rows = await radiusPage(sql, f, f.geo, count?.n ?? 0, cap);
+  } else
+    [rows, [count]] = await Promise.all([
+      page(sql, f),
+      f.geo
+        ? geoCount(sql, f, f.geo, cap)
+        : sql<{ n: number }[]>`select count(*)::int as n from (select 1 from studios s ${where(sql, f)} limit ${cap + 1}) x`,
+    ]);
   const n = count?.n ?? 0;
   return {
     rows: rows.slice(0, f.limit).map((r) => studioRecord(r, f.geo !== undefined)),

@@ -1,7 +1,9 @@
 // The geo radius total of GET /studios (listStudios), counted by geo cells (studios_public_geo_cell,
 // lib/directory/geo-cells.ts): on real PostgreSQL it must equal the brute-force count of public
 // studios within earth_distance of the point, for circles anywhere (near a pole, across the
-// antimeridian, tiny and large), with the other filters and the cap applied as before.
+// antimeridian, tiny and large), with the other filters and the cap applied as before. And the page
+// in a radius sorted by other than distance, walked along the sort or read through the circle's
+// index, is the brute-force page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSql, type Sql } from '../../lib/db';
 import { EARTH_RADIUS_M, geoCell } from '../../lib/directory/geo-cells';
@@ -55,6 +57,9 @@ beforeAll(async () => {
       longitude: p.longitude,
       price_range: '$$',
       rating: Math.round(rnd() * 50) / 10,
+      // (not from rnd: the circles of the tests below stay where they were)
+      review_count: (n * 7919) % 500,
+      created_at: new Date(Date.UTC(2020, 0, 1) + ((n * 104_729) % 1000) * 86_400_000),
       verified: rnd() < 0.5,
       // some of each kind of studio a public read must not count
       visibility: hidden < 0.05 ? 'private' : 'public',
@@ -121,6 +126,55 @@ describe('the geo radius total (listStudios)', () => {
         expect((await listStudios(sql, { ...base, geo })).total).toBe(await bruteForce(geo));
       }
     }
+  });
+
+  it('pages a radius sorted by rating, name, review_count or created_at as the brute force does, walked along the sort or not', async () => {
+    const circles = [
+      { latitude: CLUSTERS[0]!.latitude, longitude: CLUSTERS[0]!.longitude, radiusKm: 500 }, // hundreds: walked
+      { latitude: CLUSTERS[1]!.latitude, longitude: CLUSTERS[1]!.longitude, radiusKm: 120 }, // across the antimeridian
+      { latitude: CLUSTERS[5]!.latitude + 0.3, longitude: CLUSTERS[5]!.longitude, radiusKm: 40 }, // a few: the circle's index
+    ];
+    const limit = 7;
+    for (const geo of circles) {
+      const inside = await bruteForce(geo);
+      expect(inside).toBeGreaterThan(0);
+      for (const sort of ['rating', 'name', 'review_count', 'created_at'] as const)
+        for (const order of ['asc', 'desc'] as const) {
+          const all = await sql<{ id: string }[]>`
+            select s.id from studios s
+            where s.visibility = 'public' and s.record_state <> 'deprecated' and s.is_active
+              and earth_distance(ll_to_earth(${geo.latitude}, ${geo.longitude}), ll_to_earth(s.latitude, s.longitude)) <= ${geo.radiusKm * 1000}
+            order by ${sql.unsafe(sort)} ${sql.unsafe(order)}, s.id asc`;
+          // the last page too, and one past it. Walks: never (the circle's index); 200 studios (tried or
+          // not, and cut short, by page); a million (always walked: 4,000 studios, a page of 7, at least
+          // one inside); with a cap of 5 (more inside than the cap: always walked first) the default walk,
+          // and a walk of 30 (too short for a page: read through the circle's index after it)
+          for (const pg of [1, 2, Math.ceil(all.length / limit), Math.ceil(all.length / limit) + 1])
+            for (const o of [{ walkRows: 0 }, { walkRows: 200 }, { walkRows: 1_000_000 }, { totalCap: 5 }, { totalCap: 5, walkRows: 30 }]) {
+              const got = await listStudios(sql, { ...base, page: pg, limit, sort, order, geo, ...o });
+              const want = all.slice((pg - 1) * limit, pg * limit).map((r) => r.id);
+              const cap = o.totalCap ?? base.totalCap!;
+              expect({ geo, sort, order, pg, o, ids: got.rows.map((r) => r.id), hasNext: got.hasNext, total: [got.total, got.totalRelation] }).toEqual({
+                geo, sort, order, pg, o, ids: want, hasNext: all.length > pg * limit, total: [Math.min(all.length, cap), all.length > cap ? 'gte' : 'eq'],
+              });
+            }
+        }
+    }
+  });
+
+  it('applies the other filters to a page walked along the sort', async () => {
+    const geo = { latitude: CLUSTERS[0]!.latitude, longitude: CLUSTERS[0]!.longitude, radiusKm: 500 };
+    const all = await sql<{ id: string }[]>`
+      select s.id from studios s
+      where s.visibility = 'public' and s.record_state <> 'deprecated' and s.is_active and s.rating >= 2.5 and s.verified
+        and earth_distance(ll_to_earth(${geo.latitude}, ${geo.longitude}), ll_to_earth(s.latitude, s.longitude)) <= ${geo.radiusKm * 1000}
+      order by s.name desc, s.id asc`;
+    expect(all.length).toBeGreaterThan(20);
+    for (const page of [1, 2, 3])
+      for (const walkRows of [0, 1_000_000]) {
+        const got = await listStudios(sql, { ...base, page, limit: 9, sort: 'name', order: 'desc', geo, rating: 2.5, verified: true, walkRows });
+        expect({ page, walkRows, ids: got.rows.map((r) => r.id), total: got.total }).toEqual({ page, walkRows, ids: all.slice((page - 1) * 9, page * 9).map((r) => r.id), total: all.length });
+      }
   });
 
   it('applies the other filters inside the radius, and the cap', async () => {
