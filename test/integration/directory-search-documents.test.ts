@@ -154,6 +154,32 @@ describe('GET /search and GET /studios beyond the total cap', () => {
     for (const p of cityPages) expect(p).toEqual(cityPages[0]);
   });
 
+  it('pages best rated first in a radius the same whether walked along the rating index or sorted over every match', async () => {
+    // the densest place of the documents, and a radius around it holding more than the cap; the test centre's few studios
+    const [dense] = await stack.sql<{ latitude: number; longitude: number }[]>`
+      select round(latitude::numeric, 1)::float8 as latitude, round(longitude::numeric, 1)::float8 as longitude
+      from search_documents where latitude is not null group by 1, 2 order by count(*) desc, 1, 2 limit 1`;
+    const circles = [{ ...dense!, radiusKm: 500 }, { ...dense!, radiusKm: 30 }, { latitude: 10.0, longitude: 20.0, radiusKm: 50 }];
+    const base = { limit: 9, verifiedOnly: false, sortBy: 'relevance' as const, sortOrder: 'desc' as const, includeFacets: false };
+    let beyond = 0;
+    for (const geo of circles)
+      for (const type of ['all', 'studio'] as const)
+        for (const totalCap of [CAP, 100_000])
+          for (const page of [1, 2, 6, 40]) {
+            const f = { ...base, geo, type, totalCap, page };
+            // walks: never (every match sorted), 30 documents (too short: sorted after it), a million (always enough)
+            const [reference, short, long] = await Promise.all([searchDirectory(stack.sql, { ...f, walkRows: 0 }), searchDirectory(stack.sql, { ...f, walkRows: 30 }), searchDirectory(stack.sql, { ...f, walkRows: 1_000_000 })]);
+            const view = (r: typeof reference) => ({ ids: r.results.map((x) => `${x.type}:${x.id}`), total: r.total, relation: r.totalRelation, hasNext: r.hasNext });
+            expect({ f, short: view(short) }).toEqual({ f, short: view(reference) });
+            expect({ f, long: view(long) }).toEqual({ f, long: view(reference) });
+            const ratings = reference.results.map((x) => x.rating ?? -1);
+            expect(ratings).toEqual([...ratings].sort((a, b) => b - a));
+            if (reference.totalRelation === 'gte' && reference.results.length === 9) beyond++;
+          }
+    // (the long walk is always taken here: 1,400 documents, a page of 9, a million to walk)
+    expect(beyond).toBeGreaterThan(0);
+  });
+
   it('has_next stays true past the counted pages while there are more matches', async () => {
     const deep = await search(`type=studio&sort_by=name&limit=20&page=${Math.ceil(CAP / 20) + 1}`);
     expect(deep.body.data.results).toHaveLength(20);

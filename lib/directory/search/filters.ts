@@ -25,6 +25,8 @@ export interface SearchFilters extends Page {
   includeFacets: boolean;
   /** Exact totals up to this many matches (default TOTAL_CAP_DEFAULT). */
   totalCap?: number | undefined;
+  /** At most this many documents walked in rating order for a page in a radius (default WALK_ROWS; 0: never). */
+  walkRows?: number | undefined;
 }
 
 /** Degrees of the bounding box around a radius (earthdistance's sphere, 6378.168 km, plus 1%). */

@@ -48,7 +48,7 @@ export async function search(sql: Sql, f: SearchFilters) {
   const upTo = offset + f.limit + 1; // rows of the order needed for this page and the next row
   const needWindow = (f.sortBy === 'relevance' && Boolean(f.q) && upTo <= RESCORE_WINDOW) || f.includeFacets;
 
-  const page = pageQuery(sql, f, tsq, offset, upTo);
+  const page = pageQuery(sql, f, tsq, offset, upTo, cap);
 
   // Serial plan: the count reads the segments in order and stops, which a Parallel Append (its
   // workers starting on every segment at once) would undo; and under concurrent requests on a few

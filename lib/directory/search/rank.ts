@@ -1,7 +1,7 @@
 // The order of a search's page: relevance re-ranking over the rescore window, or a sort over every match.
 import type { Sql } from '../../db';
 import { direction } from '../records';
-import { distanceKmExpr } from '../studios';
+import { distanceKmExpr, WALK_ROWS } from '../studios';
 import { matchWhere, type SearchFilters, type SearchSort } from './filters';
 import { CANDIDATE, QUALITY_ORDER, RESCORE_WINDOW } from './matches';
 
@@ -35,10 +35,45 @@ function sortKeys(sql: Sql, f: SearchFilters, sortBy: Exclude<SearchSort, 'relev
 }
 
 /**
- * The page's keys in the requested order, one row more than the page (so has_next is known): the
- * re-ranked window (then quality order past it), or the requested order over every match.
+ * Best rated first in a radius (the order of a search with a point and no text): the page's rows
+ * found by walking the first `walk` documents of the rating index (search_documents_rating) and
+ * keeping the matches, where the radius's own index would give every document in the circle to be
+ * sorted (963,489 in 500 km of New York at a million studios; 25 km: 5.2 s a page). Walked only
+ * when the bounded count (`counted`, read first in the same statement) says the matches are more
+ * than the cap, or a large enough share of all documents to fill the page within half the walk;
+ * kept when it holds the page (upTo rows, or every match); else every match is sorted, as before.
  */
-export function pageQuery(sql: Sql, f: SearchFilters, tsq: string | null, offset: number, upTo: number) {
+function walkedInRadius(sql: Sql, f: SearchFilters, tsq: string | null, offset: number, upTo: number, cap: number, walk: number) {
+  const keys = (alias: string) => sortKeys(sql, f, 'rating', alias);
+  const walked = sql`(select count(*) from walk)`;
+  const counted = sql`(select n from counted)`;
+  // the walk holds the page: upTo rows, or every match (the count exact: not beyond the cap)
+  const whole = sql`(${walked} >= ${upTo} or (${walked} = ${counted} and ${counted} <= ${cap}))`;
+  return sql`
+    with walk as materialized (
+      select ${sql.unsafe(CANDIDATE('d'))}
+      from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d order by d.rating desc nulls last, d.type asc, d.id asc limit ${walk}) d
+      where (${counted} > ${cap} or ${upTo}::float8 * greatest((select reltuples from pg_class where oid = 'search_documents'::regclass), 1) / greatest(${counted}, 1) <= ${walk / 2})
+        and ${matchWhere(sql, f, tsq, 'd')}
+      order by ${keys('d')} limit ${upTo})
+    select u.type, u.id, u.city, u.state, u.country, ${relevance(sql, f, tsq, 'u')} as relevance_score, ${distance(sql, f, 'u')} as distance_km
+    from (
+      select * from walk where ${whole}
+      union all
+      (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d
+       where not ${whole} and ${matchWhere(sql, f, tsq, 'd')}
+       order by ${keys('d')} limit ${upTo})
+    ) u
+    order by ${keys('u')}
+    offset ${offset} limit ${f.limit + 1}`;
+}
+
+/**
+ * The page's keys in the requested order, one row more than the page (so has_next is known): the
+ * re-ranked window (then quality order past it), or the requested order over every match (best
+ * rated first in a radius: walkedInRadius).
+ */
+export function pageQuery(sql: Sql, f: SearchFilters, tsq: string | null, offset: number, upTo: number, cap: number) {
   const byRelevance = f.sortBy === 'relevance' && Boolean(f.q);
   const sortBy: Exclude<SearchSort, 'relevance'> = f.sortBy === 'relevance' ? 'rating' : f.sortBy;
   if (byRelevance && upTo <= RESCORE_WINDOW) {
@@ -60,6 +95,8 @@ export function pageQuery(sql: Sql, f: SearchFilters, tsq: string | null, offset
       ) r
       order by (r.pos > ${RESCORE_WINDOW}), case when r.pos <= ${RESCORE_WINDOW} then r.relevance_score end desc nulls last, r.pos
       offset ${offset} limit ${f.limit + 1}`;
+  } else if (f.geo && sortBy === 'rating' && f.sortOrder === 'desc' && (f.walkRows ?? WALK_ROWS) > 0) {
+    return walkedInRadius(sql, f, tsq, offset, upTo, cap, f.walkRows ?? WALK_ROWS);
   } else {
     return sql`
       select d.type, d.id, d.city, d.state, d.country, ${relevance(sql, f, tsq, 'd')} as relevance_score, ${distance(sql, f, 'd')} as distance_km
