@@ -36,8 +36,8 @@ function sortKeys(sql: Sql, f: SearchFilters, sortBy: Exclude<SearchSort, 'relev
 
 /**
  * Best rated first in a radius (the order of a search with a point and no text): the page's rows
- * found by walking the first `walk` documents of the rating index (search_documents_rating) and
- * keeping the matches, where the radius's own index would give every document in the circle to be
+ * found by walking the first `walk` documents of the rating index (search_documents_rating; one
+ * type's: search_documents_type_rating) and keeping the matches, where the radius's own index would give every document in the circle to be
  * sorted (963,489 in 500 km of New York at a million studios; 25 km: 5.2 s a page). Walked only
  * when the bounded count (`counted`, read first in the same statement) says the matches are more
  * than the cap, or a large enough share of all documents to fill the page within half the walk;
@@ -52,7 +52,9 @@ function walkedInRadius(sql: Sql, f: SearchFilters, tsq: string | null, offset: 
   return sql`
     with walk as materialized (
       select ${sql.unsafe(CANDIDATE('d'))}
-      from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d order by d.rating desc nulls last, d.type asc, d.id asc limit ${walk}) d
+      from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d
+            ${f.type === 'all' ? sql`order by d.rating desc nulls last, d.type asc, d.id asc` : sql`where d.type = ${f.type} order by d.rating desc nulls last, d.id asc`}
+            limit ${walk}) d
       where (${counted} > ${cap} or ${upTo}::float8 * greatest((select reltuples from pg_class where oid = 'search_documents'::regclass), 1) / greatest(${counted}, 1) <= ${walk / 2})
         and ${matchWhere(sql, f, tsq, 'd')}
       order by ${keys('d')} limit ${upTo})
