@@ -133,7 +133,8 @@ function page(sql: Sql, f: StudioFilters) {
  * The same page found by walking the first `walk` studios the other filters match, in the sort's
  * order (its index), and keeping those in the radius: a circle holding many studios yields its
  * page after a short walk, where reading the circle's index sorts every studio in it (155,826 in
- * 500 km of New York at a million studios: 11 s). Exact when it holds the whole page.
+ * 500 km of New York at a million studios: 2.1 s a page, 11 s from a cold cache). Exact when it
+ * holds the whole page.
  */
 function walkedPage(sql: Sql, f: StudioFilters, g: GeoFilter, walk: number) {
   return sql<StudioRow[]>`
