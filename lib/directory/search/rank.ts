@@ -37,8 +37,9 @@ function sortKeys(sql: Sql, f: SearchFilters, sortBy: Exclude<SearchSort, 'relev
 /**
  * Best rated first in a radius (the order of a search with a point and no text): the page's rows
  * found by walking the first `walk` documents of the rating index (search_documents_rating; one
- * type's: search_documents_type_rating) and keeping the matches, where the radius's own index would give every document in the circle to be
- * sorted (963,489 in 500 km of New York at a million studios; 25 km: 5.2 s a page). Walked only
+ * type's: search_documents_type_rating) and keeping the matches, where the radius's own index
+ * would give every document in the circle to be sorted (963,489 in the box of 500 km of New York at
+ * a million studios: 8 s a page; 25 km: 5-6 s). Walked only
  * when the bounded count (`counted`, read first in the same statement) says the matches are more
  * than the cap, or a large enough share of all documents to fill the page within half the walk;
  * kept when it holds the page (upTo rows, or every match); else every match is sorted, as before.
