@@ -13,6 +13,7 @@ import { createApiKey } from '../lib/identity/api-keys';
 import { upsertMapping } from '../lib/identity/actors';
 import { realJpeg } from './lib/images';
 import { benchCall, intakeBody } from './lib/intake';
+import { processCpuMs } from './lib/process-cpu';
 import { printTable, writeResults } from './lib/results';
 import { spawnNode, startBenchStack, stopChild, type BenchStack } from './lib/stack';
 import { round, summarize } from './lib/stats';
@@ -38,12 +39,6 @@ async function stage(s: BenchStack): Promise<string> {
   return id;
 }
 
-/** CPU milliseconds (user + system) of one process so far. */
-function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
-}
 
 async function classified(s: BenchStack, ids: string[]): Promise<Map<string, { awaiting: Date; at: Date }>> {
   const rows = await s.sql<{ submissionId: string; awaitingSince: Date; createdAt: Date }[]>`
@@ -99,11 +94,11 @@ try {
     const n = (await classified(s, waiting)).size;
     if (n > 0 && !firstAt) {
       firstAt = Date.now();
-      cpuAtFirst = cpuMs(pid);
+      cpuAtFirst = processCpuMs(pid);
     }
     return n === waiting.length;
   }, MAX_MS);
-  const cpuAtEnd = cpuMs(pid);
+  const cpuAtEnd = processCpuMs(pid);
   const rows2 = [...(await classified(s, waiting)).values()].map((x) => x.at.getTime()).sort((a, b) => a - b);
   await stopChild(classifier);
   classifier = undefined;

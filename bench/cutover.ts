@@ -18,6 +18,7 @@ import { migrateUp } from '../lib/db/migrate';
 import { freePort } from '../lib/net/free-port';
 import { artistRow, copyLine, studioRow, writeLegacyFixture } from '../scripts/cutover/fixture';
 import { Readable } from 'node:stream';
+import { processCpuMs, serverCpuMs } from './lib/process-cpu';
 import { printTable, writeResults } from './lib/results';
 import { tempStackDir } from '../scripts/stack';
 
@@ -47,27 +48,6 @@ function* lines(n: number, row: (i: number) => unknown[]) {
   if (buf) yield buf;
 }
 const log = (s: string) => process.stderr.write(`${s}\n`);
-/** CPU seconds a process has used (user + system, all its threads; with `reaped`, also its children that exited). */
-function cpuSeconds(pid: number, reaped = false): number {
-  // /proc/PID/stat: the fields after the command's closing parenthesis; utime, stime, cutime, cstime are 14-17
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
-  return ticks / 100; // USER_HZ
-}
-/** CPU seconds of PostgreSQL: the postmaster, its live processes and the backends it has reaped. */
-function pgCpuSeconds(postmaster: number): number {
-  let total = cpuSeconds(postmaster, true);
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(stat[1]) === postmaster) total += cpuSeconds(Number(d));
-    } catch {
-      /* exited meanwhile: its time is in the postmaster's reaped children */
-    }
-  }
-  return total;
-}
 const dir = values['data-dir'] ?? tempStackDir('bench-cutover-');
 const pg = await startEmbeddedPostgres({ dataDir: path.join(dir, 'pg'), port: await freePort(), flags: values['pg-stats'] ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [] });
 const urlOf = (db: string) => pg.url.replace(/\/intake$/, `/${db}`);
@@ -109,7 +89,7 @@ try {
 
   // the backfill, as an owner runs it (its own process, so its peak RSS is its own)
   const postmaster = pg.pid();
-  const pgCpu0 = postmaster ? pgCpuSeconds(postmaster) : NaN;
+  const pgCpu0 = postmaster ? serverCpuMs(postmaster) / 1000 : NaN;
   const b0 = performance.now();
   // (the node flags of package.json's `cutover` script: a larger young generation, fewer scavenges of each batch's objects)
   const child = spawn(process.execPath, ['--max-semi-space-size=64', ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : []), '--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/cutover.ts'), 'backfill', '--batch-size', values['batch-size']], {
@@ -123,7 +103,7 @@ try {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       if (m) peakKb = Math.max(peakKb, Number(m[1]));
-      nodeCpu = cpuSeconds(child.pid!);
+      nodeCpu = processCpuMs(child.pid!) / 1000;
     } catch {
       /* exited */
     }
@@ -131,7 +111,7 @@ try {
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(poll);
   const backfillS = (performance.now() - b0) / 1000;
-  const pgCpu = postmaster ? pgCpuSeconds(postmaster) - pgCpu0 : NaN;
+  const pgCpu = postmaster ? serverCpuMs(postmaster) / 1000 - pgCpu0 : NaN;
   if (code !== 0) throw new Error(`backfill exited with ${code}`);
 
   if (values['pg-stats']) {

@@ -30,21 +30,53 @@ function groupOf(pid: number, self: number): string {
   return 'other';
 }
 
+/** The fields of /proc/PID/stat after the command name (which may hold spaces): [0] is field 3 (state). */
+function statFields(pid: number): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU milliseconds (user + system, every thread) of one process so far (throws when it is gone);
+ * with `reaped`, also those of its children that exited and were waited for (cutime, cstime).
+ */
+export function processCpuMs(pid: number, o: { reaped?: boolean } = {}): number {
+  const f = statFields(pid); // utime 14, stime 15, cutime 16, cstime 17
+  const ticks = Number(f[11]) + Number(f[12]) + (o.reaped ? Number(f[13]) + Number(f[14]) : 0);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU milliseconds of a server and its workers (PostgreSQL's postmaster and its backends): the
+ * parent with its reaped children, and its live children. A child that exits between two readings
+ * moves from the second term to the first, so the sum only grows.
+ */
+export function serverCpuMs(parent: number): number {
+  let ms = processCpuMs(parent, { reaped: true });
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const f = statFields(Number(entry));
+      if (Number(f[1]) === parent) ms += ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND;
+    } catch {
+      /* exited meanwhile: counted in the parent's reaped children */
+    }
+  }
+  return ms;
+}
+
 /** CPU milliseconds (user + system, every thread) so far of every live process, by group. */
 export function cpuByGroup(): Map<string, number> {
   const out = new Map<string, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    let stat: string;
+    let ms: number;
     try {
-      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      ms = processCpuMs(pid);
     } catch {
       continue;
     }
-    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
     if (!ms) continue;
     const g = groupOf(pid, process.pid);
     out.set(g, (out.get(g) ?? 0) + ms);
