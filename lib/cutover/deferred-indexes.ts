@@ -1,10 +1,10 @@
 // The first backfill into an empty runtime store loads in bulk: its tables are loaded without their
 // secondary indexes, which are built once at the end, as the PostgreSQL docs advise for a bulk load
 // ("Populating a Database": remove indexes, load, recreate). Only indexes no constraint needs are
-// deferred (primary keys and unique indexes stay: the upserts conflict on them). Each dropped index is recorded in
-// cutover_deferred_indexes in the transaction that drops it and deleted in the one that builds it
-// again, so a killed run (kill -9, at any point) leaves a record of every index still to build;
-// the resumed run, or any later run, builds them. A store holding any record is never touched: the
+// deferred (primary keys and unique indexes stay: the upserts conflict on them). Each dropped index
+// is recorded in cutover_deferred_indexes in the transaction that drops it and deleted in the one
+// that builds it again, so a killed run (kill -9, at any point) leaves a record of every index still
+// to build; the resumed run, or any later run, builds them. A store holding any record is never touched: the
 // bulk load is for a store nobody reads yet (the stage is still legacy_authoritative), and the read
 // routes over it stay correct, only slower, until the run ends.
 import type { Sql } from '../db';

@@ -85,7 +85,8 @@ function geoCount(sql: Sql, f: StudioFilters, g: GeoFilter, cap: number) {
   const ranges = (rs: CodeRange[]) => sql`unnest(${rs.map((r) => r[0])}::bigint[], ${rs.map((r) => r[1])}::bigint[]) as r(lo, hi)`;
   const cells = (rs: CodeRange[]) =>
     filtered
-      ? sql`(select s.visibility, s.record_state, s.is_active, s.search_text, s.city, s.state, s.price_range, s.rating, s.verified, s.featured, s.latitude, s.longitude
+      ? sql`(select s.visibility, s.record_state, s.is_active, s.search_text, s.city, s.state, s.price_range, s.rating,
+            s.verified, s.featured, s.latitude, s.longitude
           from ${ranges(rs)} join studios s on geo_cell(s.latitude, s.longitude) between r.lo and r.hi
           where ${publicDirectoryWhere(sql, 's')} and s.is_active offset 0) s`
       : sql`${ranges(rs)} join studios s on geo_cell(s.latitude, s.longitude) between r.lo and r.hi`;

@@ -50,14 +50,19 @@ function walkedInRadius(sql: Sql, f: SearchFilters, tsq: string | null, offset: 
   const counted = sql`(select n from counted)`;
   // the walk holds the page: upTo rows, or every match (the count exact: not beyond the cap)
   const whole = sql`(${walked} >= ${upTo} or (${walked} = ${counted} and ${counted} <= ${cap}))`;
+  // worth walking: more matches than the cap, or enough of all documents to fill the page in half the walk
+  const documents = sql`greatest((select reltuples from pg_class where oid = 'search_documents'::regclass), 1)`;
+  const worth = sql`(${counted} > ${cap} or ${upTo}::float8 * ${documents} / greatest(${counted}, 1) <= ${walk / 2})`;
+  // the rating index's order (of one type: the type's own index)
+  const order =
+    f.type === 'all'
+      ? sql`order by d.rating desc nulls last, d.type asc, d.id asc`
+      : sql`where d.type = ${f.type} order by d.rating desc nulls last, d.id asc`;
   return sql`
     with walk as materialized (
       select ${sql.unsafe(CANDIDATE('d'))}
-      from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d
-            ${f.type === 'all' ? sql`order by d.rating desc nulls last, d.type asc, d.id asc` : sql`where d.type = ${f.type} order by d.rating desc nulls last, d.id asc`}
-            limit ${walk}) d
-      where (${counted} > ${cap} or ${upTo}::float8 * greatest((select reltuples from pg_class where oid = 'search_documents'::regclass), 1) / greatest(${counted}, 1) <= ${walk / 2})
-        and ${matchWhere(sql, f, tsq, 'd')}
+      from (select ${sql.unsafe(CANDIDATE('d'))} from search_documents d ${order} limit ${walk}) d
+      where ${worth} and ${matchWhere(sql, f, tsq, 'd')}
       order by ${keys('d')} limit ${upTo})
     select u.type, u.id, u.city, u.state, u.country, ${relevance(sql, f, tsq, 'u')} as relevance_score, ${distance(sql, f, 'u')} as distance_km
     from (
