@@ -22,7 +22,7 @@ import { processCpuMs, serverCpuMs } from './lib/process-cpu';
 import { printTable, writeResults } from './lib/results';
 import { tempStackDir } from '../scripts/stack';
 
-const { values } = parseCli('I1: cutover backfill rows/s against a plain COPY of the same rows, and the backfill peak RSS.', 'npm run bench:cutover --', {
+const { values } = parseCli('I1: cutover backfill rows/s against a plain COPY of the same rows; the backfill peak RSS, and the CPU seconds of the backfill and of PostgreSQL.', 'npm run bench:cutover --', {
   options: {
     studios: { type: 'string', default: '1000000', description: 'legacy studios to generate (plus 1.5 artists each)' },
     'batch-size': { type: 'string', default: '5000', description: 'rows per backfill batch' },
