@@ -63,6 +63,12 @@ function configFile(): string {
       '[generation]',
       'allow-extra-parameters = false',
       '',
+      // A body too large for its route (a string far past its maxLength, JSON-escaped) is refused
+      // with 413 payload_too_large before validation, documented on every operation with a body:
+      // a rejection too, beside the check's defaults (its fuzzing once sent /portal/api/session one).
+      '[checks.negative_data_rejection]',
+      'expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]',
+      '',
       '[auth.openapi.ApiKeyAuth]',
       'api_key = "${ST_API_KEY}"',
       '',
