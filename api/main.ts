@@ -3,8 +3,10 @@ import { apiConfigSchema, databaseWhereOf, loadConfigOrExit, unreachableAt } fro
 import { takeNoArguments } from '../lib/process-args';
 import { createLogger } from '../lib/logger';
 import { installProcessGuard } from '../lib/process-guard';
+import { requireProjectNode } from '../lib/node-version';
 import { startApi } from './server';
 
+requireProjectNode('api');
 takeNoArguments({
   what: 'The HTTP API process: the intake, directory, console and docs routes on PORT. It connects to PostgreSQL (DATABASE_URL) and Temporal (TEMPORAL_ADDRESS); `npm start` runs it with the embedded stack.',
   command: 'npm run api',

@@ -7,10 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseCli } from '../lib/cli';
 import { loadConfigOrExit, stackConfigSchema } from '../lib/config';
+import { requireProjectNode } from '../lib/node-version';
 import { launchStack, type Stack } from './stack';
 import { afterStackReady } from './stack-hooks';
 import { TEMPORAL_SERVER_DIR, temporalServerAt } from './tools/temporal-server';
 
+requireProjectNode('npm start');
 const { values: args } = parseCli(
   'Start the whole stack on embedded defaults (the environment variables: npm run api -- --help); Ctrl-C stops it.',
   'npm start --',

@@ -5,8 +5,10 @@ import { createLogger } from '../lib/logger';
 import { freePort } from '../lib/net/free-port';
 import { EXIT_UNCAUGHT, installProcessGuard } from '../lib/process-guard';
 import { takeNoArguments } from '../lib/process-args';
+import { requireProjectNode } from '../lib/node-version';
 import { startWorker, type RunningWorker } from './start-worker';
 
+requireProjectNode('worker');
 takeNoArguments({
   what: 'The Temporal worker process: the intake and webhook workflows and activities, the dispatcher, the retention sweeps and metrics. It connects to PostgreSQL (DATABASE_URL) and Temporal (TEMPORAL_ADDRESS); `npm start` runs it with the embedded stack.',
   command: 'npm run worker',
