@@ -32,8 +32,8 @@ export default tseslint.config(
             { group: ['node:*'], message: 'No Node built-ins in workflow code.' },
             { group: ['../activities/*', '!../activities/types', '!../activities/registered'], message: 'Import activity *types* only.' },
             {
-              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '!../lib/agents', '../lib/agents/*', '!../lib/agents/vocabulary', '../api/*', '../worker/*', '../temporal/*'],
-              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check}, lib/agents/vocabulary and lib/identity/resolution (types).',
+              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '!../lib/intake/history-bounds', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '!../lib/agents', '../lib/agents/*', '!../lib/agents/vocabulary', '../api/*', '../worker/*', '../temporal/*'],
+              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check,history-bounds}, lib/agents/vocabulary and lib/identity/resolution (types).',
             },
           ],
         },

@@ -1,5 +1,5 @@
 // What every fault scenario shares: its row, its own stack, and the books of what did not end promoted.
-import { startBenchStack, type BenchStack } from '../bench/lib/stack';
+import { startBenchStack, type BenchStack, type BenchStackOptions } from '../bench/lib/stack';
 import { INTAKE, send } from './client';
 
 export type Size = 'short' | 'long';
@@ -15,7 +15,7 @@ export type Scenario = { id: string; fault: string; holds: string; run: (size: S
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A scenario's own stack (faults/webhook-scenario.ts too), stopped whatever happens. */
-export async function withStack<T>(fn: (s: BenchStack) => Promise<T>, env: Record<string, string> = {}, o: { supervise?: boolean } = {}): Promise<T> {
+export async function withStack<T>(fn: (s: BenchStack) => Promise<T>, env: Record<string, string> = {}, o: Pick<BenchStackOptions, 'supervise' | 'realTemporal'> = {}): Promise<T> {
   // Rate limits are off unless a scenario is about them: the others send bursts on purpose.
   const s = await startBenchStack({ env: { TRANSITION_WAIT_MS: '3000', RATE_LIMITS_ENABLED: 'false', ...env }, ...o });
   try {

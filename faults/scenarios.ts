@@ -1,10 +1,11 @@
-// The fault scenarios F1-F8 (issue 7), F9 (issue 17), F10 (issue 15, faults/webhook-scenario.ts) and F11-F15 (issue 22, faults/resilience.ts). Each starts its own stack, injects its fault by killing or
+// The fault scenarios F1-F8 (issue 7), F9 (issue 17), F10 (issue 15, faults/webhook-scenario.ts), F11-F15 (issue 22, faults/resilience.ts) and F19 (issue 43, faults/door.ts). Each starts its own stack, injects its fault by killing or
 // stopping real processes by pid, and checks the books afterwards. `short` is the CI size.
 import { Client, Connection } from '@temporalio/client';
 import { BENCH_ARTISTS, type BenchStack } from '../bench/lib/stack';
 import { approveSignal, intakeWorkflowId } from '../workflows/messages';
 import { createDecisionSigner, detailsHash } from '../lib/intake/decision-proof';
 import { books, waitFinal, waitStatus } from './books';
+import { doorFlood } from './door';
 import { F10 } from './webhook-scenario';
 import { RESILIENCE_SCENARIOS } from './resilience';
 import { notPromoted, sleep, withStack, type Row, type Scenario, type Size } from './harness';
@@ -381,7 +382,7 @@ async function secondPartner(s: BenchStack): Promise<{ headers: Record<string, s
   return { headers: { 'x-api-key': created.key }, organizationId };
 }
 
-export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, ...RESILIENCE_SCENARIOS];
+export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, ...RESILIENCE_SCENARIOS, doorFlood()];
 
 export async function runScenario(sc: Scenario, size: Size): Promise<Row> {
   const t = performance.now();

@@ -5,6 +5,7 @@ import { withPrivateUmask } from '../lib/umask';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { devServerLimitArgs } from './limits';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
 export interface DevServer {
@@ -24,8 +25,6 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
 }
 
-/** history.maximumSignalsPerExecution for the dev server (and what docs/deploy.md asks of a cluster). */
-export const MAX_SIGNALS_PER_RUN = 500;
 
 export function devServerArgs(o: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--log-level', 'warn'];
@@ -37,10 +36,9 @@ export function devServerArgs(o: DevServerOptions): string[] {
     args.push('--db-filename', o.dbFile, '--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=NORMAL');
   }
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
-  // Signals one run takes before Temporal refuses more (10,000 by default). The API sends none (it
-  // sends Updates); a flood of them, sent around it, is refused at the frontend instead of growing
-  // a run whose every replay must read them (docs/deploy.md: set the same on a cluster).
-  args.push('--dynamic-config-value', `history.maximumSignalsPerExecution=${MAX_SIGNALS_PER_RUN}`);
+  // Payload, signal and history limits (temporal/limits.ts; docs/deploy.md sets the same on a cluster):
+  // a flood sent around the API is refused at the frontend instead of growing a run past them.
+  args.push(...devServerLimitArgs());
   return args;
 }
 

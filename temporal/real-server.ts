@@ -11,7 +11,8 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { childEnv } from '../lib/config';
 import { withPrivateUmask } from '../lib/umask';
-import { DevServerExitedError, MAX_SIGNALS_PER_RUN, waitForTemporal, type DevServer } from './dev-server';
+import { DevServerExitedError, waitForTemporal, type DevServer } from './dev-server';
+import { dynamicConfigLimits } from './limits';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
 export interface RealServerBinaries {
@@ -154,8 +155,7 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
 
 /** What the dev server is started with too (temporal/dev-server.ts), and what docs/deploy.md asks of a cluster. */
 export const DYNAMIC_CONFIG = [
-  'history.maximumSignalsPerExecution:',
-  `  - value: ${MAX_SIGNALS_PER_RUN}`,
+  ...dynamicConfigLimits(),
   'frontend.enableUpdateWorkflowExecution:',
   '  - value: true',
   'frontend.enableUpdateWorkflowExecutionAsyncAccepted:',

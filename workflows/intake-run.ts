@@ -8,12 +8,8 @@ import type { ActorRef } from '../lib/intake/vocabulary';
 import { record } from './intake-activities';
 import { currentDetailsOf } from './intake-details';
 import { Inbox } from './intake-inbox';
+import { MAX_HISTORY_BYTES, MAX_HISTORY_EVENTS } from '../lib/intake/history-bounds';
 import { AwaitingSinceKey, IntakeStatusKey, ReviewStatusKey, type IntakeInput, type IntakeResume, type IntakeState } from './messages';
-
-/** A waiting run continues as new past this many history events (Temporal's own limit is 51,200), so a replay of it stays short... */
-export const MAX_HISTORY_EVENTS = 1000;
-/** ... or this many bytes of history (Temporal's limit is 50 MB): a replay of the run stays short. */
-export const MAX_HISTORY_BYTES = 2 * 1024 * 1024;
 
 export const REVIEW: Pick<IntakeState, 'intakeStatus' | 'reviewStatus'> = { intakeStatus: 'awaiting_review', reviewStatus: 'review_required' };
 

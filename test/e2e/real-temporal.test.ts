@@ -1,14 +1,14 @@
 // The intake lifecycle and the worker-versioning rollout (test/integration/intake-lifecycle and
 // worker-versioning) run again, unchanged, against the real Temporal server: a vitest run of its own
 // whose global setup (TEST_TEMPORAL=server) starts the pinned server on PostgreSQL instead of the
-// dev server (issue 37 item 2).
+// dev server (issue 37 item 2); and the door's limits (temporal-door, issue 43 item 2).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config';
 import { realServerOrSkip } from './real-temporal-suite';
 
-const FILES = ['test/integration/intake-lifecycle.test.ts', 'test/integration/worker-versioning.test.ts', 'test/integration/agent-lane.test.ts'];
+const FILES = ['test/integration/intake-lifecycle.test.ts', 'test/integration/worker-versioning.test.ts', 'test/integration/agent-lane.test.ts', 'test/integration/temporal-door.test.ts'];
 
 if (realServerOrSkip('the lifecycle and the versioning rollout on the real Temporal server')) {
   describe('on the real Temporal server', () => {

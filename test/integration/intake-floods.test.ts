@@ -5,6 +5,7 @@
 // "accepted" and then dropped, never 500.
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNALS_PER_RUN } from '../../temporal/limits';
 import { intakeWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, stageAndVerify, submissionBody } from '../helpers/intake';
@@ -105,7 +106,7 @@ describe('F16: a flood of malformed and oversized decisions wedges nothing', () 
     expect(big.other.filter((o) => o === 'accepted')).toEqual([]);
 
     // Signals are written to history by the server whatever the workflow does with them, up to
-    // history.maximumSignalsPerExecution (500, temporal/dev-server.ts) per run; past that the
+    // history.maximumSignalsPerExecution (SIGNALS_PER_RUN, temporal/limits.ts) per run; past that the
     // server refuses them. One sent while a run hands over to the next may be answered "already
     // completed". Either way the sender's problem, not the submission's.
     const unsent: string[] = [];
@@ -114,16 +115,22 @@ describe('F16: a flood of malformed and oversized decisions wedges nothing', () 
     const smallSent = 5000 - unsent.length;
     expect(smallSent).toBeGreaterThan(0);
     expect(unsent.filter((m) => !/limit for signal events|already completed/.test(m))).toEqual([]);
-    for (let i = 0; i < 28; i++) await send('approve', { requestId: `bigsig-${i}`, by: { actorId: 'a', credentialId: 'c' }, reviewNotes: MB19 });
-    // No run grew past its bound: the current one is short.
+    // The 1.9 MB ones never reach a run: the server refuses them above its blob limit (temporal/limits.ts).
+    const bigUnsent: string[] = [];
+    for (let i = 0; i < 28; i++) await handle(id).signal('approve', raw({ requestId: `bigsig-${i}`, by: { actorId: 'a', credentialId: 'c' }, reviewNotes: MB19 })).catch((err: Error) => void bigUnsent.push(whyNot(err)));
+    expect(bigUnsent).toHaveLength(28);
+    expect(bigUnsent.every((m) => /Blob data size exceeds limit/.test(m)), bigUnsent[0]).toBe(true);
+    // No run grew past its bound: the current one is short, and still the first.
     expect((await handle(id).describe()).historyLength).toBeLessThan(1500);
+    expect((await handle(id).describe()).runId).toBe(firstRun);
 
-    // The run continued as new (or was resumed); the row never moved.
+    // The run was never terminated (nor resumed); the row never moved.
     expect(await status(id)).toBe('awaiting_review');
     const settled = await approveUntilSettled(id);
     expect(settled.last.status, JSON.stringify(settled.last.body)).toBe(200);
     expect(settled.last.body.data.intakeStatus).toBe('promoted_to_media_store');
-    expect((await handle(id).describe()).runId).not.toBe(firstRun);
+    const resumed = await stack.sql<{ n: number }[]>`select count(*)::int as n from intake_resumptions where submission_id = ${id}`;
+    expect(resumed[0]!.n).toBe(0);
 
     // Refusals are recorded up to the cap and counted beyond it.
     // Every malformed Update and every small signal the server took (the oversized ones aside: some land in a run that ended).
@@ -158,7 +165,7 @@ describe('F17: the operator’s decision is never drowned in unsigned ones', () 
     expect(refused.every((r) => ['proof_missing', 'invalid_transition'].includes(r.reason))).toBe(true);
   });
 
-  it('600 unsigned approval signals: past 500 the server refuses them, each one taken is refused on arrival (none queued), and the real approve applies', { timeout: 300_000 }, async () => {
+  it(`600 unsigned approval signals: past ${SIGNALS_PER_RUN} the server refuses them, each one taken is refused on arrival (none queued), and the real approve applies`, { timeout: 300_000 }, async () => {
     const { id } = await stageAndVerify(stack, partner);
     const unsent: string[] = [];
     await pool(600, 32, (i) => handle(id).signal('approve', raw(unsigned(i))).catch((err: Error) => void unsent.push(whyNot(err))));
