@@ -518,7 +518,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       ...(apiPort !== undefined ? { PORT: String(apiPort) } : {}),
       ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}),
       // Behind the launcher's HAProxy: the URLs handed out name the load balancer, and the replicas
-      // take the client address from its X-Forwarded-For (one trusted hop, on loopback).
+      // take the client address from the X-Forwarded-For it sets (one trusted hop, on loopback).
       ...(replicas > 1 && apiUrl ? { PUBLIC_BASE_URL: apiUrl, TRUST_PROXY: 'loopback' } : {}),
       ...procSpec?.env,
     };

@@ -17,7 +17,8 @@ export const findHaproxy = (): string | undefined => findBin('haproxy', HAPROXY_
  * the request) is sent to another replica: nothing reached the dead one, so nothing runs twice. A
  * GET or HEAD that got no answer (the replica died with it, or on a kept-alive connection) is sent
  * again too; any other request already sent is never re-sent: its client gets 502 and retries it
- * as it would any 5xx (creates carry their Idempotency-Key).
+ * as it would any 5xx (creates carry their Idempotency-Key). X-Forwarded-For is set to the client's
+ * address, whatever the client sent in it.
  */
 export function haproxyConfig(o: { port: number; servers: number[]; bind?: string }): string {
   return [
@@ -26,7 +27,6 @@ export function haproxyConfig(o: { port: number; servers: number[]; bind?: strin
     '',
     'defaults',
     '  mode http',
-    '  option forwardfor',
     '  option redispatch',
     '  retries 3',
     '  retry-on conn-failure empty-response',
@@ -40,6 +40,9 @@ export function haproxyConfig(o: { port: number; servers: number[]; bind?: strin
     '',
     'frontend api',
     `  bind ${o.bind ?? '127.0.0.1'}:${o.port}`,
+    // The client address is the connection's, set (never appended): a client's own X-Forwarded-For
+    // would otherwise reach the replicas as the first, trusted-looking hop and pick its rate-limit bucket.
+    '  http-request set-header X-Forwarded-For %[src]',
     '  default_backend replicas',
     '  http-request disable-l7-retry if !METH_GET',
     '',

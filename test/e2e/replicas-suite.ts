@@ -4,6 +4,7 @@
 // replica by name (the replica's own port). No fake anywhere: real processes, real HAProxy.
 // Run by replicas.test.ts as it is, and by replicas-pooled.test.ts with PgBouncer in transaction
 // mode between the processes and PostgreSQL (issue 37 item 3, `npm start -- --replicas 2 --pooler`).
+import http from 'node:http';
 import pg from 'pg';
 import type { RealServerBinaries } from '../../temporal/real-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,18 @@ async function served(replicaUrl: string, method: string, route: string, status?
 }
 
 const at = (url: string, path: string) => `${url}${path}`;
+
+/** A GET from another loopback address (a client other than this process's 127.0.0.1): its status. */
+function statusFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { localAddress, headers, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${url} from ${localAddress}: no answer in 10 s`)));
+    req.on('error', reject);
+  });
+}
 
 /** Rows of a PgBouncer admin console command (SHOW STATS, SHOW SERVERS), as a stats user. */
 async function pgbouncerShow(poolerUrl: string, what: 'STATS' | 'SERVERS'): Promise<Record<string, string>[]> {
@@ -102,12 +115,12 @@ export function replicaSuite(o: { pooler: boolean; realTemporal?: RealServerBina
       expect(created.body.data.upload.url.startsWith(`${s.apiUrl}/`)).toBe(true);
     });
 
-    it('rate limits are shared: across both replicas, one client gets the limit and no more', async () => {
-      // Behind the trusted proxy the client address is the forwarded one: this client is 198.51.100.7.
-      const client = { 'x-forwarded-for': '198.51.100.7' };
+    it('rate limits are shared: across both replicas, one client gets the limit and no more, whatever X-Forwarded-For it sends', async () => {
+      // HAProxy sets X-Forwarded-For to the connection's address: this client is 127.0.0.3, and the
+      // header it makes up (a new address each time) names nobody.
       const before = await Promise.all(s.apiReplicaUrls.map((u) => served(u, 'GET', '/api/v1/studios')));
       const statuses: number[] = [];
-      for (let i = 0; i < PUBLIC_LIMIT + 10; i++) statuses.push((await send(s, 'GET', '/api/v1/studios?limit=1', { headers: client })).status);
+      for (let i = 0; i < PUBLIC_LIMIT + 10; i++) statuses.push(await statusFrom('127.0.0.3', `${s.apiUrl}/api/v1/studios?limit=1`, { 'x-forwarded-for': `198.51.100.${i + 1}` }));
       expect(statuses.filter((x) => x === 200)).toHaveLength(PUBLIC_LIMIT);
       expect(statuses.filter((x) => x === 429)).toHaveLength(10);
       const after = await Promise.all(s.apiReplicaUrls.map((u) => served(u, 'GET', '/api/v1/studios')));
@@ -115,8 +128,8 @@ export function replicaSuite(o: { pooler: boolean; realTemporal?: RealServerBina
       expect(after[0]! - before[0]!).toBeGreaterThanOrEqual(10);
       expect(after[1]! - before[1]!).toBeGreaterThanOrEqual(10);
       expect(after[0]! - before[0]! + after[1]! - before[1]!).toBe(PUBLIC_LIMIT + 10);
-      // Another client keeps its own window.
-      expect((await send(s, 'GET', '/api/v1/studios?limit=1', { headers: { 'x-forwarded-for': '198.51.100.8' } })).status).toBe(200);
+      // Another client (another address) keeps its own window, even naming the first one.
+      expect(await statusFrom('127.0.0.4', `${s.apiUrl}/api/v1/studios?limit=1`, { 'x-forwarded-for': '127.0.0.3' })).toBe(200);
     });
 
     it('console claims hold across replicas: one operator signed in on each', async () => {
