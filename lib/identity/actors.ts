@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Sql } from '../db';
 import type { TransactionSql } from 'postgres';
 import { generateApiKey, storeApiKey } from './api-keys';
-import { capabilitySchema, NOT_FOR_PARTNER_KEYS, permissionSchema, type Capability, type Permission } from './permissions';
+import { AGENT_PERMISSIONS, capabilitySchema, NOT_FOR_PARTNER_KEYS, permissionSchema, type Capability, type Permission } from './permissions';
 import type { CredentialKind, ProvenIdentity } from './types';
 
 export interface Actor {
@@ -50,6 +50,10 @@ export function checkMappingRules(m: z.infer<typeof mappingInputSchema>): void {
     if (forbidden.length) throw new MappingRefusedError(`not available on v1 partner keys: ${forbidden.join(', ')}`);
     if (m.permissions.includes('portfolio_intake:review')) throw new MappingRefusedError('portfolio_intake:review is reserved for mapped human operators (bearer)');
     if (m.isHumanOperator) throw new MappingRefusedError('an API key is never a human operator');
+  }
+  const agentPermissions = m.permissions.filter((p) => AGENT_PERMISSIONS.includes(p));
+  if (agentPermissions.length && m.selfService) {
+    throw new MappingRefusedError(`only approved service actors hold ${agentPermissions.join(', ')} (a classifier or an agent: --service), never a self-service key`);
   }
   if (m.capabilities.includes('portfolio_intake:stage_cross_tenant') && m.selfService) {
     throw new MappingRefusedError('portfolio_intake:stage_cross_tenant is only for approved service actors, never self-service keys');

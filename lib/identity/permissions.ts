@@ -23,6 +23,9 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 export const permissionSchema = z.enum(PERMISSIONS);
 
+/** The agent lane (docs/agents.md): approved service actors only, never a self-service mapping. */
+export const AGENT_PERMISSIONS: readonly Permission[] = ['agent_context:read', 'portfolio_intake:classify'];
+
 export const NOT_FOR_PARTNER_KEYS: readonly Permission[] = ['artists:write', 'bookings:manage', 'portfolios:publish', 'partner_api_keys:manage'];
 
 /**

@@ -39,10 +39,13 @@ describe('iam create-key: the key and its mapping together or not at all', () =>
     expect(await count('actor_mappings')).toBe(0);
   });
 
-  it('a cross-tenant capability on a self-service key, or a malformed actor id, stores no key either', async () => {
+  it('a cross-tenant capability or an agent permission on a self-service key, or a malformed actor id, stores no key either', async () => {
     const cross = await iam(['create-key', '--org', 'acme', '--capabilities', 'portfolio_intake:stage_cross_tenant'], { DATABASE_URL: db.url });
     expect(cross.code).toBe(1);
     expect(cross.stderr).toMatch(/^refused: portfolio_intake:stage_cross_tenant is only for approved service actors/);
+    const agent = await iam(['create-key', '--org', 'acme', '--permissions', 'agent_context:read,portfolio_intake:classify'], { DATABASE_URL: db.url });
+    expect(agent.code).toBe(1);
+    expect(agent.stderr.trim()).toBe('refused: only approved service actors hold agent_context:read, portfolio_intake:classify (a classifier or an agent: --service), never a self-service key');
     const badActor = await iam(['create-key', '--org', 'acme', '--actor', 'x'], { DATABASE_URL: db.url });
     expect(badActor.code).toBe(1);
     expect(badActor.stderr.trim().split('\n')).toHaveLength(1);
