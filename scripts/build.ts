@@ -1,6 +1,6 @@
 // npm run build: what production runs, with plain node and no TypeScript at run time.
 //   1. type-check (tsc --noEmit, the whole project);
-//   2. bundle each production entry point with esbuild into dist/ (ESM for Node 20, dependencies
+//   2. bundle each production entry point with esbuild into dist/ (ESM for Node 24, dependencies
 //      left in node_modules): dist/api/main.js, dist/worker/main.js, dist/scripts/{migrate,iam}.js;
 //   3. bundle the workflows once (bundleWorkflowCode) into dist/workflow-bundle.js, the code the
 //      production worker loads instead of bundling at start;
@@ -8,7 +8,8 @@
 //      tsconfig for the browser) into dist/portal/app.js, and the review console's (api/console/web,
 //      the same way) into the hashed dist/console/app-<hash>.js named by dist/console/manifest.json;
 //   5. dist/build-info.json: the build id (a hash of everything built, so an unchanged build keeps
-//      its id), the worker's version when worker versioning is on (worker/versioning.ts).
+//      its id, in any folder on any machine: nothing built names the folder it was built in), the
+//      worker's version when worker versioning is on (worker/versioning.ts).
 // Files read by path at run time (migrations/, api/docs, the pages' stylesheets, the HEIC decode
 // worker) stay where they are: PROJECT_ROOT (lib/config/root.ts) finds them from dist/ too.
 // Any error fails the build (exit 1) and leaves no half-written dist/.
@@ -22,6 +23,7 @@ import { build } from 'esbuild';
 import { parseCli } from '../lib/cli';
 import { PROJECT_ROOT } from '../lib/config';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { withoutInlineSourceMap, withProjectRelativeSourceMap } from '../worker/workflow-bundle';
 import { BUILD_INFO_FILE, type BuildInfo } from '../worker/versioning';
 import { portalBundleOptions } from '../api/portal/page';
 import { bundleFileName, consoleBundleOptions, CONSOLE_MANIFEST } from '../api/console/page';
@@ -40,11 +42,14 @@ function typecheck(project = 'tsconfig.json'): void {
   if (r.status !== 0) throw new Error(`type check failed (${project})`);
 }
 
-/** sha256 over every built file (path and bytes, in path order), shortened: the same code, the same id. */
+/** sha256 over every built file (path and bytes, in path order; no source map), shortened: the same code, the same id. */
 function buildIdOf(dir: string): string {
   const hash = crypto.createHash('sha256');
   const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile() && !f.endsWith('.map')).sort();
-  for (const f of files) hash.update(f).update('\0').update(fs.readFileSync(path.join(dir, f))).update('\0');
+  for (const f of files) {
+    const bytes = fs.readFileSync(path.join(dir, f));
+    hash.update(f).update('\0').update(f === 'workflow-bundle.js' ? withoutInlineSourceMap(bytes.toString('utf8')) : bytes).update('\0');
+  }
   return `b-${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -66,7 +71,7 @@ async function main(): Promise<void> {
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: 'node20',
+      target: 'node24',
       packages: 'external',
       sourcemap: true,
       logLevel: 'warning',
@@ -79,7 +84,7 @@ async function main(): Promise<void> {
       workflowsPath: WORKFLOWS_PATH,
       logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => say(`workflow bundle: ${m}`), error: (m) => say(`workflow bundle: ${m}`) },
     });
-    fs.writeFileSync(path.join(staging, 'workflow-bundle.js'), code);
+    fs.writeFileSync(path.join(staging, 'workflow-bundle.js'), withProjectRelativeSourceMap(code, PROJECT_ROOT));
     say('bundling the partner portal page');
     const page = await build({ ...portalBundleOptions, outfile: path.join(staging, 'portal', 'app.js') });
     if (page.errors.length || page.warnings.length) throw new Error(`esbuild (portal page): ${page.errors.length} errors, ${page.warnings.length} warnings`);

@@ -27,3 +27,30 @@ export async function resolveWorkflowBundle(cfg: { NODE_ENV: string; WORKFLOW_BU
   const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => log.warn(m), error: (m) => log.error(m) } });
   return { code };
 }
+
+const INLINE_MAP = '//# sourceMappingURL=data:application/json;charset=utf-8;base64,';
+
+/**
+ * The workflow bundle's inline source map names the files it was built from by absolute path (the
+ * bundler's generated entry requires the workflows by it) and the bundle by a random name: rewritten
+ * relative to the project, so the same commit bundles to the same bytes in any folder, and so keeps
+ * its build id.
+ */
+export function withProjectRelativeSourceMap(code: string, root: string): string {
+  // (Its mappings still differ by folder: the generated entry's columns move with the path's length.
+  // The build id leaves the map out, as it leaves out esbuild's .map files: withoutInlineSourceMap.)
+  const at = code.lastIndexOf(INLINE_MAP);
+  if (at < 0) return code;
+  const end = code.indexOf('\n', at);
+  const encoded = code.slice(at + INLINE_MAP.length, end < 0 ? undefined : end);
+  const text = Buffer.from(encoded, 'base64').toString('utf8').replaceAll(JSON.stringify(root + path.sep).slice(1, -1), '');
+  // The bundler names its output with a random suffix; the file it maps is always this one.
+  const map = JSON.stringify({ ...(JSON.parse(text) as object), file: 'workflow-bundle.js' });
+  return code.slice(0, at) + INLINE_MAP + Buffer.from(map, 'utf8').toString('base64') + (end < 0 ? '' : code.slice(end));
+}
+
+/** The code of a bundle without its inline source map: what the build id hashes. */
+export function withoutInlineSourceMap(code: string): string {
+  const at = code.lastIndexOf(INLINE_MAP);
+  return at < 0 ? code : code.slice(0, at);
+}
