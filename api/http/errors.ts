@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   matches_not_acknowledged: 409,
   decision_refused: 409,
   classification_refused: 409,
+  classification_conflict: 409,
   suggestion_mismatch: 409,
   upload_missing: 409,
   route_retired: 410,
