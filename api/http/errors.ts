@@ -38,6 +38,7 @@ export const ERROR_STATUS = {
   moved_to_portal: 410,
   webhook_ingress_closed: 410,
   media_taken_down: 410,
+  preview_gone: 410,
   payload_too_large: 413,
   misdirected_request: 421,
   unsupported_media_type: 415,

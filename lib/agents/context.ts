@@ -58,7 +58,8 @@ export async function agentContext(
   sql: Tx,
   submissionId: string,
   caller: ContextCaller,
-  preview: (verified: boolean) => AgentContext['preview'],
+  /** The preview grant, asked only for a verified submission awaiting review (previews stop with the review). */
+  preview: (available: boolean) => AgentContext['preview'],
 ): Promise<AgentContext | undefined> {
   const [s] = await sql<Found[]>`
     select s.intake_status, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width, s.image_height, s.verified_sha256, s.awaiting_since,
@@ -85,7 +86,7 @@ export async function agentContext(
       sha256: s.verifiedSha256,
       awaitingSince: s.awaitingSince ? s.awaitingSince.toISOString() : null,
     },
-    preview: preview(s.verifiedSha256 !== null),
+    preview: preview(s.verifiedSha256 !== null && s.intakeStatus === 'awaiting_review'),
     vocabularies: { styles: [...STYLES], placements: [...PLACEMENTS], subjects: [...SUBJECTS], contentFlags: [...CONTENT_FLAGS] },
     artist: {
       artistCanonicalId: s.artistCanonicalId,

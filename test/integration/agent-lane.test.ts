@@ -5,6 +5,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewQueue, submissionDetail } from '../../lib/console/review';
+import { signPreview } from '../../lib/agents/preview-grant';
 import { classificationHash, RATIONALE_FORBIDDEN } from '../../lib/agents/vocabulary';
 import { MAX_CLASSIFICATIONS_PER_ACTOR } from '../../workflows/intake-classify';
 import { classifyUpdate, intakeWorkflowId } from '../../workflows/messages';
@@ -374,6 +375,26 @@ describe('the agent lane', () => {
     expect(JSON.stringify({ ...ctx, untrusted: undefined })).not.toContain('fine lines');
     expect(ctx.untrusted.rationales).toEqual([{ classificationId: ok.body.data.classificationId, actorId: classifier.actorId, rationale: 'fine lines, 3 < 4' }]);
     expect(ctx.classifications[0]).toMatchObject({ classificationId: ok.body.data.classificationId, model: { name: 'test-model' } });
+  }, 60_000);
+
+  it('an agent preview stops with the review: after a rejection its URL answers 410, and a URL whose exp is beyond the grant\u2019s lifetime is refused', async () => {
+    const id = await awaiting();
+    const url = (await context(id, classifier)).body.data.preview.url as string;
+    expect((await fetch(url)).status).toBe(200);
+    // Signed with the API's own key, but valid for ten days: refused.
+    const far = signPreview(stack.api.deps.uploadSigningSecret, id, Math.floor(Date.now() / 1000) + 10 * 86_400);
+    const farUrl = new URL(url);
+    farUrl.searchParams.set('exp', String(far.expires));
+    farUrl.searchParams.set('sig', far.sig);
+    const refused = await fetch(farUrl);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('preview_url_invalid');
+    const rejected = await call(stack, 'POST', `${INTAKE}/submissions/${id}/reject`, { headers: operator.headers, body: { reasonCode: 'other', reviewNotes: 'not for us' } });
+    expect(rejected.body.data?.intakeStatus, JSON.stringify(rejected.body)).toBe('rejected');
+    const after = await fetch(url);
+    expect(after.status).toBe(410);
+    expect(((await after.json()) as { code: string }).code).toBe('preview_gone');
+    expect((await context(id, classifier)).body.data.preview).toBeNull();
   }, 60_000);
 
   it('the compatibility routes answer 410 naming where to go, for any body; other methods 405, never 404', async () => {
