@@ -50,10 +50,20 @@ export default tseslint.config(
     },
   },
   {
-    // The agent lane's vocabulary and classification check, bundled into workflow code: pure, it imports only the directory's style list.
+    // The agent lane's vocabulary and classification check, bundled into workflow code: pure, it imports only the directory's style list and the pure intake checks.
     files: ['lib/agents/vocabulary.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\./directory/vocabulary$).*', message: 'Pure module: it may import only ../directory/vocabulary.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\.\\./directory/vocabulary$|\\.\\./intake/(vocabulary|signal-shapes|decision-check)$).*',
+              message: 'Pure module: it may import only ../directory/vocabulary and ../intake/{vocabulary,signal-shapes,decision-check}.',
+            },
+          ],
+        },
+      ],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },
@@ -61,7 +71,7 @@ export default tseslint.config(
     // The Update validators' decision check: pure too, with a pure-JS Ed25519 verifier.
     files: ['lib/intake/decision-check.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\./signal-shapes$|@noble/curves/ed25519\\.js$).*', message: 'Pure module: ./vocabulary, ./signal-shapes and @noble/curves only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\./signal-shapes$|@noble/curves/ed25519\\.js$|@noble/hashes/sha2\\.js$).*', message: 'Pure module: ./vocabulary, ./signal-shapes, @noble/curves and @noble/hashes only.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },

@@ -28,12 +28,15 @@ async function previewOf(deps: AppDeps, stagingKey: string, size: PreviewSize, s
 
 /**
  * A verified submission's review preview (the API route and the console serve it): 404 for an
- * unknown or unverified one, or once a settled one's retention passed; 503 while it is being made.
+ * unknown or unverified one, or once a settled one's retention passed; 503 while it is being made;
+ * 410 for an agent's grant (`awaitingReview`) once the submission left review.
  */
-export async function previewBytes(deps: AppDeps, submissionId: string, size: PreviewSize): Promise<Buffer> {
+export async function previewBytes(deps: AppDeps, submissionId: string, size: PreviewSize, o: { awaitingReview?: boolean } = {}): Promise<Buffer> {
   const row = await findSubmission(deps.sql, submissionId);
   if (!row) throw new AppError('not_found', 'No such submission.');
   if (!row.verifiedSha256) throw new AppError('not_found', 'This submission has no preview: its bytes were not verified.');
+  // An agent's grant lasts only while the submission awaits review: previews stop with the review.
+  if (o.awaitingReview && row.intakeStatus !== 'awaiting_review') throw new AppError('preview_gone', `The submission no longer awaits review (status ${row.intakeStatus}): its agent preview is gone.`);
   const bytes = await previewOf(deps, row.stagingKey, size, isFinal(row.intakeStatus));
   if (bytes) return bytes;
   if (isFinal(row.intakeStatus)) throw new AppError('not_found', 'The previews of a settled submission are deleted with its staged bytes once its retention passes.');

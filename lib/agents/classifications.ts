@@ -62,31 +62,58 @@ export function classificationOf(r: Row): Classification {
 
 export const newClassificationId = () => 'cls_' + crypto.randomBytes(12).toString('hex');
 
+/** Two writes of one actor's classification of one submission met (not expected: they are serialized); the caller may retry. */
+export class ClassificationConflict extends Error {
+  constructor() {
+    super('another classification of this submission by this actor was being recorded at the same time');
+    this.name = 'ClassificationConflict';
+  }
+}
+
 /**
  * Record a classification: the actor's earlier current one is superseded and the new one added, in
  * one transaction; the actor's lease on the submission ends. The same request again returns the
- * row it wrote (an activity retried after a crash appends nothing).
+ * row it wrote (an activity retried after a crash appends nothing). Writes of one actor for one
+ * submission are serialized (a transaction-scoped advisory lock), so parallel requests supersede
+ * each other in turn, never meet on classifications_current.
  */
 export async function insertClassification(
   sql: Sql,
   c: { submissionId: string; requestId: string; by: ClassifierRef; kind: Row['kind']; body: ClassificationBody },
 ): Promise<Classification> {
+  try {
+    return await insertSerialized(sql, c);
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw new ClassificationConflict();
+    throw err;
+  }
+}
+
+async function insertSerialized(sql: Sql, c: Parameters<typeof insertClassification>[1]): Promise<Classification> {
   return sql.begin(async (tx) => {
-    const [again] = await tx<Row[]>`select ${tx.unsafe(COLUMNS)} from classifications
-      where submission_id = ${c.submissionId} and actor_id = ${c.by.actorId} and request_id = ${c.requestId}`;
-    if (again) return classificationOf(again);
-    await tx`update classifications set superseded_at = now() where submission_id = ${c.submissionId} and actor_id = ${c.by.actorId} and superseded_at is null`;
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`classification:${c.submissionId}:${c.by.actorId}`}, 0))`;
+    const again = await classificationOfRequest(tx, c.submissionId, c.by.actorId, c.requestId);
+    if (again) return again;
+    // clock_timestamp(), not now(): a transaction that waited for the lock is newer than the one it waited for.
+    await tx`update classifications set superseded_at = clock_timestamp() where submission_id = ${c.submissionId} and actor_id = ${c.by.actorId} and superseded_at is null`;
     const { model, rationale, styles, placement, subjects, contentFlags } = c.body;
     const labels: ClassificationLabels = { styles, placement, subjects, contentFlags };
     const [row] = await tx<Row[]>`
       insert into classifications (classification_id, submission_id, request_id, actor_id, credential_kind, credential_id, organization_id, kind,
-        model_name, model_version, labels, rationale)
+        model_name, model_version, labels, rationale, created_at)
       values (${newClassificationId()}, ${c.submissionId}, ${c.requestId}, ${c.by.actorId}, ${c.by.credentialKind}, ${c.by.credentialId}, ${c.by.organizationId},
-        ${c.kind}, ${model.name}, ${model.version}, ${tx.json(labels as never)}, ${rationale})
+        ${c.kind}, ${model.name}, ${model.version}, ${tx.json(labels as never)}, ${rationale}, clock_timestamp())
       returning ${tx.unsafe(COLUMNS)}`;
     await tx`delete from classification_leases where submission_id = ${c.submissionId} and actor_id = ${c.by.actorId}`;
     return classificationOf(row!);
   });
+}
+
+/** The classification an actor's request recorded (undefined: none). */
+export async function classificationOfRequest(sql: Tx, submissionId: string, actorId: string, requestId: string): Promise<Classification | undefined> {
+  const [row] = await sql<Row[]>`select ${sql.unsafe(COLUMNS)} from classifications
+    where submission_id = ${submissionId} and actor_id = ${actorId} and request_id = ${requestId}`;
+  return row ? classificationOf(row) : undefined;
 }
 
 /** One classification by its id (undefined: none). */

@@ -5,6 +5,8 @@
 import crypto from 'node:crypto';
 
 export const AGENT_PREVIEW_SECONDS = 300;
+/** How far a replica's clock may run ahead of the one that signed: an expiry further out than the lifetime plus this is refused. */
+const CLOCK_SKEW_SECONDS = 30;
 
 const keyOf = (secret: string) => crypto.createHmac('sha256', secret).update('agent-preview/v1').digest();
 const signature = (secret: string, submissionId: string, expires: number) =>
@@ -15,9 +17,11 @@ export function signPreview(secret: string, submissionId: string, nowSeconds: nu
   return { expires, sig: signature(secret, submissionId, expires) };
 }
 
-export function checkPreview(secret: string, submissionId: string, expires: number, sig: string, nowSeconds: number): 'ok' | 'bad_signature' | 'expired' {
+/** A grant that verifies, expires within its lifetime from now, and has not expired. */
+export function checkPreview(secret: string, submissionId: string, expires: number, sig: string, nowSeconds: number): 'ok' | 'bad_signature' | 'expired' | 'too_far' {
   const expected = Buffer.from(signature(secret, submissionId, expires));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return 'bad_signature';
+  if (expires > nowSeconds + AGENT_PREVIEW_SECONDS + CLOCK_SKEW_SECONDS) return 'too_far';
   return nowSeconds > expires ? 'expired' : 'ok';
 }

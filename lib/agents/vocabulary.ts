@@ -3,6 +3,9 @@
 // reaches the run (anyone who can reach Temporal can send an Update), and the route's zod schema
 // (lib/agents/answers.ts) is held to the same limits by a unit test. Pure: workflow code imports it.
 import { STYLES } from '../directory/vocabulary';
+import { sha256Hex } from '../intake/decision-check';
+import { checkProof } from '../intake/signal-shapes';
+import type { DecisionProof } from '../intake/vocabulary';
 
 export { STYLES };
 export type StyleId = (typeof STYLES)[number];
@@ -32,7 +35,13 @@ export type ContentFlag = (typeof CONTENT_FLAGS)[number];
 
 export const CLASSIFICATION_LIMITS = { styles: 5, subjects: 10, modelName: 100, modelVersion: 100, rationale: 1000, requestId: 200, actorId: 200 } as const;
 /** Model names and versions: printable words (no spaces at the ends, no markup, no line breaks). */
-export const MODEL_WORD = /^[A-Za-z0-9][A-Za-z0-9 ._:/@+-]*$/;
+export const MODEL_WORD = /^[A-Za-z0-9](?:[A-Za-z0-9 ._:/@+-]*[A-Za-z0-9._:/@+-])?$/;
+/**
+ * What a rationale may not hold: control characters (but tab and line break), bidi controls (they
+ * reorder what other readers see) and markup (a tag's opening). Its ends carry no white space.
+ */
+export const RATIONALE_FORBIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|<[A-Za-z/!?]/;
+export const isRationale = (v: string) => !RATIONALE_FORBIDDEN.test(v) && v.trim() === v;
 
 export interface Scored<T extends string> {
   id: T;
@@ -52,10 +61,24 @@ export interface ClassificationBody extends ClassificationLabels {
   rationale: string;
 }
 
-/** The Update's payload: the body as the API validated it, the request id and the actor the API authenticated. */
+/**
+ * The Update's payload: the body as the API validated it, the request id, the actor the API
+ * authenticated, and the API's proof of all three (lib/intake/decision-proof.ts, decision `classify`).
+ */
 export interface ClassifyPayload extends ClassificationBody {
   requestId: string;
   by: { actorId: string; credentialId: string };
+  proof?: DecisionProof;
+}
+
+/**
+ * The details hash a classification's proof carries: sha256 of the body in a fixed shape (labels as
+ * [id, confidence], in the order given), so the API, the validator and the worker compute the same.
+ */
+export function classificationHash(b: ClassificationBody): string {
+  const pairs = (xs: Scored<string>[]) => xs.map((x) => [x.id, x.confidence]);
+  const placement = b.placement ? [b.placement.id, b.placement.confidence] : null;
+  return sha256Hex(JSON.stringify(['classification/v1', pairs(b.styles), placement, pairs(b.subjects), pairs(b.contentFlags), [b.model.name, b.model.version], b.rationale]));
 }
 
 /** A classification's answer: recorded, or refused by the worker's re-check of the actor (nothing recorded). */
@@ -101,14 +124,16 @@ export function classificationProblems(b: unknown, extraKeys: readonly string[] 
     if (!isText(b.model.name, CLASSIFICATION_LIMITS.modelName) || !MODEL_WORD.test(b.model.name)) problems.push('model.name: expected a model name');
     if (!isText(b.model.version, CLASSIFICATION_LIMITS.modelVersion) || !MODEL_WORD.test(b.model.version)) problems.push('model.version: expected a version');
   }
-  if (!isText(b.rationale, CLASSIFICATION_LIMITS.rationale, 0)) problems.push(`rationale: expected text of at most ${CLASSIFICATION_LIMITS.rationale} characters`);
+  if (!isText(b.rationale, CLASSIFICATION_LIMITS.rationale, 0) || !isRationale(b.rationale))
+    problems.push(`rationale: expected text of at most ${CLASSIFICATION_LIMITS.rationale} characters, trimmed, without markup or control characters`);
   return problems;
 }
 
 /** The Update payload's problems: the body's, the request id's and the actor's. */
 export function classifyPayloadProblems(p: unknown): string[] {
   if (!isObj(p)) return ['payload: expected an object'];
-  const problems = classificationProblems(p, ['requestId', 'by']);
+  const problems = classificationProblems(p, ['requestId', 'by', 'proof']);
+  checkProof(p, problems);
   if (!isText(p.requestId, CLASSIFICATION_LIMITS.requestId)) problems.push('requestId: expected an id');
   if (!isObj(p.by)) problems.push('by: expected {actorId, credentialId}');
   else {

@@ -5,6 +5,7 @@
 // cannot await): workflow code imports it. The activity that acts on a decision still verifies the
 // proof with the worker's key and re-checks the operator; this check keeps floods out of history.
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { SIGNAL_CHECKS, problemsLine, type ApprovePayload, type RejectPayload } from './signal-shapes';
 import type { ActorRef, DecisionProof } from './vocabulary';
 
@@ -22,6 +23,14 @@ export type DecisionCheck<T> =
 
 /** The API's decision keys a run knows: key id -> raw Ed25519 public key, base64url. */
 export type DecisionKeys = Record<string, string>;
+
+/** What an API-signed proof vouches for: an operator's decision, or a classifier's classification (lib/agents/vocabulary.ts). */
+export type SignedAct = 'approve' | 'reject' | 'classify';
+
+/** sha256 of a text (UTF-8), hex: the details hash a validator compares with a proof's (pure JS, deterministic). */
+export function sha256Hex(text: string): string {
+  return [...sha256(new TextEncoder().encode(text))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const B64_INDEX: Record<string, number> = Object.fromEntries([...B64].map((c, i) => [c, i]));
@@ -59,10 +68,13 @@ function jsonPart(s: string): Record<string, unknown> | null {
   }
 }
 
-/** The proof's own problems: its header and claims against the decision, then its signature. */
-function proofProblem(
-  kind: 'approve' | 'reject',
-  d: { requestId: string; by: ActorRef; proof: DecisionProof },
+/**
+ * The proof's own problems: its header and claims against the act (and, when given, the details
+ * hash the proof must carry), then its signature.
+ */
+export function proofProblem(
+  kind: SignedAct,
+  d: { requestId: string; by: Pick<ActorRef, 'actorId' | 'credentialId'>; proof: DecisionProof; detailsHash?: string },
   ctx: { submissionId: string; nowMs: number; keys?: DecisionKeys | undefined },
 ): { reason: EarlyRefusal; detail: string; proofActorId?: string } | null {
   const header = jsonPart(d.proof.protected);
@@ -74,9 +86,10 @@ function proofProblem(
     claims.dec !== kind && 'decision',
     (claims.sub !== d.by.actorId || claims.cred !== d.by.credentialId) && 'operator',
     claims.jti !== d.requestId && 'request',
+    d.detailsHash !== undefined && claims.dtl !== d.detailsHash && 'details',
   ].filter(Boolean);
   if (mismatch.length)
-    return { reason: 'proof_mismatch', detail: `the proof does not match this decision (${mismatch.join(', ')})`, ...(typeof claims.sub === 'string' ? { proofActorId: claims.sub } : {}) };
+    return { reason: 'proof_mismatch', detail: `the proof does not match (${mismatch.join(', ')})`, ...(typeof claims.sub === 'string' ? { proofActorId: claims.sub } : {}) };
   const iat = claims.iat;
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return { reason: 'proof_invalid', detail: 'the proof has no issue time' };
   const age = ctx.nowMs / 1000 - iat;

@@ -3,11 +3,13 @@
 // sha256 of the bytes, a hash of the notes, the time) with an Ed25519 key only the API holds. The
 // worker holds the public key: it can verify a proof but never mint one, so a signal sent by hand
 // through Temporal (the CLI, the Web UI's "Send Signal") carries no proof the worker accepts.
+// Classifications are signed the same way (decision `classify`, the details hash over the body,
+// lib/agents/vocabulary.ts classificationHash), for the classifier the API authenticated.
 import crypto from 'node:crypto';
 import { errors, importPKCS8, importSPKI, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import { loadOrCreateFile } from '../secrets';
-import type { DecisionKeys } from './decision-check';
-import type { Decision, DecisionProof } from './vocabulary';
+import type { DecisionKeys, SignedAct } from './decision-check';
+import type { DecisionProof } from './vocabulary';
 
 const ALG = 'EdDSA';
 const TYP = 'intake-decision+jwt';
@@ -22,10 +24,10 @@ export const DECISION_KEY_FILE = 'decision-signing-key.pem';
  */
 export const DECISION_PROOF_MAX_AGE_SECONDS = 24 * 3600;
 
-/** What an operator decided, as the API verified it. */
+/** What an operator decided (or a classifier classified: `classify`), as the API verified it. */
 export interface DecisionClaims {
   submissionId: string;
-  decision: Decision;
+  decision: SignedAct;
   actorId: string;
   credentialId: string;
   /** The sha256 verification recorded: the decision applies to exactly these bytes. */
@@ -180,7 +182,7 @@ export async function createDecisionVerifier(cfg: { DECISION_VERIFY_KEY?: string
       }
       const str = (k: string) => (typeof payload[k] === 'string' ? (payload[k] as string) : '');
       const decision = str('dec');
-      if (decision !== 'approve' && decision !== 'reject') throw new DecisionProofError('proof_invalid', 'the proof names no decision');
+      if (decision !== 'approve' && decision !== 'reject' && decision !== 'classify') throw new DecisionProofError('proof_invalid', 'the proof names no decision');
       return {
         submissionId: str('sid'),
         decision,

@@ -43,7 +43,8 @@ function checkText(s: Obj, key: string, required: boolean, problems: string[]) {
   if (typeof v !== 'string' || v.length > SIGNAL_LIMITS.notes) problems.push(`${key}: expected a string of at most ${SIGNAL_LIMITS.notes} characters`);
 }
 
-function checkProof(s: Obj, problems: string[]) {
+/** A proof's shape, when there is one (the classify Update's check uses it too). */
+export function checkProof(s: Obj, problems: string[]) {
   const p = s.proof;
   // A missing proof is a well-formed decision the worker refuses (proof_missing), as before.
   if (p === undefined) return;

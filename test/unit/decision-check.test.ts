@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { base64urlBytes, checkDecision } from '../../lib/intake/decision-check';
+import { base64urlBytes, checkDecision, proofProblem, sha256Hex } from '../../lib/intake/decision-check';
 import { createDecisionSigner, type DecisionSigner } from '../../lib/intake/decision-proof';
 
 let signer: DecisionSigner;
@@ -60,6 +60,22 @@ describe('checkDecision', () => {
   it('leaves a proof of a key the run does not know to the activity (the API key rotated after the run started)', async () => {
     expect(checkDecision('approve', await decision({ signWith: other }), ctx())).toMatchObject({ ok: true });
     expect(checkDecision('approve', await decision({ signWith: other }), ctx(other.decisionKeys))).toMatchObject({ ok: true });
+  });
+
+  it('a classification\u2019s proof is no decision and a decision\u2019s is no classification; a classification\u2019s proof holds only for its body', async () => {
+    const signed = (decision: 'approve' | 'classify', detailsHash: string) =>
+      signer.sign({ submissionId: 'sub_1', decision, actorId: by.actorId, credentialId: by.credentialId, sha256: 'a'.repeat(64), requestId: 'req-1', detailsHash });
+    const classified = await signed('classify', 'body-hash');
+    const approveCheck = checkDecision('approve', { requestId: 'req-1', by, reviewNotes: 'fine', proof: classified }, ctx());
+    expect(approveCheck).toMatchObject({ ok: false, reason: 'proof_mismatch' });
+    const classify = (proof: typeof classified, detailsHash: string) => proofProblem('classify', { requestId: 'req-1', by, proof, detailsHash }, ctx());
+    expect(classify(classified, 'body-hash')).toBeNull();
+    expect(classify(classified, 'another-body')).toMatchObject({ reason: 'proof_mismatch', detail: expect.stringContaining('details') });
+    expect(classify(await signed('approve', 'body-hash'), 'body-hash')).toMatchObject({ reason: 'proof_mismatch', detail: expect.stringContaining('decision') });
+  });
+
+  it('hashes as node:crypto does', () => {
+    for (const text of ['', 'abc', 'r\u00e9sum\u00e9 \u{1f600}', 'x'.repeat(1000)]) expect(sha256Hex(text)).toBe(crypto.createHash('sha256').update(text).digest('hex'));
   });
 
   it('decodes base64url as Buffer does, and refuses what is not base64url', () => {

@@ -6,7 +6,7 @@ import '../../openapi/components'; // extends zod with .openapi() before the sch
 import { AgentContext, ClaimAnswer, ClaimBody, Classification, ClassificationBody, ClassificationList } from '../../../lib/agents/answers';
 import { classificationsOf } from '../../../lib/agents/classifications';
 import { agentContext } from '../../../lib/agents/context';
-import { checkPreview, signPreview } from '../../../lib/agents/preview-grant';
+import { AGENT_PREVIEW_SECONDS, checkPreview, signPreview } from '../../../lib/agents/preview-grant';
 import { claimForClassification } from '../../../lib/agents/queue';
 import { applyProposal, PROPOSAL_FIELDS, ProposalError } from '../../../lib/agents/proposals';
 import { findSubmission } from '../../../lib/intake/submissions';
@@ -44,6 +44,11 @@ const ApplyAnswer = envelope(
 const classificationIdParams = z.object({ classificationId: z.string().min(1).max(100) });
 
 export const AGENT_PREVIEW_PATH = `${INTAKE_BASE}/agent-previews`;
+const PREVIEW_REFUSED = {
+  expired: 'The preview URL has expired: read the agent context again.',
+  bad_signature: 'The preview URL signature does not match.',
+  too_far: `The preview URL expires further out than a grant lasts (${AGENT_PREVIEW_SECONDS} s): read the agent context again.`,
+} as const;
 const previewGrantQuery = z.object({
   exp: z.coerce.number().int().min(0).openapi({ type: 'integer', minimum: 0, param: { required: true } }),
   sig: z.string().min(10).max(200),
@@ -58,8 +63,8 @@ export function agentRoutes(): Route[] {
       params: submissionIdParams, ok: { 200: ['the agent context', ContextAnswer] }, problems: [404],
       async handler({ deps, params: { submissionId }, actor }) {
         const a = actor();
-        const preview = (verified: boolean) => {
-          if (!verified) return null;
+        const preview = (available: boolean) => {
+          if (!available) return null;
           const g = signPreview(deps.uploadSigningSecret, submissionId, Math.floor(Date.now() / 1000));
           const url = new URL(`${AGENT_PREVIEW_PATH}/${encodeURIComponent(submissionId)}`, deps.publicBaseUrl);
           url.searchParams.set('exp', String(g.expires));
@@ -123,13 +128,13 @@ export function agentRoutes(): Route[] {
     }),
     defineRoute({
       doc: 'intake', tag: 'agents', auth: 'public', method: 'get', path: `${AGENT_PREVIEW_PATH}/{submissionId}`, operationId: 'agentPreview',
-      summary: 'The preview URL an agent context hands out (WebP, metadata stripped, valid for minutes): use it as given',
+      summary: 'The preview URL an agent context hands out (WebP, metadata stripped, valid for minutes, while the submission awaits review): use it as given',
       params: submissionIdParams, query: previewGrantQuery, okContentType: 'image/webp',
-      ok: { 200: ['the preview', C.PreviewImage] }, problems: [403, 404, 503],
+      ok: { 200: ['the preview', C.PreviewImage] }, problems: [403, 404, 410, 503],
       async handler({ deps, params: { submissionId }, query, res }) {
         const check = checkPreview(deps.uploadSigningSecret, submissionId, query.exp, query.sig, Math.floor(Date.now() / 1000));
-        if (check !== 'ok') throw new AppError('preview_url_invalid', check === 'expired' ? 'The preview URL has expired: read the agent context again.' : 'The preview URL signature does not match.');
-        const bytes = await previewBytes(deps, submissionId, previewQuery.parse({}).size);
+        if (check !== 'ok') throw new AppError('preview_url_invalid', PREVIEW_REFUSED[check]);
+        const bytes = await previewBytes(deps, submissionId, previewQuery.parse({}).size, { awaitingReview: true });
         res.set('cache-control', 'private, no-store').set('x-content-type-options', 'nosniff').type('image/webp').send(bytes);
       },
     }),
