@@ -82,7 +82,9 @@ try {
     console.log(formatReport(await readReport(sql), counts));
   } else if (command === 'stage') {
     const { from, to } = await setStage(sql, arg as Stage, `${os.userInfo().username}@${os.hostname()}`);
-    console.log(`stage: ${from ?? '(none)'} -> ${to}${legacyUrl ? '' : ' (stored; without LEGACY_DATA_URL the API stays runtime_authoritative)'}. Undo: npm run cutover -- stage ${from ?? 'runtime_authoritative'}`);
+    // With no stage stored, the API read the effective one (legacy_authoritative while a legacy store is configured): that is what undo returns to.
+    const before = from ?? effectiveStage(null, legacyUrl !== undefined);
+    console.log(`stage: ${from ?? `(none stored; effective ${before})`} -> ${to}${legacyUrl ? '' : ' (stored; without LEGACY_DATA_URL the API stays runtime_authoritative)'}. Undo: npm run cutover -- stage ${before}`);
   } else {
     const stored = await storedStage(sql);
     console.log(`stored stage: ${stored ?? '(none)'}; effective: ${effectiveStage(stored, legacyUrl !== undefined)}`);

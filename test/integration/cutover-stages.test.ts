@@ -43,6 +43,7 @@ const stage = async (name: string) => {
   expect(r.code, r.stderr).toBe(0);
   // every replica re-reads the stage within a second
   await eventually(async () => (await health()).runtime.apiCutoverStage === name, 10_000, 100);
+  return r.stdout;
 };
 const source = async (path: string) => (await call(stack, path, { headers: artistsKey.headers })).headers.get('x-read-source');
 /** Shadow comparisons run on a route (any result). */
@@ -113,7 +114,10 @@ describe('cutover stages', () => {
       return out;
     };
     const fromLegacy = await read();
-    await stage('runtime_authoritative');
+    // No stage stored yet: the API read legacy_authoritative (a legacy store is configured), and undo returns there.
+    const said = await stage('runtime_authoritative');
+    expect(said).toContain('stage: (none stored; effective legacy_authoritative) -> runtime_authoritative.');
+    expect(said).toContain('Undo: npm run cutover -- stage legacy_authoritative');
     const fromRuntime = await read();
     await stage('legacy_authoritative');
     queries.forEach((q, i) => {

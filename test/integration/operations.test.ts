@@ -123,6 +123,9 @@ describe('rate limits, quotas and metrics', () => {
       const x = await scrape(stack, token);
       return Number(valueOf(x, 'intake_transitions_total', { status: 'awaiting_review' })?.value ?? 0) >= awaiting && x;
     }, 5000, 100);
+    // The first transition, create, is counted too.
+    const [staged] = await stack.sql<{ n: number }[]>`select count(*)::int as n from submissions`;
+    expect(Number(valueOf(m, 'intake_transitions_total', { status: 'staged' })?.value ?? 0)).toBe(staged!.n);
     expect(Number(valueOf(m, 'intake_review_queue_depth')?.value)).toBe(awaiting);
     expect(Number(valueOf(m, 'intake_review_queue_oldest_age_seconds')?.value)).toBeGreaterThanOrEqual(0);
     expect(Number(valueOf(m, 'intake_submissions', { status: 'awaiting_review' })?.value)).toBe(awaiting);
