@@ -36,9 +36,13 @@ async function api(cfg: Cfg, method: string, path: string, body?: unknown) {
   return json?.data;
 }
 
-export async function run(cfg: Cfg, stopped: () => boolean = () => false): Promise<{ classified: number; failed: number }> {
+/** One line per classification recorded (its id, the flags it set and how long it took): what on-call reads. */
+const recordedLine = (submissionId: string, c: { classificationId?: string; contentFlags?: { id: string; confidence: number }[] } | undefined, ms: number) =>
+  `classifier: ${submissionId}: recorded ${c?.classificationId ?? '(no id)'} (${(c?.contentFlags ?? []).map((f) => `${f.id} ${f.confidence.toFixed(2)}`).join(', ') || 'no flags'}) in ${ms} ms`;
+
+export async function run(cfg: Cfg, stopped: () => boolean = () => false, say: (line: string) => void = (line) => console.log(line)): Promise<{ classified: number; failed: number }> {
   const judge = await loadJudge();
-  console.log(`classifier: API ${cfg.url}, TensorFlow.js backend ${judge.backend}`);
+  say(`classifier: API ${cfg.url}, TensorFlow.js backend ${judge.backend}`);
   const done = { classified: 0, failed: 0 };
   while (!stopped()) {
     const claimed = (await api(cfg, 'POST', `${INTAKE}/classification-queue/claim`, { limit: cfg.batch })) as { submissionId: string; contextPath: string }[];
@@ -48,14 +52,16 @@ export async function run(cfg: Cfg, stopped: () => boolean = () => false): Promi
       continue;
     }
     for (const c of claimed) {
+      const started = Date.now();
       try {
         const ctx = (await api(cfg, 'GET', c.contextPath)) as { preview: { url: string } | null; facts: { width: number | null; height: number | null } };
         if (!ctx.preview) throw new Error('no preview yet');
         const preview = await fetch(ctx.preview.url);
         if (!preview.ok) throw new Error(`preview: ${preview.status}`);
         const body = await judge.judge(Buffer.from(await preview.arrayBuffer()), ctx.facts);
-        await api(cfg, 'POST', `${INTAKE}/submissions/${c.submissionId}/classifications`, body);
+        const recorded = (await api(cfg, 'POST', `${INTAKE}/submissions/${c.submissionId}/classifications`, body)) as Parameters<typeof recordedLine>[1];
         done.classified++;
+        say(recordedLine(c.submissionId, recorded, Date.now() - started));
       } catch (err) {
         done.failed++;
         console.warn(`classifier: ${c.submissionId}: ${(err as Error).message} (its lease lapses and it is claimed again)`);

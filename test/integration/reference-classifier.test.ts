@@ -31,7 +31,8 @@ it('classifies each submission awaiting review once, nudity from nsfwjs and low 
   const small = await stageAndVerify(stack, partner, await image(320, 240));
   const large = await stageAndVerify(stack, partner, await image(1200, 900));
   for (const s of [small, large]) expect(s.done.body.data.intakeStatus).toBe('awaiting_review');
-  const done = await run({ url: stack.url, key: classifier.key!, batch: 5, idleMs: 100, once: true });
+  const said: string[] = [];
+  const done = await run({ url: stack.url, key: classifier.key!, batch: 5, idleMs: 100, once: true }, () => false, (line) => void said.push(line));
   expect(done).toEqual({ classified: 2, failed: 0 });
   const of = async (id: string) => (await call(stack, 'GET', `${INTAKE}/submissions/${id}/classifications`, { headers: operator.headers })).body.data;
   const [a] = await of(small.id);
@@ -45,6 +46,11 @@ it('classifies each submission awaiting review once, nudity from nsfwjs and low 
   const low = (c: { contentFlags: { id: string; confidence: number }[] }) => c.contentFlags.find((f) => f.id === 'low_quality')!.confidence;
   expect(low(a)).toBeGreaterThan(0.9);
   expect(low(b)).toBeLessThan(0.1);
+  // One log line per classification, naming the submission, the classification and its flags.
+  for (const [s, c] of [[small, a], [large, b]] as const) {
+    expect(said.filter((l) => l.startsWith(`classifier: ${s.id}: recorded ${c.classificationId} (`))).toHaveLength(1);
+  }
+  expect(said.find((l) => l.includes(a.classificationId))).toMatch(/low_quality 0\.9\d|low_quality 1\.00/);
   // Classified once: the queue has nothing more for this classifier.
   expect(await run({ url: stack.url, key: classifier.key!, batch: 5, idleMs: 100, once: true })).toEqual({ classified: 0, failed: 0 });
   for (const s of [small, large]) expect((await call(stack, 'GET', `${INTAKE}/submissions/${s.id}`, { headers: partner.headers })).body.data.intakeStatus).toBe('awaiting_review');
