@@ -3,7 +3,7 @@
 // functions of migration 1700000021000 (the API's role may not write keys or mappings itself);
 // they only make self-service partner keys, and audit every action without the secret.
 import { KEY_PREFIX, generateApiKey, hashSecret } from '../identity/api-keys';
-import type { Permission } from '../identity/permissions';
+import { SELF_SERVICE_PERMISSIONS, type Permission } from '../identity/permissions';
 import type { Sql } from '../db';
 import type { PortalKey } from './types';
 
@@ -55,6 +55,8 @@ function view(r: KeyRow): PortalKey {
     revokedAt: r.revokedAt?.toISOString() ?? null,
     replacedBy: r.replacedBy,
     status,
+    // What portal_rotate_key accepts (migrations/1700000021000_partner-portal.sql), said before the click.
+    rotatable: (r.permissions ?? []).length > 0 && (r.permissions ?? []).every((p) => (SELF_SERVICE_PERMISSIONS as readonly Permission[]).includes(p)),
   };
 }
 

@@ -18,5 +18,8 @@ export const PortalKey = z.object({
   revokedAt: z.string().nullable(),
   replacedBy: z.string().nullable().describe('the key that replaced this one in a rotation'),
   status: z.enum(['active', 'expiring', 'expired', 'revoked']),
+  rotatable: z
+    .boolean()
+    .describe('the portal may rotate it: every permission is one a partner could choose here (a service key an operator made is rotated by an operator)'),
 });
 export type PortalKey = z.infer<typeof PortalKey>;

@@ -157,6 +157,10 @@ describe('the partner portal API', () => {
     const opKey = await apiKeyActor(stack, { organizationId: a.me.organizationId, permissions: ['owner_portfolio_assets:read'] });
     const r = await call(stack, 'POST', `/portal/api/keys/${opKey.keyId}/rotate`, { headers: a.headers, body: { overlapSeconds: 0 } });
     expect([r.status, r.body.code]).toEqual([422, 'permission_not_selectable']);
+    // The list says so before anyone clicks: the page offers Rotate only on a key the portal may rotate.
+    const listed = await keysOf(a.headers);
+    expect(listed.find((k) => k.keyId === opKey.keyId)).toMatchObject({ rotatable: false });
+    expect(listed.find((k) => k.keyId === theirs.keyId)).toMatchObject({ rotatable: true });
   });
 
   it('writes need the CSRF token; a permission removed ends the portal at the next request; sign-out ends the session', async () => {

@@ -285,7 +285,7 @@ export interface components {
              * @description stable machine-readable code
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "preview_url_invalid" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "decision_refused" | "classification_refused" | "suggestion_mismatch" | "upload_missing" | "route_retired" | "moved_to_portal" | "webhook_ingress_closed" | "media_taken_down" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "workflow_busy" | "workflow_resuming" | "preview_pending";
+            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "preview_url_invalid" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "decision_refused" | "classification_refused" | "classification_conflict" | "suggestion_mismatch" | "upload_missing" | "route_retired" | "moved_to_portal" | "webhook_ingress_closed" | "media_taken_down" | "preview_gone" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "workflow_busy" | "workflow_resuming" | "preview_pending";
             requestId: string;
             /** @description one entry per invalid field */
             errors?: {
@@ -319,6 +319,8 @@ export interface components {
             replacedBy: string | null;
             /** @enum {string} */
             status: "active" | "expiring" | "expired" | "revoked";
+            /** @description the portal may rotate it: every permission is one a partner could choose here (a service key an operator made is rotated by an operator) */
+            rotatable: boolean;
         };
         PortalNewKey: {
             /** @enum {boolean} */

@@ -1,4 +1,4 @@
-// One key in the table: what it is, and Rotate, Revoke and "Try it in the docs" while it is usable.
+// One key in the table: what it is, and Rotate (a key the portal could have made), Revoke and "Try it in the docs" while it is usable.
 import { useState } from 'preact/hooks';
 import { api, attempt, must, type Key, type KeyOverlapSeconds, type NewKey } from '../api';
 import { KEY_OVERLAPS, USABLE } from '../choices';
@@ -55,11 +55,12 @@ export function KeyRow({ k, onChanged, onMade }: { k: Key; onChanged: () => void
       <td class="row-actions">
         {USABLE.includes(k.status) && mode === '' && (
           <>
-            {!k.replacedBy && (
+            {!k.replacedBy && k.rotatable && (
               <button type="button" onClick={() => setMode('rotate')}>
                 Rotate
               </button>
             )}
+            {!k.replacedBy && !k.rotatable && <small class="note">rotated by an operator</small>}
             <button type="button" class="danger" onClick={() => setMode('revoke')}>
               Revoke
             </button>
