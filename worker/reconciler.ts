@@ -101,7 +101,7 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
   async function latestRun(submissionId: string): Promise<LatestRun> {
     try {
       const d = await o.client.workflow.getHandle(intakeWorkflowId(submissionId)).describe();
-      return d.status.name === 'RUNNING' ? { closedAs: 'running' } : { closedAs: d.status.name.toLowerCase(), runId: d.runId };
+      return d.status.name === 'RUNNING' || d.status.name === 'PAUSED' ? { closedAs: 'running' } : { closedAs: d.status.name.toLowerCase(), runId: d.runId };
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return { closedAs: NOT_FOUND, runId: null };
       throw err;
