@@ -26,8 +26,7 @@ const create = async (stack: TestStack, partner: TestCredential) => {
 };
 
 /** Until visibility lists none of `ids` as running (it follows a termination by a moment). */
-const noneRunning = (client: Client, ids: string[]) =>
-  eventually(async () => (await client.workflow.count(`ExecutionStatus = 'Running' AND WorkflowId IN (${ids.map((id) => `'${intakeWorkflowId(id)}'`).join(', ')})`)).count === 0, 20_000);
+const noneRunning = (client: Client, ids: string[]) => eventually(async () => (await runningAmong(client, ids)).size === 0, 20_000);
 
 describe('the reconciler walks the open rows, a bounded number per pass', () => {
   let stack: TestStack;
