@@ -200,9 +200,17 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
   }
 
   let running: Promise<unknown> = Promise.resolve();
+  /** A tick while the interval's last pass still runs (many resumptions) is skipped, not queued behind it. */
+  let ticking = false;
   const timer = o.everySeconds > 0
     ? setInterval(() => {
-        running = running.catch(() => {}).then(pass).catch((err: unknown) => o.log.warn({ err }, 'reconciler pass failed; the next one tries again'));
+        if (ticking) return;
+        ticking = true;
+        running = running
+          .catch(() => {})
+          .then(pass)
+          .catch((err: unknown) => o.log.warn({ err }, 'reconciler pass failed; the next one tries again'))
+          .finally(() => (ticking = false));
       }, o.everySeconds * 1000)
     : undefined;
   timer?.unref();
