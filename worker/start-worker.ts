@@ -162,7 +162,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
         client: temporal.client,
         taskQueue: cfg.TEMPORAL_TASK_QUEUE,
         everySeconds: cfg.RECONCILE_SECONDS,
-        lookbackSeconds: cfg.RECONCILE_LOOKBACK_SECONDS,
+        rowsPerPass: cfg.RECONCILE_ROWS_PER_PASS,
         decisionKeys: decisions.decisionKeys,
         log,
         registry,

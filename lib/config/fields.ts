@@ -56,12 +56,12 @@ export const shared = {
   COMMS_INTAKE_WEBHOOK_SECRET: optionalString,
   /**
    * How often the worker's reconciler looks for open submissions whose workflow run is gone
-   * (terminated, failed, timed out) and resumes them from the row (0: never). The API's Retry-After
-   * for a decision on such a submission.
+   * (terminated, failed, timed out, or unknown to this Temporal) and resumes them from the row
+   * (0: never). The API's Retry-After for a decision on such a submission.
    */
   RECONCILE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
-  /** How far back the reconciler looks at closed runs. */
-  RECONCILE_LOOKBACK_SECONDS: z.coerce.number().int().min(60).max(90 * 86400).default(7 * 86400),
+  /** Open submissions the reconciler looks at per pass, oldest first; the next pass carries on after them. */
+  RECONCILE_ROWS_PER_PASS: z.coerce.number().int().min(1).max(100_000).default(1000),
   /** Largest image accepted, in pixels (width x height of one frame), read from the header before decoding (worker, projection). */
   MAX_IMAGE_PIXELS: z.coerce.number().int().min(1).max(1_000_000_000).default(50_000_000),
 };

@@ -12,6 +12,7 @@ const MIGRATIONS = path.join(__dirname, '../../migrations');
 /** Which set each index's predicate stands for; an index that lists intake statuses must be named here. */
 const INDEX_SETS: Record<string, readonly IntakeStatus[]> = {
   submissions_org_open: UNDECIDED,
+  submissions_open_walk: OPEN,
 };
 
 /** Every `create index NAME ... where intake_status in (...)` of the up migrations: name, file, statuses. */
