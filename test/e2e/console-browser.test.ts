@@ -124,6 +124,9 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     await alicePage.locator('button.primary').click();
     await alicePage.locator('[data-testid="result"]').waitFor({ timeout: 30_000 });
     expect(await alicePage.locator('[data-testid="status"]').textContent()).toBe('promoted_to_media_store');
+    // The detail is read again after the decision: its history shows what the approve wrote.
+    await alicePage.locator('.events li', { hasText: 'promoted_to_media_store' }).waitFor({ timeout: 10_000 });
+    expect(await alicePage.locator('.events li', { hasText: '→ promoting' }).textContent()).toContain(`by ${alice.actorId}`);
     await alicePage.keyboard.press('Escape');
     await row(alicePage, ids[1]!).waitFor();
     expect(await row(alicePage, ids[0]!).count()).toBe(0);

@@ -78,6 +78,8 @@ export function Detail({ id, me }: { id: string; me: Me }) {
             )
           : await must(api.POST('/api/private/portfolio-intake/v1/submissions/{submissionId}/reject', { ...path, body: { reasonCode: reason, reviewNotes: notes } }));
       setResult(r.data);
+      // What the decision wrote (its history line, the review status): read again, not left as opened.
+      setD((await must(api.GET('/console/api/submissions/{submissionId}', path))).data);
     } catch (err) {
       setError((err as Error).message);
     } finally {
