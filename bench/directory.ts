@@ -13,11 +13,12 @@
 // - with --explain (default on), EXPLAIN (ANALYZE, BUFFERS) of every statement each query sends,
 //   at every size: the plan nodes that take the time, printed, full plans under bench/results/.
 // Run: npm run bench:directory [-- --sizes 100000,1000000 --data-dir .data/bench-directory]
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PROJECT_ROOT } from '../lib/config';
 import type { Sql } from '../lib/db';
 import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { search, type SearchFilters } from '../lib/directory/search';
@@ -44,7 +45,7 @@ const { values } = parseCli('R2-R4, R9: directory reads at 100k and 1M records a
     'data-dir': { type: 'string', description: 'keep the seeded databases here between runs (1M seeds in about 5 min)' },
     explain: { type: 'boolean', default: true, description: 'print the query plans' },
     'no-explain': { type: 'boolean', default: false, description: 'do not print them' },
-    r4: { type: 'boolean', default: true, description: 'measure R4/R9 against SQLite FTS5, and R10 against tantivy (when npm run setup installed it)' },
+    r4: { type: 'boolean', default: true, description: 'measure R4/R9 against SQLite FTS5, and R10 against tantivy (installed into .tools/ by the bench when missing)' },
     'no-r4': { type: 'boolean', default: false, description: 'skip R4/R9' },
   },
 });
@@ -216,6 +217,12 @@ try {
         fs.rmSync(fts.file, { force: true });
       }
       // R10: the same terms, one in flight, against tantivy's BM25 top 20 with an exact count.
+      if (!tantivyInstalled()) {
+        // A fresh clone has no tantivy: the bench installs it (pinned, into .tools/) and says so.
+        log('R10: tantivy is not installed; installing it (npm run setup -- --only tantivy) ... ');
+        const setup = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts', 'setup-tools.ts'), '--only', 'tantivy'], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 600_000 });
+        log(setup.status === 0 ? 'done\n' : `failed (exit ${setup.status}): ${`${setup.stdout}${setup.stderr}`.trim().split('\n').slice(-2).join(' | ')}\n`);
+      }
       if (tantivyInstalled()) {
         log(`building the tantivy index of the search corpus ... `);
         const t = await runTantivy(sql, dir, { terms: TERMS, warmup: WARMUP, count: REQUESTS });
@@ -224,7 +231,7 @@ try {
           studios: size, documents: t.docs, tantivy_build_s: t.build_s, tantivy_n: t.n, tantivy_p50_ms: t.p50_ms, tantivy_p95_ms: t.p95_ms,
           api_p95_ms: ours.api_p95_ms, ratio: round(Number(ours.api_p95_ms) / t.p95_ms), target: 'none yet',
         });
-      } else log('R10 skipped: tantivy is not installed (npm run setup -- --only tantivy)\n');
+      } else log('R10 skipped: tantivy could not be installed (npm run setup -- --only tantivy says why)\n');
     }
     if (EXPLAIN) {
       for (const q of [...QUERIES, R4_QUERY]) {
