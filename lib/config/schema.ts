@@ -6,9 +6,11 @@ import {
   noFaultsInProduction,
   noLoopbackWebhooksInProduction,
   optionalString,
+  payloadKeysInProduction,
   port,
   requireInProduction,
   shared,
+  temporalPayloadKeys,
   trustProxySchema,
   webhookSecretKeyInProduction,
   webhookSecretKeys,
@@ -72,6 +74,7 @@ export const apiConfigSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
     ...webhookSecretKeys,
+    ...temporalPayloadKeys,
     /** Fault suite only (F4): the API kills itself after committing a new submission row. */
     FAULT_KILL_AFTER_SUBMISSION_COMMIT: bool.default(false),
     /**
@@ -84,6 +87,7 @@ export const apiConfigSchema = z
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']))
   .superRefine(noLoopbackWebhooksInProduction)
   .superRefine(webhookSecretKeyInProduction)
+  .superRefine(payloadKeysInProduction)
   .superRefine((cfg, ctx) => {
     // The portal is the local identity provider's: in production it needs its own handoff key.
     if (cfg.NODE_ENV === 'production' && cfg.IDP_DRIVER === 'local' && cfg.PORTAL_HANDOFF_KEY === undefined)
@@ -128,6 +132,7 @@ export const workerConfigSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
     ...webhookSecretKeys,
+    ...temporalPayloadKeys,
     /** Webhook retries: first backoff, its cap, and how long a delivery is retried before it is marked failed. */
     WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
@@ -167,7 +172,8 @@ export const workerConfigSchema = z
   .superRefine(requireInProduction(['DECISION_VERIFY_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))
   .superRefine(noLoopbackWebhooksInProduction)
-  .superRefine(webhookSecretKeyInProduction);
+  .superRefine(webhookSecretKeyInProduction)
+  .superRefine(payloadKeysInProduction);
 
 export const stackConfigSchema = z.object({
   ...shared,
