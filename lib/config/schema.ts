@@ -30,6 +30,10 @@ export const apiConfigSchema = z
       .string()
       .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
       .optional(),
+    /**
+     * The Temporal Web UI (the stack launcher sets it): the one origin allowed, with credentials,
+     * to call the codec endpoint (TEMPORAL_CODEC_BASE/decode, /encode) from the browser.
+     */
     TEMPORAL_UI_URL: z.url().optional(),
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
     MAX_MEDIA_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
