@@ -51,6 +51,14 @@ export function createTemporalClient(cfg: TemporalConnectionConfig): { client: C
 }
 
 /**
+ * A client of a stack the launcher started (the tools, benches and fault suites): its Temporal
+ * address and the payload key its API and worker share under its DATA_DIR.
+ */
+export function stackTemporalClient(stack: { temporalAddress: string; dataDir: string }, namespace = 'default'): { client: Client; connection: Connection } {
+  return createTemporalClient({ TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_NAMESPACE: namespace, TEMPORAL_TLS: false, DATA_DIR: stack.dataDir });
+}
+
+/**
  * The worker's native connection, connected now. `@temporalio/worker` (native core bridge) is
  * loaded on first use only, so the API, which imports this module too, never loads it.
  */

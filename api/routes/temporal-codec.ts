@@ -3,9 +3,10 @@
 // by the same codec every client and worker uses (temporal/payload-codec.ts). Partner text and
 // operator notes come back in clear, so only a mapped human operator with portfolio_intake:review
 // (the console's readers, on-call included) may call it; the browser's CORS is the Web UI's origin only.
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import { PayloadDecryptionError } from '../../temporal/payload-codec';
+import { payloadFromJson, payloadToJson } from '../../temporal/payload-json';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { TEMPORAL_CODEC_BASE } from '../routing/bases';
@@ -17,16 +18,6 @@ const JsonPayload = z
   .object({ metadata: z.record(z.string(), base64).optional(), data: base64.optional() })
   .openapi('TemporalPayload', { description: 'a Temporal payload in protobuf JSON: metadata values and data base64' });
 const Payloads = z.object({ payloads: z.array(JsonPayload).max(1000) }).openapi('TemporalPayloads');
-type JsonPayload = z.infer<typeof JsonPayload>;
-
-const fromJson = (p: JsonPayload): Payload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
-  ...(p.data !== undefined ? { data: Buffer.from(p.data, 'base64') } : {}),
-});
-const toJson = (p: Payload): JsonPayload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
-  data: Buffer.from(p.data ?? []).toString('base64'),
-});
 
 /** The API client's own codec: the one it encrypts with. */
 function codecOf(deps: AppDeps): PayloadCodec {
@@ -43,7 +34,7 @@ function codecRoute(direction: 'decode' | 'encode', summary: string): Route {
     async handler({ deps, res, body }) {
       res.set('cache-control', 'no-store');
       try {
-        return { payloads: (await codecOf(deps)[direction](body.payloads.map(fromJson))).map(toJson) };
+        return { payloads: (await codecOf(deps)[direction](body.payloads.map(payloadFromJson))).map(payloadToJson) };
       } catch (err) {
         if (err instanceof PayloadDecryptionError) throw new AppError('payload_undecodable', err.message);
         throw err;

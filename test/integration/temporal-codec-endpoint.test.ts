@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPORAL_CODEC_BASE } from '../../api/routing/bases';
 import { createSession } from '../../lib/console/sessions';
@@ -13,6 +13,7 @@ import { LOCAL_ISSUER } from '../../lib/identity';
 import { PAYLOAD_KEY_FILE } from '../../lib/payload-keys';
 import { temporalDataConverter } from '../../temporal/connection';
 import { ENCRYPTED_ENCODING, encryptionCodec } from '../../temporal/payload-codec';
+import { payloadFromJson, payloadToJson } from '../../temporal/payload-json';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call } from '../helpers/intake';
 import { startTestStack, type TestStack } from '../helpers/stack';
@@ -22,14 +23,8 @@ const DECODE = `${TEMPORAL_CODEC_BASE}/decode`;
 const ENCODE = `${TEMPORAL_CODEC_BASE}/encode`;
 const partnerText = { title: 'Koi sleeve for Marisol Quintanilla', reviewNotes: 'rights confirmed by phone' };
 
-const toJson = (p: Payload) => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v!).toString('base64')])),
-  data: Buffer.from(p.data ?? []).toString('base64'),
-});
-const fromJson = (p: { metadata: Record<string, string>; data: string }): Payload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
-  data: Buffer.from(p.data, 'base64'),
-});
+const toJson = payloadToJson;
+const fromJson = payloadFromJson;
 
 describe('the Temporal codec endpoint', () => {
   let stack: TestStack;
