@@ -6,11 +6,13 @@
 // encoding (recorded before encryption, or sent by a client without the codec) passes through.
 import crypto from 'node:crypto';
 import { METADATA_ENCODING_KEY, type Payload, type PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+// A CommonJS package: its default export under plain Node ESM (dist/), named exports only under tsx.
+import proto from '@temporalio/proto';
 import type { PayloadKey } from '../lib/payload-keys';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const KEY_ID_METADATA = 'encryption-key-id';
+const { Payload: PayloadProto } = proto.temporal.api.common.v1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -38,7 +40,7 @@ export function encryptionCodec(keys: readonly PayloadKey[]): PayloadCodec {
     const iv = crypto.randomBytes(IV_BYTES);
     const cipher = crypto.createCipheriv('aes-256-gcm', current.key, iv);
     cipher.setAAD(aadOf(current.id));
-    const plain = temporal.api.common.v1.Payload.encode(p).finish();
+    const plain = PayloadProto.encode(p).finish();
     return {
       metadata: { [METADATA_ENCODING_KEY]: Buffer.from(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: Buffer.from(current.id) },
       data: Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]),
@@ -61,7 +63,7 @@ export function encryptionCodec(keys: readonly PayloadKey[]): PayloadCodec {
     } catch {
       throw new PayloadDecryptionError(`payload under key id ${keyId}: does not authenticate (altered, or sealed by another key with that id)`);
     }
-    return temporal.api.common.v1.Payload.decode(plain);
+    return PayloadProto.decode(plain);
   };
 
   return {
