@@ -3,6 +3,7 @@ import type { AppDeps } from './deps';
 import { requestLog } from './http/request-log';
 import { allowedHosts } from './http/allowed-hosts';
 import { securityHeaders } from './http/security-headers';
+import { temporalCodecCors } from './http/temporal-ui-cors';
 import { errorHandler, notFoundHandler } from './http/problem';
 import { methodGuards } from './routing/method-guards';
 import { mountRoutes } from './routing/mount';
@@ -25,6 +26,8 @@ export function createApp(deps: AppDeps, authenticators: Authenticators): Expres
 
   const routes = allRoutes({ maxMediaBytes: deps.cfg.MAX_MEDIA_BYTES });
   const methods = methodGuards(routes);
+  // The Temporal Web UI's preflight to the codec endpoint, answered before the generic OPTIONS.
+  app.use(temporalCodecCors(deps.cfg));
   app.use(methods.options);
   mountRoutes(app, routes, deps, authenticators);
 

@@ -18,6 +18,7 @@ import { uploadRoutes } from './routes/intake/uploads';
 import { webhookRoutes } from './routes/intake/webhooks';
 import { agentRoutes } from './routes/intake/agents';
 import { compatibilityRoutes } from './routes/compatibility';
+import { temporalCodecRoutes } from './routes/temporal-codec';
 import { portalPageRoutes } from './portal/page';
 import { portalRoutes } from './portal/routes';
 import { consoleRoutes } from './console/routes';
@@ -46,6 +47,7 @@ export function allRoutes(o: RouteOptions): Route[] {
     ...webhookRoutes(),
     ...agentRoutes(),
     ...compatibilityRoutes(),
+    ...temporalCodecRoutes(),
     ...portalRoutes(),
     ...portalPageRoutes(),
     ...consoleRoutes(),

@@ -6,12 +6,12 @@
 // Run: npm run bench:intake [-- --intakes 200 --concurrency 4 --bytes 204800 --seconds 240]
 import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
-import { Connection, Client } from '@temporalio/client';
 import { intakeWorkflowId } from '../workflows/messages';
 import { realJpeg } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
+import { stackTemporalClient } from '../temporal/connection';
 
 const { values } = parseCli('Intake latency: create to awaiting_review and promoted, p50/p95.', 'npm run bench:intake --', {
   options: {
@@ -124,8 +124,7 @@ try {
   await sideLane;
 
   // History events per completed intake workflow.
-  const connection = await Connection.connect({ address: stack.temporalAddress });
-  const client = new Client({ connection });
+  const { client, connection } = stackTemporalClient(stack);
   const eventCounts: Record<string, number[]> = { promoted: [], rejected: [] };
   for (const { id, kind } of ids.slice(0, 30)) {
     const history = await client.workflow.getHandle(intakeWorkflowId(id)).fetchHistory();

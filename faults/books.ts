@@ -1,9 +1,9 @@
 // The books after a fault: PostgreSQL, the object store and Temporal must agree, with no duplicates.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import type { BenchStack } from '../bench/lib/stack';
 import { intakeWorkflowId } from '../workflows/messages';
+import { stackTemporalClient } from '../temporal/connection';
 
 export interface Books {
   statuses: Record<string, string>;
@@ -30,9 +30,8 @@ export async function waitFinal(s: BenchStack, ids: string[], timeoutMs = 180_00
     if (rows[0]!.n === 0) break;
     await new Promise((r) => setTimeout(r, 250));
   }
-  const connection = await Connection.connect({ address: s.temporalAddress });
+  const { client, connection } = stackTemporalClient(s);
   try {
-    const client = new Client({ connection });
     let pending = [...ids];
     while (pending.length > 0 && Date.now() < deadline) {
       const still: string[] = [];
@@ -69,11 +68,10 @@ export async function books(s: BenchStack, ids: string[]): Promise<Books> {
   const keys = new Set((await s.sql<{ objectKey: string }[]>`select object_key from media_documents where submission_id = any(${ids})`).map((r) => r.objectKey));
   const mediaDir = path.join(s.dataDir, 'objects', 'media', 'drafts');
   const files = fs.existsSync(mediaDir) ? fs.readdirSync(mediaDir).filter((f) => ids.includes(f) && !f.endsWith('.part')) : [];
-  const connection = await Connection.connect({ address: s.temporalAddress });
+  const { client, connection } = stackTemporalClient(s);
   let missing = 0;
   let open = 0;
   try {
-    const client = new Client({ connection });
     for (const id of ids) {
       try {
         const d = await client.workflow.getHandle(intakeWorkflowId(id)).describe();

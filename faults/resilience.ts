@@ -6,7 +6,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import type { BenchStack } from '../bench/lib/stack';
 import { DEMO_ARTIST } from '../scripts/stack-hooks';
 import { RUN_FILE, tempStackDir, type RunFile } from '../scripts/stack';
@@ -17,6 +16,7 @@ import { approveSignal, intakeWorkflowId, rejectSignal, uploadCompleteSignal } f
 import { books, waitFinal, waitStatus } from './books';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged, type Reply } from './client';
 import { notPromoted, sleep, withStack, type Scenario } from './harness';
+import { stackTemporalClient } from '../temporal/connection';
 
 const FINAL = new Set(['promoted_to_media_store', 'rejected', 'verification_failed', 'expired']);
 
@@ -163,10 +163,9 @@ const F11: Scenario = {
       const decideIds = ids.slice(1);
       await Promise.all(decideIds.map((id) => retrying(() => complete(s, id))));
       await waitStatus(s, decideIds, 'awaiting_review');
-      const connection = await Connection.connect({ address: s.temporalAddress });
+      const { client, connection } = stackTemporalClient(s);
       const sent: Record<string, number> = {};
       try {
-        const client = new Client({ connection });
         let seed = 1;
         for (const id of decideIds) {
           const h = client.workflow.getHandle(intakeWorkflowId(id));

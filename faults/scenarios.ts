@@ -1,6 +1,5 @@
 // The fault scenarios F1-F8 (issue 7), F9 (issue 17), F10 (issue 15, faults/webhook-scenario.ts), F11-F15 (issue 22, faults/resilience.ts) and F19 (issue 43, faults/door.ts). Each starts its own stack, injects its fault by killing or
 // stopping real processes by pid, and checks the books afterwards. `short` is the CI size.
-import { Client, Connection } from '@temporalio/client';
 import { BENCH_ARTISTS, type BenchStack } from '../bench/lib/stack';
 import { approveSignal, intakeWorkflowId } from '../workflows/messages';
 import { createDecisionSigner, detailsHash } from '../lib/intake/decision-proof';
@@ -14,6 +13,7 @@ import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, sen
 import { upsertMapping } from '../lib/identity/actors';
 import { LOCAL_ISSUER } from '../lib/identity';
 import { createApiKey } from '../lib/identity/api-keys';
+import { stackTemporalClient } from '../temporal/connection';
 
 export { sleep, withStack, type Row, type Scenario, type Size } from './harness';
 
@@ -113,8 +113,7 @@ const F3: Scenario = {
       await waitStatus(s, ids, 'awaiting_review');
       // Signals land in the histories while no worker runs, then Temporal itself goes away.
       await s.stopWorker();
-      const connection = await Connection.connect({ address: s.temporalAddress });
-      const client = new Client({ connection });
+      const { client, connection } = stackTemporalClient(s);
       // Each signal carries the proof the approve route would sign (the API's key, generated into
       // the stack's DATA_DIR): a decision without one changes nothing.
       const signer = await createDecisionSigner({ DATA_DIR: s.dataDir });

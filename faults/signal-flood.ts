@@ -6,7 +6,6 @@
 // Loopback only; every loop is bounded in count and in time.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { realJpeg } from '../bench/lib/images';
 import { parseCli } from '../lib/cli';
 import { loadConfigOrExit, toolConfigSchema } from '../lib/config';
@@ -14,6 +13,7 @@ import { readRunFile, RUN_FILE, type RunFile } from '../lib/stack-run';
 import { DEMO_ARTIST } from '../scripts/stack-hooks';
 import { approveSignal, intakeWorkflowId } from '../workflows/messages';
 import { malformedPayloads } from './resilience';
+import { stackTemporalClient } from '../temporal/connection';
 
 const INTAKE = '/api/private/portfolio-intake/v1';
 
@@ -120,11 +120,11 @@ const id = args['submission-id'] ?? (await stageForReview());
 const workflowId = intakeWorkflowId(id);
 console.log(`[flood] workflow ${workflowId}: ${total} approve signals, ${inFlight} in flight, malformed share ${malformedShare}`);
 const before = workerOf(readRunFile(cfg.DATA_DIR));
-const connection = await Connection.connect({ address: run.temporalAddress, connectTimeout: 5000 });
+const { client, connection } = stackTemporalClient({ temporalAddress: run.temporalAddress, dataDir: cfg.DATA_DIR });
 const tally = { sent: 0, failed: 0, errors: new Map<string, number>() };
 const t0 = Date.now();
 try {
-  const handle = new Client({ connection }).workflow.getHandle(workflowId);
+  const handle = client.workflow.getHandle(workflowId);
   const payloads = payloadsOf(total);
   let next = 0;
   const lane = async () => {

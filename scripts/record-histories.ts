@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import { parseCli } from '../lib/cli';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { startApi, type RunningApi } from '../api/server';
@@ -26,6 +26,8 @@ import { apiConfigSchema, parseConfig, PROJECT_ROOT } from '../lib/config';
 import { createLogger } from '../lib/logger';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { artistResolutionWorkflowId, intakeWorkflowId, webhookEndpointWorkflowId } from '../workflows/messages';
+import { stackTemporalClient } from '../temporal/connection';
+import { decodeJsonPayloads } from '../temporal/payload-json';
 
 const { values } = parseCli('Records the Temporal histories the replay test replays (test/fixtures/histories).', 'npm run record:histories --', {
   options: {
@@ -146,8 +148,12 @@ async function main() {
       UPLOAD_GRACE_SECONDS: '1',
     });
     shortApi = await startApi(cfg, createLogger({ name: 'record-short-window', level: 'silent' }), { migrate: false });
-    connection = await Connection.connect({ address: stack.temporalAddress });
-    const client = new Client({ connection });
+    // The stack's API and worker encrypt payloads (temporal/payload-codec.ts) under a key of its
+    // temporary DATA_DIR: the fixtures are written decoded, so the replay guard reads them with any key.
+    const temporal = stackTemporalClient(stack);
+    connection = temporal.connection;
+    const { client } = temporal;
+    const codec = client.options.loadedDataConverter.payloadCodecs[0]!;
     // The key's secret is everything after its id (`tpk_<keyId>_<secret>`; the secret may hold `_`).
     const secrets = [stack.partner.key, stack.partner.key.split('_').slice(2).join('_'), stack.operator.token];
 
@@ -235,7 +241,7 @@ async function main() {
         if ((result as Record<string, unknown>)[k] !== v) throw new Error(`${sc.scenario}: result.${k} is ${JSON.stringify((result as Record<string, unknown>)[k])}, expected ${JSON.stringify(v)}`);
       }
       const history = await handle.fetchHistory();
-      const json = JSON.stringify(scrub(JSON.parse(historyToJSON(history))), null, 2) + '\n';
+      const json = JSON.stringify(scrub(await decodeJsonPayloads(JSON.parse(historyToJSON(history)), codec)), null, 2) + '\n';
       for (const [n, secret] of secrets.entries()) if (json.includes(secret)) throw new Error(`${sc.scenario}: a credential (#${n} of partner key, key secret, operator token) ended up in the history; not writing it`);
       // The scrubbed history must still replay against the current code.
       await Worker.runReplayHistory({ workflowBundle: { code }, replayName: `record-${sc.scenario}` }, JSON.parse(json), workflowId);

@@ -23,6 +23,7 @@ import { findPgbouncer, pgbouncerConfig, pgbouncerUsers } from './tools/pgbounce
 import { waitPort } from '../lib/net/wait-port';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
 import { startRealServer, type RealServerBinaries, type RealServerOptions } from '../temporal/real-server';
+import { TEMPORAL_CODEC_BASE } from '../api/routing/bases';
 
 /** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
 export type PostgresSpec = { embedded: { dir: string; port?: number; database?: string } } | { url: string };
@@ -440,6 +441,11 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       });
       return started;
     };
+    // The API's port (behind HAProxy with replicas: the balancer's) is chosen before Temporal starts,
+    // so the Web UI decodes payloads through the API's codec endpoint.
+    const apiPort = procSpec ? (procSpec.apiPort ?? (await freePort())) : undefined;
+    const apiUrl = apiPort !== undefined ? `http://127.0.0.1:${apiPort}` : undefined;
+    const uiCodecEndpoint = apiUrl ? `${apiUrl}${TEMPORAL_CODEC_BASE}` : undefined;
     let temporalAddress: string;
     let uiUrl: string | undefined;
     let devServerOptions: DevServerOptions | undefined;
@@ -454,6 +460,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
         dir: t.dir,
         port: t.port ?? (await freePort()),
         uiPort: t.uiPort,
+        uiCodecEndpoint,
         freePort,
       };
       launchTemporal = () => startRealServer(opts);
@@ -468,7 +475,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       devServerOptions = {
         cliPath,
         port: t.port ?? (await freePort()),
-        ...(t.uiPort !== undefined ? { uiPort: t.uiPort } : {}),
+        ...(t.uiPort !== undefined ? { uiPort: t.uiPort, ...(uiCodecEndpoint ? { uiCodecEndpoint } : {}) } : {}),
         ...(t.dbFile ? { dbFile: t.dbFile } : {}),
         ...(t.namespace ? { namespace: t.namespace } : {}),
       };
@@ -497,8 +504,6 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
 
     // The worker and the API: one of each, or `replicas` of each behind HAProxy.
     const replicas = Math.max(1, Math.floor(procSpec?.replicas ?? 1));
-    const apiPort = procSpec ? (procSpec.apiPort ?? (await freePort())) : undefined;
-    const apiUrl = apiPort !== undefined ? `http://127.0.0.1:${apiPort}` : undefined;
     const replicaPorts: number[] = [];
     const workerMetricsPorts: (string | undefined)[] = [];
     if (procSpec && apiPort !== undefined) {

@@ -19,6 +19,8 @@ export interface DevServerOptions {
   cliPath: string;
   port: number;
   uiPort?: number; // omitted: headless
+  /** The API's codec endpoint (TEMPORAL_CODEC_BASE), so the Web UI shows encrypted payloads decoded to operators. */
+  uiCodecEndpoint?: string;
   dbFile?: string; // omitted: in memory
   namespace?: string;
   log?: (line: string) => void;
@@ -29,7 +31,7 @@ export interface DevServerOptions {
 export function devServerArgs(o: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--log-level', 'warn'];
   args.push('--namespace', o.namespace ?? 'default');
-  if (o.uiPort !== undefined) args.push('--ui-port', String(o.uiPort));
+  if (o.uiPort !== undefined) args.push('--ui-port', String(o.uiPort), ...(o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []));
   else args.push('--headless');
   if (o.dbFile) {
     // File SQLite with default pragmas is an order of magnitude slower; WAL + NORMAL keeps it durable enough for dev.

@@ -35,6 +35,8 @@ export interface RealServerOptions {
   /** The frontend's gRPC port; the other services take free ports from `freePort`. */
   port: number;
   uiPort?: number | undefined;
+  /** The API's codec endpoint for the Web UI (sent with the operator's cookie: includeCredentials). */
+  uiCodecEndpoint?: string | undefined;
   freePort: () => Promise<number>;
   namespace?: string;
   log?: (line: string) => void;
@@ -246,7 +248,7 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
       fs.mkdirSync(path.join(uiDir, 'config'), { recursive: true, mode: 0o700 });
       fs.writeFileSync(
         path.join(uiDir, 'config', 'development.yaml'),
-        [`temporalGrpcAddress: ${yamlString(address)}`, 'host: "127.0.0.1"', `port: ${o.uiPort}`, 'enableUi: true', `defaultNamespace: ${yamlString(namespace)}`, ''].join('\n'),
+        [`temporalGrpcAddress: ${yamlString(address)}`, 'host: "127.0.0.1"', `port: ${o.uiPort}`, 'enableUi: true', `defaultNamespace: ${yamlString(namespace)}`, ...(o.uiCodecEndpoint ? ['codec:', `  endpoint: ${yamlString(o.uiCodecEndpoint)}`, '  includeCredentials: true'] : []), ''].join('\n'),
       );
       ui = spawnLogged(o.bin.uiServer, ['--root', uiDir, '--config', 'config', '--env', 'development', 'start'], { cwd: uiDir, log });
       await waitForUi(`http://127.0.0.1:${o.uiPort}`, 30_000, ui.exited);

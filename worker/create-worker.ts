@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker, type InjectedSinks, type WorkerDeploymentOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks';
@@ -21,6 +22,8 @@ export interface LaneLimits {
 export interface CreateWorkerOptions {
   connection: NativeConnection;
   namespace: string;
+  /** Encrypts payloads (temporal/connection.ts temporalDataConverter): the same as every client's. */
+  dataConverter: DataConverter;
   taskQueue: string;
   workflowBundle: WorkflowBundle;
   limits: LaneLimits;
@@ -40,6 +43,7 @@ function create(o: CreateWorkerOptions, lane: 'intake' | 'webhooks', activities:
   return Worker.create({
     connection: o.connection,
     namespace: o.namespace,
+    dataConverter: o.dataConverter,
     taskQueue: o.taskQueue,
     identity: workerIdentity(lane),
     activities,

@@ -15,7 +15,7 @@ import type { Logger } from '../lib/logger';
 import { createObjectStore } from '../lib/storage';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
 import { listenForDeliveries } from '../lib/webhooks/wakeups';
-import { connectWorkerConnection, createTemporalClient } from '../temporal/connection';
+import { connectWorkerConnection, createTemporalClient, temporalDataConverter } from '../temporal/connection';
 import { defaultWebhookTaskQueue } from '../workflows/messages';
 import { createIntakeWorker, createWebhookWorker } from './create-worker';
 import { killOncePerSubmission } from './fault-hooks';
@@ -89,7 +89,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
       log,
       ...(opts.delivererTiming ? { timing: opts.delivererTiming } : {}),
     };
-    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, isolateTimeoutSeconds: cfg.WORKER_ISOLATE_TIMEOUT_SECONDS, deployment };
+    const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(cfg), workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, isolateTimeoutSeconds: cfg.WORKER_ISOLATE_TIMEOUT_SECONDS, deployment };
     const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
     const registry = new Registry();
     const decisions = await createDecisionVerifier(cfg);

@@ -54,8 +54,11 @@ export interface SessionSurface extends SurfaceOptions {
   sessionOf(req: Request): string | undefined;
   setCookie(deps: AppDeps, res: Response, token: string, expiresAt: Date): void;
   clearCookie(deps: AppDeps, res: Response): void;
-  /** The auth kind of the route list: the session's person, still admitted; writes need the CSRF token and this origin. */
-  authenticate(deps: AppDeps, req: Request, res: Response): Promise<Actor>;
+  /**
+   * The auth kind of the route list: the session's person, still admitted; writes need the CSRF
+   * token and this origin, unless `csrfExempt` (a POST that changes nothing, from an origin the caller trusts).
+   */
+  authenticate(deps: AppDeps, req: Request, res: Response, opts?: { csrfExempt?: boolean }): Promise<Actor>;
   localsOf(res: Response): SessionLocals;
 }
 
@@ -81,13 +84,13 @@ export function sessionSurface(o: SurfaceOptions): SessionSurface {
     clearCookie(deps, res) {
       res.append('Set-Cookie', cookieOf(deps, '', 0));
     },
-    async authenticate(deps, req, res) {
+    async authenticate(deps, req, res, opts = {}) {
       o.served?.(deps);
       const token = this.sessionOf(req);
       const session = token ? await findSession(deps.sql, token, o.id) : undefined;
       if (!token || !session) throw new AppError('unauthenticated', `Sign in to the ${o.title} first (POST ${o.home}/api/session, or a one-time link).`);
       const actor = await current(deps, session.identity);
-      if (req.method !== 'GET' && req.method !== 'HEAD' && (!sameOrigin(req) || req.get(o.csrfHeader) !== session.csrf))
+      if (req.method !== 'GET' && req.method !== 'HEAD' && !opts.csrfExempt && (!sameOrigin(req) || req.get(o.csrfHeader) !== session.csrf))
         throw new AppError('csrf_failed', `This ${o.id} request lacks its ${o.csrfHeader} token or comes from another origin.`);
       res.locals.surface = o.id;
       res.locals[localsKey] = { actor, subject: session.identity.subject, csrf: session.csrf, expiresAt: session.expiresAt, token } satisfies SessionLocals;

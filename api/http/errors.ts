@@ -46,6 +46,7 @@ export const ERROR_STATUS = {
   webhook_target_refused: 422,
   permission_not_selectable: 422,
   handoff_refused: 422,
+  payload_undecodable: 422,
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,

@@ -64,6 +64,7 @@ export function securityOf(op: Operation): Record<string, string[]>[] {
     case 'api_key':
       return [{ ApiKeyAuth: [] }];
     case 'operator':
+    case 'codec':
       // A mapped human operator's bearer token, or the review console's session (one door).
       return [{ BearerAuth: [] }, { ConsoleSession: [] }];
     case 'any':
@@ -93,6 +94,8 @@ function routeConfig(op: Operation): RouteConfig {
   const who =
     op.auth === 'operator'
       ? 'Bearer token of a mapped human operator'
+      : op.auth === 'codec'
+        ? 'Bearer token of a mapped human operator, or the review console session cookie (no X-Console-CSRF from this origin or the Temporal Web UI\'s)'
       : op.auth === 'api_key'
         ? 'X-API-Key'
         : op.auth === 'any'

@@ -127,6 +127,7 @@ export function authRuleOf(op: Pick<Operation, 'auth' | 'permission' | 'operator
     case 'api_key':
       return { ...permission, credentials: ['api_key'] satisfies CredentialKind[] };
     case 'operator':
+    case 'codec':
       return { ...permission, credentials: ['bearer'] satisfies CredentialKind[], operator: true };
     case 'portal':
       return { ...permission, credentials: ['bearer'] satisfies CredentialKind[] };

@@ -1,6 +1,7 @@
 // The field groups the process schemas share, and the rules a production process must meet.
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { parsePayloadKeys } from '../payload-keys';
 import { parseSecretKey, parseSecretKeys } from '../webhooks/secret-box';
 import { DATA_DIR_DEFAULT } from './root';
 
@@ -96,6 +97,29 @@ export function webhookSecretKeyInProduction(cfg: { NODE_ENV: string; WEBHOOK_SE
       code: 'custom',
       path: ['WEBHOOK_SECRET_KEY'],
       message: 'required when NODE_ENV=production: the key webhook signing secrets are encrypted with at rest, 32 random bytes (openssl rand -base64 32), the same for the API and the worker',
+    });
+}
+
+/**
+ * The keys every Temporal client and worker encrypts payloads with (temporal/payload-codec.ts): a
+ * comma list of `id:key` (32 random bytes each, base64 or hex), the first one encrypting, every one
+ * decrypting (a rotation puts the new key first and keeps the old ones while histories they sealed
+ * live). The same list for the API and the worker. Unset outside production: one key generated
+ * into DATA_DIR/secrets/temporal-payload.key.
+ */
+export const temporalPayloadKeys = {
+  TEMPORAL_PAYLOAD_KEYS: z
+    .string()
+    .refine((v) => parsePayloadKeys(v) !== undefined, 'expected a comma list of id:key (id: letters, digits, . _ -; key: 32 bytes, base64 or hex: openssl rand -base64 32), ids unique')
+    .optional(),
+};
+
+export function payloadKeysInProduction(cfg: { NODE_ENV: string; TEMPORAL_PAYLOAD_KEYS?: string | undefined }, ctx: z.RefinementCtx) {
+  if (cfg.NODE_ENV === 'production' && cfg.TEMPORAL_PAYLOAD_KEYS === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TEMPORAL_PAYLOAD_KEYS'],
+      message: 'required when NODE_ENV=production: the keys Temporal payloads are encrypted with, id:key with 32 random bytes (e.g. k1:$(openssl rand -base64 32)), the same for the API and the worker',
     });
 }
 

@@ -6,9 +6,11 @@ import {
   noFaultsInProduction,
   noLoopbackWebhooksInProduction,
   optionalString,
+  payloadKeysInProduction,
   port,
   requireInProduction,
   shared,
+  temporalPayloadKeys,
   trustProxySchema,
   webhookSecretKeyInProduction,
   webhookSecretKeys,
@@ -28,6 +30,10 @@ export const apiConfigSchema = z
       .string()
       .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean))
       .optional(),
+    /**
+     * The Temporal Web UI (the stack launcher sets it): the one origin allowed, with credentials,
+     * to call the codec endpoint (TEMPORAL_CODEC_BASE/decode, /encode) from the browser.
+     */
     TEMPORAL_UI_URL: z.url().optional(),
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(900),
     MAX_MEDIA_BYTES: z.coerce.number().int().min(1).default(50 * 1024 * 1024),
@@ -72,6 +78,7 @@ export const apiConfigSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
     ...webhookSecretKeys,
+    ...temporalPayloadKeys,
     /** Fault suite only (F4): the API kills itself after committing a new submission row. */
     FAULT_KILL_AFTER_SUBMISSION_COMMIT: bool.default(false),
     /**
@@ -84,6 +91,7 @@ export const apiConfigSchema = z
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']))
   .superRefine(noLoopbackWebhooksInProduction)
   .superRefine(webhookSecretKeyInProduction)
+  .superRefine(payloadKeysInProduction)
   .superRefine((cfg, ctx) => {
     // The portal is the local identity provider's: in production it needs its own handoff key.
     if (cfg.NODE_ENV === 'production' && cfg.IDP_DRIVER === 'local' && cfg.PORTAL_HANDOFF_KEY === undefined)
@@ -128,6 +136,7 @@ export const workerConfigSchema = z
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
     ...webhookSecretKeys,
+    ...temporalPayloadKeys,
     /** Webhook retries: first backoff, its cap, and how long a delivery is retried before it is marked failed. */
     WEBHOOK_RETRY_INITIAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
     WEBHOOK_RETRY_MAX_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86400).default(3600),
@@ -167,7 +176,8 @@ export const workerConfigSchema = z
   .superRefine(requireInProduction(['DECISION_VERIFY_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))
   .superRefine(noLoopbackWebhooksInProduction)
-  .superRefine(webhookSecretKeyInProduction);
+  .superRefine(webhookSecretKeyInProduction)
+  .superRefine(payloadKeysInProduction);
 
 export const stackConfigSchema = z.object({
   ...shared,

@@ -79,6 +79,7 @@ describe('the build, run with plain node', () => {
       DECISION_VERIFY_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
       PORTAL_HANDOFF_KEY: crypto.randomBytes(32).toString('base64'),
+      TEMPORAL_PAYLOAD_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`,
     };
   }, 300_000);
   afterAll(async () => {

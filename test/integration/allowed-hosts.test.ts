@@ -18,6 +18,7 @@ beforeAll(async () => {
       DECISION_VERIFY_KEY: decisionKey.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
       WEBHOOK_SECRET_KEY: crypto.randomBytes(32).toString('base64'),
       PORTAL_HANDOFF_KEY: crypto.randomBytes(32).toString('base64'),
+      TEMPORAL_PAYLOAD_KEYS: `test:${crypto.randomBytes(32).toString('base64')}`,
     },
   });
 });

@@ -3,8 +3,9 @@
 // schedule in PostgreSQL. What it must keep: each submission's order under concurrency and failures;
 // events that cost the Temporal server nothing while it runs; a dead receiver that holds no slot
 // (the workflow sleeps on a timer until the retry is due); a deleted endpoint's deliveries cancelled.
-import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Client, Connection } from '@temporalio/client';
+import { createTemporalClient } from '../../temporal/connection';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receiver } from '../../bench/lib/webhook-receiver';
 import { webhookEndpointWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
@@ -29,8 +30,8 @@ beforeAll(async () => {
     // Parks after 3 s without anything due (a 30 s retry below), quiet after 2 s.
     delivererTiming: { parkMs: 3000, quietMs: 2000, touchMs: 1000 },
   });
-  temporal = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection: temporal });
+  // The project's client (with the payload codec), as the API's and the worker's.
+  ({ client, connection: temporal } = createTemporalClient(stack.cfg));
 });
 afterAll(async () => {
   for (const r of receivers) await r.close();

@@ -2,8 +2,9 @@
 // their own, one deliverer workflow per endpoint, so a partner receiver that takes 10 s per request
 // does not slow 20 intakes running beside it; a lane workflow of the first design (per submission,
 // started on the intake queue before the split) still runs to its end.
-import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Client, Connection } from '@temporalio/client';
+import { createTemporalClient } from '../../temporal/connection';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receiver } from '../../bench/lib/webhook-receiver';
 import { webhookDeliveriesSignal, webhookEndpointWorkflowId, webhookLaneWorkflowId } from '../../workflows/messages';
 import { webhookLane } from '../../workflows/webhook-delivery';
@@ -29,8 +30,8 @@ beforeAll(async () => {
       WEBHOOK_SWEEP_SECONDS: '1',
     },
   });
-  temporal = await Connection.connect({ address: inject('temporalAddress') });
-  client = new Client({ connection: temporal });
+  // The project's client (with the payload codec), as the API's and the worker's.
+  ({ client, connection: temporal } = createTemporalClient(stack.cfg));
 });
 afterAll(async () => {
   for (const r of receivers) await r.close();

@@ -2,9 +2,9 @@
 // deployment rolls to version B (both workers still running, as in a real rollout); the waiting
 // submissions then finish as declared (AUTO_UPGRADE, worker/versioning.ts: their next task runs on B), new
 // submissions start on B, and no workflow task fails (no nondeterminism) anywhere.
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import type { Client, Connection, WorkflowHandle } from '@temporalio/client';
+import { createTemporalClient } from '../../temporal/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { intakeWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
@@ -26,8 +26,8 @@ describe('worker versioning: a rollout from build A to build B while submissions
     stack = await startTestStack({ worker: false });
     partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
-    connection = await Connection.connect({ address: inject('temporalAddress') });
-    client = new Client({ connection, namespace: NAMESPACE });
+    // The project's client (with the payload codec), as the API's and the worker's.
+    ({ client, connection } = createTemporalClient({ ...stack.cfg, TEMPORAL_NAMESPACE: NAMESPACE }));
   });
   afterAll(async () => {
     for (const w of workers) await w.stop().catch(() => {});

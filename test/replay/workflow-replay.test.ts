@@ -2,6 +2,7 @@
 // embedded stack) must replay against the current workflow code, exactly as a worker picking up a
 // running workflow after a deploy would. A change that alters the sequence of commands (activities,
 // timers, search attribute updates) for an existing history fails here, not in production.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -11,6 +12,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type ReplayWorkerOp
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config';
+import { temporalDataConverter } from '../../temporal/connection';
 import { SIGNAL_DURING_STEP_PATCH, TRANSITION_WRITER_PATCH } from '../../workflows/compat';
 
 const DIR = path.join(PROJECT_ROOT, 'test', 'fixtures', 'histories');
@@ -40,8 +42,11 @@ const byScenario = (s: string, shape: string) => {
 // Core reports each expected determinism violation as a WARN line; the guard tests assert them.
 Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [], telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
 const logger = new DefaultLogger('WARN');
+// What a worker converts payloads with (the payload codec): the recorded histories predate it, and
+// their unencrypted payloads pass through it.
+const dataConverter = temporalDataConverter({ TEMPORAL_PAYLOAD_KEYS: `replay:${crypto.randomBytes(32).toString('base64')}`, DATA_DIR: inject('tmpRoot') });
 // The real workflow code: global setup bundles worker/create-worker.ts WORKFLOWS_PATH once per run.
-const current = (): ReplayWorkerOptions => ({ workflowBundle: { codePath: inject('workflowBundlePath') } });
+const current = (): ReplayWorkerOptions => ({ workflowBundle: { codePath: inject('workflowBundlePath') }, dataConverter });
 
 describe('recorded workflow histories (test/fixtures/histories)', () => {
   it.each(shapes)('cover every way an intake ends, plus an artist resolution, for the %s shape', (shape) => {
@@ -147,7 +152,7 @@ describe('the guard itself: a workflow changed in a replay-unsafe way', () => {
   let altered: ReplayWorkerOptions;
   beforeAll(async () => {
     const { code } = await bundleWorkflowCode({ workflowsPath: path.join(PROJECT_ROOT, 'test', 'replay', 'altered-intake-workflow.ts'), logger });
-    altered = { workflowBundle: { code } };
+    altered = { workflowBundle: { code }, dataConverter };
   });
 
   const cases = shapes.flatMap((shape) => ['promoted', 'rejected', 'verification-failed'].map((scenario) => [scenario, shape] as const));

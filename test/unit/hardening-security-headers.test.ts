@@ -30,7 +30,7 @@ async function serve(nodeEnv: 'test' | 'production') {
   app.get('/things/:id', (_req, res) => void res.json({}));
   // The docs routes are public: no authenticator is ever asked.
   const none = (() => Promise.reject(new Error('no credential kind here'))) as Authenticators[keyof Authenticators];
-  mountRoutes(app, docsRoutes(), deps, { any: none, api_key: none, operator: none, console: none, portal: none });
+  mountRoutes(app, docsRoutes(), deps, { any: none, api_key: none, operator: none, console: none, portal: none, codec: none });
   app.use(errorHandler(pino({ level: 'silent' })));
   const server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));

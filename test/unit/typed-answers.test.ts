@@ -36,7 +36,7 @@ let url = '';
 beforeAll(async () => {
   const app = express();
   const none = (() => Promise.reject(new Error('public routes only'))) as Authenticators[keyof Authenticators];
-  mountRoutes(app, routes, {} as AppDeps, { any: none, api_key: none, operator: none, console: none, portal: none });
+  mountRoutes(app, routes, {} as AppDeps, { any: none, api_key: none, operator: none, console: none, portal: none, codec: none });
   app.use(errorHandler(pino({ level: 'silent' })));
   server = app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
