@@ -9,6 +9,7 @@ import {
   port,
   requireInProduction,
   shared,
+  temporalAuthRules,
   trustProxySchema,
   webhookSecretKeyInProduction,
   webhookSecretKeys,
@@ -84,6 +85,7 @@ export const apiConfigSchema = z
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_SUBMISSION_COMMIT']))
   .superRefine(noLoopbackWebhooksInProduction)
   .superRefine(webhookSecretKeyInProduction)
+  .superRefine(temporalAuthRules)
   .superRefine((cfg, ctx) => {
     // The portal is the local identity provider's: in production it needs its own handoff key.
     if (cfg.NODE_ENV === 'production' && cfg.IDP_DRIVER === 'local' && cfg.PORTAL_HANDOFF_KEY === undefined)
@@ -167,7 +169,8 @@ export const workerConfigSchema = z
   .superRefine(requireInProduction(['DECISION_VERIFY_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))
   .superRefine(noLoopbackWebhooksInProduction)
-  .superRefine(webhookSecretKeyInProduction);
+  .superRefine(webhookSecretKeyInProduction)
+  .superRefine(temporalAuthRules);
 
 export const stackConfigSchema = z.object({
   ...shared,
@@ -179,6 +182,8 @@ export const stackConfigSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_SQLITE_FILE: optionalString,
+  /** `--temporal server` runs the JWT authorizer unless this says none; the dev server has none (jwt is refused there). */
+  TEMPORAL_AUTH: z.enum(['none', 'jwt']).optional(),
   SEED_DEMO: bool.default(true),
 });
 
