@@ -15,7 +15,15 @@ import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-k
 import { CAPABILITIES, PERMISSIONS, type Capability, type Permission } from '../lib/identity/permissions';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
 import { resealSecrets } from '../lib/webhooks/secret-reseal';
-import { mintTemporalToken, namespacePermission, readTemporalSigningKey, TEMPORAL_TOKEN_MAX_SECONDS, temporalKeyFileOf } from '../temporal/tokens';
+import {
+  loadOrCreateTemporalSigningKey,
+  mintTemporalToken,
+  namespacePermission,
+  readTemporalSigningKey,
+  TEMPORAL_TOKEN_MAX_SECONDS,
+  temporalJwks,
+  temporalKeyFileOf,
+} from '../temporal/tokens';
 
 /** Lifetime of a bearer token from `iam token`: one hour unless --ttl says otherwise, at most what the API accepts. */
 const TOKEN_TTL_DEFAULT_SECONDS = 3600;
@@ -99,6 +107,12 @@ const COMMANDS = {
       subject: { type: 'string', arg: 's', help: 'who holds it (the token subject, the principal the frontend logs): default on-call' },
     },
   },
+  'temporal-jwks': {
+    synopsis: 'temporal-jwks',
+    summary:
+      "Print the JWKS (public half only) of the Temporal token signing key, for a frontend's global.authorization.jwtKeyProvider (docs/deploy.md). Without TEMPORAL_JWT_KEY_FILE the key is DATA_DIR/secrets/temporal-jwt-key.json, made on first use; with it, that file is only read.",
+    options: {},
+  },
   'console-link': {
     synopsis: 'console-link --subject <operator> [--minutes <m>] [--api <url>]',
     summary:
@@ -162,7 +176,7 @@ function commandHelp(name: CommandName): string {
 
 const FOOTER = wrap(`Permissions: ${PERMISSIONS.join(', ')}. Capabilities: ${CAPABILITIES.join(', ')}. Lists (a,b) are comma-separated.`, 100, '');
 const ENV =
-  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL; required with NODE_ENV=production), DATA_DIR (the token signing key; the development webhook secret key), for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS, and for temporal-token TEMPORAL_NAMESPACE and TEMPORAL_JWT_KEY_FILE.";
+  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL; required with NODE_ENV=production), DATA_DIR (the token signing key; the development webhook secret key), for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS, and for temporal-token and temporal-jwks TEMPORAL_NAMESPACE and TEMPORAL_JWT_KEY_FILE.";
 
 const USAGE = `usage: npm run iam -- <command> [options]    (npm run iam -- <command> --help for one command)
 
@@ -218,6 +232,12 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
     const key = readTemporalSigningKey(temporalKeyFileOf(cfg));
     console.log(mintTemporalToken(key, { subject: str(values, 'subject') ?? 'on-call', permissions: [namespacePermission(cfg.TEMPORAL_NAMESPACE, 'read')], ttlSeconds: ttl }));
     console.error(`[iam] Temporal reader token for namespace ${cfg.TEMPORAL_NAMESPACE}, valid ${ttl} s`);
+    return;
+  }
+  if (name === 'temporal-jwks') {
+    const key = cfg.TEMPORAL_JWT_KEY_FILE ? readTemporalSigningKey(cfg.TEMPORAL_JWT_KEY_FILE) : loadOrCreateTemporalSigningKey(cfg.DATA_DIR);
+    console.log(JSON.stringify(temporalJwks(key), null, 2));
+    console.error(`[iam] JWKS of ${temporalKeyFileOf(cfg)} (key id ${key.kid})`);
     return;
   }
   if (name === 'console-link' || name === 'portal-link') {

@@ -45,7 +45,7 @@ export function readTemporalSigningKey(file: string): TemporalSigningKey {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no Temporal token signing key at ${file}: the stack launcher makes it (TEMPORAL_AUTH=jwt), or set TEMPORAL_JWT_KEY_FILE`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no Temporal token signing key at ${file}: the stack launcher makes it (npm start -- --temporal server), so does npm run iam -- temporal-jwks; or set TEMPORAL_JWT_KEY_FILE`);
     throw err;
   }
   return JSON.parse(text) as TemporalSigningKey;

@@ -80,7 +80,7 @@ describe('operator CLIs: --help and usage mistakes', () => {
   }, 120_000);
 
   it('finds the commands and options in the source (the checks below are not empty)', () => {
-    expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'temporal-token', 'console-link', 'portal-link', 'list', 'rotate-webhook-key']);
+    expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'temporal-token', 'temporal-jwks', 'console-link', 'portal-link', 'list', 'rotate-webhook-key']);
     expect(IAM.get('create-key')).toEqual(expect.arrayContaining(['org', 'permissions', 'artist-scope', 'studio-scope', 'label']));
     expect(IAM.get('token')).toEqual(['subject', 'ttl']);
     expect(IAM.get('temporal-token')).toEqual(['ttl', 'subject']);
