@@ -20,6 +20,7 @@ import {
   mintTemporalToken,
   namespacePermission,
   readTemporalSigningKey,
+  systemPermission,
   TEMPORAL_TOKEN_MAX_SECONDS,
   temporalJwks,
   temporalKeyFileOf,
@@ -99,12 +100,16 @@ const COMMANDS = {
     },
   },
   'temporal-token': {
-    synopsis: 'temporal-token [--ttl <seconds>] [--subject <s>]',
+    synopsis: 'temporal-token [--ttl <seconds>] [--subject <s>] [--web-ui]',
     summary:
-      "Print a read-only token for the Temporal frontend when it runs the JWT authorizer (npm start -- --temporal server; TEMPORAL_AUTH=jwt): permission <TEMPORAL_NAMESPACE>:read, signed with the key in TEMPORAL_JWT_KEY_FILE (default DATA_DIR/secrets/temporal-jwt-key.json). It lists, describes and reads histories; every signal, update, start, cancel, terminate and reset is refused. For the temporal CLI (--api-key, with --tls=false on the loopback stack) and the Web UI (Authorization: Bearer). No database needed.",
+      "Print a read-only token for the Temporal frontend when it runs the JWT authorizer (npm start -- --temporal server; TEMPORAL_AUTH=jwt): permission <TEMPORAL_NAMESPACE>:read, signed with the key in TEMPORAL_JWT_KEY_FILE (default DATA_DIR/secrets/temporal-jwt-key.json). It lists, describes and reads histories; every signal, update, start, cancel, terminate and reset is refused. For the temporal CLI (--api-key, with --tls=false on the loopback stack) and, with --web-ui, the Web UI (an Authorization: Bearer header). No database needed.",
     options: {
       ttl: { type: 'string', arg: 'seconds', help: `lifetime in seconds: default ${TEMPORAL_TOKEN_TTL_DEFAULT_SECONDS} (1 hour), maximum ${TEMPORAL_TOKEN_MAX_SECONDS} (${TEMPORAL_TOKEN_MAX_SECONDS / 3600} hours)` },
       subject: { type: 'string', arg: 's', help: 'who holds it (the token subject, the principal the frontend logs): default on-call' },
+      'web-ui': {
+        type: 'boolean',
+        help: 'also temporal-system:read, read-only on every namespace and the cluster: the Web UI (2.54) lists namespaces and reads cluster info before it shows anything, and without it sends you to a login page; the CLI does not need it',
+      },
     },
   },
   'temporal-jwks': {
@@ -230,8 +235,9 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
     const ttl = Number(str(values, 'ttl') ?? TEMPORAL_TOKEN_TTL_DEFAULT_SECONDS);
     if (!Number.isInteger(ttl) || ttl < 1 || ttl > TEMPORAL_TOKEN_MAX_SECONDS) throw new UsageError(`--ttl must be a whole number of seconds from 1 to ${TEMPORAL_TOKEN_MAX_SECONDS}`);
     const key = readTemporalSigningKey(temporalKeyFileOf(cfg));
-    console.log(mintTemporalToken(key, { subject: str(values, 'subject') ?? 'on-call', permissions: [namespacePermission(cfg.TEMPORAL_NAMESPACE, 'read')], ttlSeconds: ttl }));
-    console.error(`[iam] Temporal reader token for namespace ${cfg.TEMPORAL_NAMESPACE}, valid ${ttl} s`);
+    const permissions = [namespacePermission(cfg.TEMPORAL_NAMESPACE, 'read'), ...(values['web-ui'] ? [systemPermission('read')] : [])];
+    console.log(mintTemporalToken(key, { subject: str(values, 'subject') ?? 'on-call', permissions, ttlSeconds: ttl }));
+    console.error(`[iam] Temporal reader token (${permissions.join(', ')}), valid ${ttl} s`);
     return;
   }
   if (name === 'temporal-jwks') {

@@ -26,8 +26,10 @@ const SYSTEM_SCOPE = 'temporal-system';
 
 export type TemporalRole = 'read' | 'write' | 'admin';
 export const namespacePermission = (namespace: string, role: TemporalRole) => `${namespace}:${role}`;
+/** A role on every namespace and the cluster's own calls (ListNamespaces, GetClusterInfo). */
+export const systemPermission = (role: TemporalRole) => `${SYSTEM_SCOPE}:${role}`;
 /** Cluster admin: what the launcher registers the namespace and its search attributes with. */
-export const SYSTEM_ADMIN_PERMISSION = `${SYSTEM_SCOPE}:admin`;
+export const SYSTEM_ADMIN_PERMISSION = systemPermission('admin');
 
 export interface TemporalSigningKey {
   kid: string;

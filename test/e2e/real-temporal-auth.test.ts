@@ -10,11 +10,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchStack, type BenchStack } from '../../bench/lib/stack';
 import { create, createBody, jpeg, staged } from '../../faults/client';
 import { drive } from '../../faults/resilience';
 import { pathVariable } from '../../lib/config';
+import { CHROMIUM_PATH } from '../../scripts/tools/chromium';
 import { findTemporalCli } from '../../temporal/cli-path';
 import { loadOrCreateTemporalSigningKey, mintTemporalToken, TEMPORAL_SIGNING_KEY_FILE } from '../../temporal/tokens';
 import { intakeWorkflowId } from '../../workflows/messages';
@@ -56,9 +58,10 @@ if (bin) {
     let s: BenchStack;
     /** When the stack answered ready: the processes' first tokens were minted before it. */
     let readyAt: number;
-    /** One connection per caller: no token, the reader's, one signed by a stranger's key, a writer of another namespace. */
-    const callers: Record<'anonymous' | 'reader' | 'stranger' | 'otherNamespace', { connection: Connection; client: Client }> = {} as never;
+    /** One connection per caller: no token, the reader's (namespace only, and --web-ui), one signed by a stranger's key, a writer of another namespace. */
+    const callers: Record<'anonymous' | 'reader' | 'webUiReader' | 'stranger' | 'otherNamespace', { connection: Connection; client: Client }> = {} as never;
     let readerToken: string;
+    let webUiToken: string;
     /** A submission whose workflow stays open (staged, no upload): what the refused calls aim at. */
     let openId: string;
 
@@ -74,10 +77,14 @@ if (bin) {
       const minted = await runScript('scripts/iam.ts', ['temporal-token', '--ttl', '900', '--subject', 'on-call-e2e'], { DATA_DIR: s.dataDir });
       expect(minted.code, minted.stderr).toBe(0);
       readerToken = minted.stdout.trim();
+      const webUi = await runScript('scripts/iam.ts', ['temporal-token', '--web-ui'], { DATA_DIR: s.dataDir });
+      expect(webUi.code, webUi.stderr).toBe(0);
+      webUiToken = webUi.stdout.trim();
       const key = loadOrCreateTemporalSigningKey(s.dataDir);
       const stranger = loadOrCreateTemporalSigningKey(fs.mkdtempSync(path.join(s.dir, 'stranger-')));
       callers.anonymous = connect();
       callers.reader = connect(readerToken);
+      callers.webUiReader = connect(webUiToken);
       callers.stranger = connect(mintTemporalToken({ ...stranger, kid: key.kid }, { subject: 'stranger', permissions: [`${NAMESPACE}:write`], ttlSeconds: 600 }));
       callers.otherNamespace = connect(mintTemporalToken(key, { subject: 'elsewhere', permissions: ['other-namespace:write'], ttlSeconds: 600 }));
       openId = (await create(s, createBody(s, { sizeBytes: jpeg(16 * 1024).length }))).id;
@@ -92,6 +99,9 @@ if (bin) {
       const claims = JSON.parse(Buffer.from(readerToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
       expect(claims).toMatchObject({ sub: 'on-call-e2e', permissions: [`${NAMESPACE}:read`] });
       expect((claims.exp as number) - (claims.iat as number)).toBe(900);
+      const webUi = JSON.parse(Buffer.from(webUiToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+      expect(webUi).toMatchObject({ sub: 'on-call', permissions: [`${NAMESPACE}:read`, 'temporal-system:read'] });
+      expect((webUi.exp as number) - (webUi.iat as number)).toBe(3600);
       // The key stays in DATA_DIR/secrets, readable by its owner only.
       expect(fs.statSync(path.join(s.dataDir, 'secrets', TEMPORAL_SIGNING_KEY_FILE)).mode & 0o077).toBe(0);
     });
@@ -117,7 +127,7 @@ if (bin) {
       expect(listed).toEqual([workflowId]);
     });
 
-    it('no token, the reader token, a stranger-signed token and another namespace\'s writer each cannot start, signal, update, cancel, terminate or reset', async () => {
+    it('no token, the reader tokens, a stranger-signed token and another namespace\'s writer each cannot start, signal, update, cancel, terminate or reset', async () => {
       const workflowId = intakeWorkflowId(openId);
       const before = await callers.reader.client.workflow.getHandle(workflowId).describe();
       const probeId = `authz-probe-${crypto.randomUUID()}`;
@@ -184,6 +194,28 @@ if (bin) {
       expect([401, 403]).toContain(anonymous.status);
       await anonymous.arrayBuffer();
     });
+
+    it.skipIf(!fs.existsSync(CHROMIUM_PATH))(
+      'in a browser sending the --web-ui reader token as Authorization header, the Web UI lists the intake workflows; with the namespace-only token it sends you to its login page',
+      async () => {
+        const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+        const workflowId = intakeWorkflowId(openId);
+        const open = async (token: string) => {
+          const context = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+          const page = await context.newPage();
+          await page.goto(`${s.uiUrl}/namespaces/${NAMESPACE}/workflows?query=${encodeURIComponent(`WorkflowId = "${workflowId}"`)}`);
+          return page;
+        };
+        try {
+          await (await open(webUiToken)).getByText(workflowId).first().waitFor({ timeout: 30_000 });
+          // ListNamespaces and GetClusterInfo are cluster-wide reads: refused to a namespace-only token.
+          await (await open(readerToken)).waitForURL(/\/login/, { timeout: 30_000 });
+        } finally {
+          await browser.close();
+        }
+      },
+      90_000,
+    );
 
     it('after the tokens they started with expired, the API and the worker still run an intake (their tokens were replaced)', async () => {
       // Past the expiry of the tokens the processes started with (minted before the stack was ready).

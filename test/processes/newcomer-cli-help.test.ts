@@ -83,7 +83,7 @@ describe('operator CLIs: --help and usage mistakes', () => {
     expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'temporal-token', 'temporal-jwks', 'console-link', 'portal-link', 'list', 'rotate-webhook-key']);
     expect(IAM.get('create-key')).toEqual(expect.arrayContaining(['org', 'permissions', 'artist-scope', 'studio-scope', 'label']));
     expect(IAM.get('token')).toEqual(['subject', 'ttl']);
-    expect(IAM.get('temporal-token')).toEqual(['ttl', 'subject']);
+    expect(IAM.get('temporal-token')).toEqual(['ttl', 'subject', 'web-ui']);
     expect(declaredOptions(read('scripts/seed.ts'))).toEqual(['studios', 'seed', 'reset', 'if-empty', 'help']);
     expect(declaredOptions(read('scripts/setup-tools.ts'))).toEqual(['only', 'help']);
   });
