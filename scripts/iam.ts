@@ -106,10 +106,7 @@ const COMMANDS = {
     options: {
       ttl: { type: 'string', arg: 'seconds', help: `lifetime in seconds: default ${TEMPORAL_TOKEN_TTL_DEFAULT_SECONDS} (1 hour), maximum ${TEMPORAL_TOKEN_MAX_SECONDS} (${TEMPORAL_TOKEN_MAX_SECONDS / 3600} hours)` },
       subject: { type: 'string', arg: 's', help: 'who holds it (the token subject, the principal the frontend logs): default on-call' },
-      'web-ui': {
-        type: 'boolean',
-        help: 'also temporal-system:read, read-only on every namespace and the cluster: the Web UI (2.54) lists namespaces and reads cluster info before it shows anything, and without it sends you to a login page; the CLI does not need it',
-      },
+      'web-ui': { type: 'boolean', help: 'also temporal-system:read, read-only on every namespace and the cluster: the Web UI (2.54) lists namespaces and reads cluster info before it shows anything, and without it sends you to a login page; the CLI does not need it' },
     },
   },
   'temporal-jwks': {
