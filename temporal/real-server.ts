@@ -13,7 +13,7 @@ import { childEnv } from '../lib/config';
 import { withPrivateUmask } from '../lib/umask';
 import { DevServerExitedError, MAX_SIGNALS_PER_RUN, waitForTemporal, type DevServer } from './dev-server';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
-import { mintTemporalToken, SYSTEM_ADMIN_PERMISSION, TEMPORAL_PERMISSIONS_CLAIM, TEMPORAL_TOKEN_AUDIENCE, temporalJwks, type TemporalSigningKey } from './tokens';
+import { authorizationConfig, launcherAdminToken, startArgs, writeJwks, type RealServerAuth } from './real-server-auth';
 
 export interface RealServerBinaries {
   server: string;
@@ -43,11 +43,8 @@ export interface RealServerOptions {
    * The frontend runs the JWT authorizer and the default claim mapper, trusting this key's public
    * half (TEMPORAL_AUTH=jwt): a caller without a token it signed is refused. Absent: no authorizer.
    */
-  auth?: { key: TemporalSigningKey } | undefined;
+  auth?: RealServerAuth | undefined;
 }
-
-/** The frontend's JWKS (the key's public half), read through a file:// key source URI. */
-const JWKS_FILE = 'jwks.json';
 
 /** Run temporal-sql-tool; throws with its output unless it succeeds (or says `okIf`). */
 function sqlTool(o: RealServerOptions, db: string, args: string[], okIf?: RegExp): void {
@@ -136,12 +133,10 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
     '  membership:',
     '    maxJoinDuration: 30s',
     '    broadcastAddress: "127.0.0.1"',
-    ...(o.auth ? authorizationConfig(o.dir) : []),
+    ...(o.auth ? authorizationConfig(o.dir).map((line) => `  ${line}`) : []),
     'services:',
     ...(await service('frontend', o.port, [`      httpPort: ${await o.freePort()}`])),
-    // With an authorizer, the server's own worker service (scheduler, batcher, system workflows)
-    // calls this one instead: it maps every caller to the internal admin principal, so it listens
-    // on loopback only and never leaves the machine (a cluster puts internode mTLS in front of it).
+    // With an authorizer, the door of the server's own worker service (real-server-auth.ts startArgs).
     ...(o.auth ? await service('internal-frontend', await o.freePort(), [`      httpPort: ${await o.freePort()}`]) : []),
     ...(await service('matching', await o.freePort())),
     ...(await service('history', await o.freePort())),
@@ -165,30 +160,6 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
     '',
   ].join('\n');
 }
-
-/**
- * `global.authorization`: the default authorizer and JWT claim mapper (server 1.32.2): a token's
- * `permissions` (`<namespace>:read|write|admin`, `temporal-system:<role>`) decide, its `aud` must be
- * ours, and the keys come from the JWKS file beside the config (re-read every minute, so a rotated
- * key is taken without a restart).
- */
-function authorizationConfig(dir: string): string[] {
-  return [
-    '  authorization:',
-    '    authorizer: "default"',
-    '    claimMapper: "default"',
-    `    permissionsClaimName: ${yamlString(TEMPORAL_PERMISSIONS_CLAIM)}`,
-    `    audience: ${yamlString(TEMPORAL_TOKEN_AUDIENCE)}`,
-    '    jwtKeyProvider:',
-    '      keySourceURIs:',
-    `        - ${yamlString(`file://${path.join(dir, JWKS_FILE)}`)}`,
-    '      refreshInterval: "1m"',
-  ];
-}
-
-/** The services one process runs: the defaults, and the internal frontend beside an authorizer. */
-const serviceFlags = (auth: boolean) =>
-  ['frontend', ...(auth ? ['internal-frontend'] : []), 'history', 'matching', 'worker'].flatMap((name) => ['--service', name]);
 
 /** What the dev server is started with too (temporal/dev-server.ts), and what docs/deploy.md asks of a cluster. */
 export const DYNAMIC_CONFIG = [
@@ -267,11 +238,9 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
   setupSchemas(o);
   fs.writeFileSync(path.join(o.dir, 'config', 'development.yaml'), await serverConfig(o), { mode: 0o600 });
   fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
-  if (o.auth) fs.writeFileSync(path.join(o.dir, JWKS_FILE), JSON.stringify(temporalJwks(o.auth.key)), { mode: 0o600 });
-  const config = ['--config-file', path.join(o.dir, 'config', 'development.yaml')];
-  const server = spawnLogged(o.bin.server, o.auth ? [...config, 'start', ...serviceFlags(true)] : [...config, '--allow-no-auth', 'start'], { cwd: o.dir, log });
-  // The launcher's own calls (register the namespace, its search attributes) as cluster admin, for five minutes.
-  const adminKey = o.auth ? mintTemporalToken(o.auth.key, { subject: 'tattoo-intake-launcher', permissions: [SYSTEM_ADMIN_PERMISSION], ttlSeconds: 300 }) : undefined;
+  if (o.auth) writeJwks(o.dir, o.auth);
+  const server = spawnLogged(o.bin.server, ['--config-file', path.join(o.dir, 'config', 'development.yaml'), ...startArgs(o.auth)], { cwd: o.dir, log });
+  const adminKey = o.auth ? launcherAdminToken(o.auth) : undefined;
   const address = `127.0.0.1:${o.port}`;
   let ui: ReturnType<typeof spawnLogged> | undefined;
   const stop = async () => {
