@@ -74,8 +74,8 @@ export async function connectWorkerConnection(cfg: TemporalConnectionConfig): Pr
   const timer = setInterval(() => {
     const next = tokens.current();
     if (next === held) return;
-    held = next;
-    connection.setApiKey(next).catch(() => {});
+    // Held only once the connection took it: a failed hand-over is tried again on the next tick.
+    connection.setApiKey(next).then(() => (held = next), () => {});
   }, Math.min(tokens.refreshMs, 60_000));
   timer.unref();
   const close = connection.close.bind(connection);
