@@ -63,7 +63,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   if (opts.migrate ?? true) await migrateUp(directDatabaseUrlOf(cfg), (m) => log.debug(m));
   const sql = createSql(databaseUrl, { max: cfg.DATABASE_POOL_MAX, directUrl: cfg.DATABASE_DIRECT_URL });
   // Lazy: the API starts (and reports `blocked`) even while Temporal is away.
-  const temporal = createTemporalClient(cfg);
+  const temporal = createTemporalClient(cfg, 'api');
   const metrics = createApiMetrics(sql);
   const rateLimits = cfg.RATE_LIMITS_ENABLED ? createRateLimits(cfg, { url: databaseUrl, pooled: cfg.DATABASE_DIRECT_URL !== undefined }, (family) => metrics.rateLimited(family)) : undefined;
   const cutover = createCutoverReads(sql, { legacyUrl: cfg.LEGACY_DATA_URL, sampleRate: cfg.CUTOVER_SHADOW_SAMPLE_RATE });

@@ -15,10 +15,22 @@ import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-k
 import { CAPABILITIES, PERMISSIONS, type Capability, type Permission } from '../lib/identity/permissions';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
 import { resealSecrets } from '../lib/webhooks/secret-reseal';
+import {
+  loadOrCreateTemporalSigningKey,
+  mintTemporalToken,
+  namespacePermission,
+  readTemporalSigningKey,
+  systemPermission,
+  TEMPORAL_TOKEN_MAX_SECONDS,
+  temporalJwks,
+  temporalKeyFileOf,
+} from '../temporal/tokens';
 
 /** Lifetime of a bearer token from `iam token`: one hour unless --ttl says otherwise, at most what the API accepts. */
 const TOKEN_TTL_DEFAULT_SECONDS = 3600;
 const TOKEN_TTL_MAX_SECONDS = MAX_TOKEN_AGE_SECONDS;
+/** Lifetime of an on-call Temporal reader token: one on-call look, not a shift. */
+const TEMPORAL_TOKEN_TTL_DEFAULT_SECONDS = 3600;
 
 /**
  * What --artist-scope does (lib/intake/requests.ts scopeViolation, lib/intake/artist-ties.ts): it limits the
@@ -87,6 +99,22 @@ const COMMANDS = {
       ttl: { type: 'string', arg: 'seconds', help: `lifetime in seconds: default ${TOKEN_TTL_DEFAULT_SECONDS} (1 hour), maximum ${TOKEN_TTL_MAX_SECONDS} (${TOKEN_TTL_MAX_SECONDS / 3600} hours, the longest the API accepts)` },
     },
   },
+  'temporal-token': {
+    synopsis: 'temporal-token [--ttl <seconds>] [--subject <s>] [--web-ui]',
+    summary:
+      "Print a read-only token for the Temporal frontend when it runs the JWT authorizer (npm start -- --temporal server; TEMPORAL_AUTH=jwt): permission <TEMPORAL_NAMESPACE>:read, signed with the key in TEMPORAL_JWT_KEY_FILE (default DATA_DIR/secrets/temporal-jwt-key.json). It lists, describes and reads histories; every signal, update, start, cancel, terminate and reset is refused. For the temporal CLI (--api-key, with --tls=false on the loopback stack) and, with --web-ui, the Web UI (an Authorization: Bearer header). No database needed.",
+    options: {
+      ttl: { type: 'string', arg: 'seconds', help: `lifetime in seconds: default ${TEMPORAL_TOKEN_TTL_DEFAULT_SECONDS} (1 hour), maximum ${TEMPORAL_TOKEN_MAX_SECONDS} (${TEMPORAL_TOKEN_MAX_SECONDS / 3600} hours)` },
+      subject: { type: 'string', arg: 's', help: 'who holds it (the token subject, the principal the frontend logs): default on-call' },
+      'web-ui': { type: 'boolean', help: 'also temporal-system:read, read-only on every namespace and the cluster: the Web UI (2.54) lists namespaces and reads cluster info before it shows anything, and without it sends you to a login page; the CLI does not need it' },
+    },
+  },
+  'temporal-jwks': {
+    synopsis: 'temporal-jwks',
+    summary:
+      "Print the JWKS (public half only) of the Temporal token signing key, for a frontend's global.authorization.jwtKeyProvider (docs/deploy.md). Without TEMPORAL_JWT_KEY_FILE the key is DATA_DIR/secrets/temporal-jwt-key.json, made on first use; with it, that file is only read.",
+    options: {},
+  },
   'console-link': {
     synopsis: 'console-link --subject <operator> [--minutes <m>] [--api <url>]',
     summary:
@@ -150,7 +178,7 @@ function commandHelp(name: CommandName): string {
 
 const FOOTER = wrap(`Permissions: ${PERMISSIONS.join(', ')}. Capabilities: ${CAPABILITIES.join(', ')}. Lists (a,b) are comma-separated.`, 100, '');
 const ENV =
-  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL; required with NODE_ENV=production), DATA_DIR (the token signing key; the development webhook secret key), and for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS.";
+  "Reads DATABASE_URL (default: the embedded stack's PostgreSQL; required with NODE_ENV=production), DATA_DIR (the token signing key; the development webhook secret key), for rotate-webhook-key WEBHOOK_SECRET_KEY and WEBHOOK_SECRET_PREVIOUS_KEYS, and for temporal-token and temporal-jwks TEMPORAL_NAMESPACE and TEMPORAL_JWT_KEY_FILE.";
 
 const USAGE = `usage: npm run iam -- <command> [options]    (npm run iam -- <command> --help for one command)
 
@@ -198,6 +226,21 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
     if (cfg.IDP_DRIVER !== 'local') throw new Error('token signs with the local provider only; IDP_DRIVER is external: get tokens from your identity provider');
     const key = await loadOrCreateSigningKey(cfg.DATA_DIR);
     console.log(await issueLocalToken(key, { subject: str(values, 'subject')!, issuer: LOCAL_ISSUER, ttlSeconds: ttl }));
+    return;
+  }
+  if (name === 'temporal-token') {
+    const ttl = Number(str(values, 'ttl') ?? TEMPORAL_TOKEN_TTL_DEFAULT_SECONDS);
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > TEMPORAL_TOKEN_MAX_SECONDS) throw new UsageError(`--ttl must be a whole number of seconds from 1 to ${TEMPORAL_TOKEN_MAX_SECONDS}`);
+    const key = readTemporalSigningKey(temporalKeyFileOf(cfg));
+    const permissions = [namespacePermission(cfg.TEMPORAL_NAMESPACE, 'read'), ...(values['web-ui'] ? [systemPermission('read')] : [])];
+    console.log(mintTemporalToken(key, { subject: str(values, 'subject') ?? 'on-call', permissions, ttlSeconds: ttl }));
+    console.error(`[iam] Temporal reader token (${permissions.join(', ')}), valid ${ttl} s`);
+    return;
+  }
+  if (name === 'temporal-jwks') {
+    const key = cfg.TEMPORAL_JWT_KEY_FILE ? readTemporalSigningKey(cfg.TEMPORAL_JWT_KEY_FILE) : loadOrCreateTemporalSigningKey(cfg.DATA_DIR);
+    console.log(JSON.stringify(temporalJwks(key), null, 2));
+    console.error(`[iam] JWKS of ${temporalKeyFileOf(cfg)} (key id ${key.kid})`);
     return;
   }
   if (name === 'console-link' || name === 'portal-link') {

@@ -24,6 +24,7 @@ import { waitPort } from '../lib/net/wait-port';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
 import { startRealServer, type RealServerBinaries, type RealServerOptions } from '../temporal/real-server';
 import { TEMPORAL_CODEC_BASE } from '../api/routing/bases';
+import { loadOrCreateTemporalSigningKey, temporalKeyFileOf } from '../temporal/tokens';
 
 /** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
 export type PostgresSpec = { embedded: { dir: string; port?: number; database?: string } } | { url: string };
@@ -31,9 +32,15 @@ export type PostgresSpec = { embedded: { dir: string; port?: number; database?: 
 /** The Temporal dev server (`uiPort` omitted: headless; `dbFile` omitted: in memory), or a running cluster. */
 export type TemporalSpec =
   | { embedded: { port?: number; uiPort?: number; dbFile?: string; namespace?: string; cliPath?: string | undefined } }
-  /** The real server (temporal/real-server.ts): its binaries, its folder, its ports. */
-  | { server: { bin: RealServerBinaries; dir: string; port?: number; uiPort?: number } }
+  /**
+   * The real server (temporal/real-server.ts): its binaries, its folder, its ports; `auth: 'jwt'`
+   * runs its JWT authorizer on a key made under DATA_DIR/secrets, the API and the worker then
+   * presenting writer tokens signed with it (TEMPORAL_AUTH=jwt). Default none.
+   */
+  | { server: { bin: RealServerBinaries; dir: string; port?: number; uiPort?: number; auth?: TemporalAuth } }
   | { address: string };
+
+export type TemporalAuth = 'none' | 'jwt';
 
 export type StackPiece = 'api' | 'worker' | 'webhooks';
 /** Every child the launcher can supervise. */
@@ -117,6 +124,8 @@ export interface Stack {
   readonly temporalAddress: string;
   /** The Temporal Web UI of the embedded dev server, when it has one. */
   readonly uiUrl: string | undefined;
+  /** jwt: the Temporal frontend refuses callers without a token signed by DATA_DIR's key (`npm run iam -- temporal-token`). */
+  readonly temporalAuth: TemporalAuth;
   /** The API's origin (the load balancer's, with replicas); undefined without processes. */
   readonly apiUrl: string | undefined;
   /** Each API replica's own origin (one: the same as apiUrl). */
@@ -448,12 +457,14 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     const uiCodecEndpoint = apiUrl ? `${apiUrl}${TEMPORAL_CODEC_BASE}` : undefined;
     let temporalAddress: string;
     let uiUrl: string | undefined;
+    let temporalAuth: TemporalAuth = 'none';
     let devServerOptions: DevServerOptions | undefined;
     let launchTemporal: (() => Promise<DevServer>) | undefined;
     if ('server' in o.temporal) {
       // The real server, its databases beside ours in this PostgreSQL (the owner creates them).
       const t = o.temporal.server;
       const u = new URL(databaseUrl);
+      temporalAuth = t.auth ?? 'none';
       const opts: RealServerOptions = {
         bin: t.bin,
         postgres: { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) },
@@ -462,12 +473,15 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
         uiPort: t.uiPort,
         uiCodecEndpoint,
         freePort,
+        ...(temporalAuth === 'jwt' ? { auth: { key: loadOrCreateTemporalSigningKey(o.dataDir) } } : {}),
       };
       launchTemporal = () => startRealServer(opts);
       temporal = await startTemporalServer(launchTemporal);
       temporalAddress = temporal.address;
       uiUrl = temporal.uiUrl;
-      say(`Temporal server ${path.basename(path.dirname(t.bin.server))} on ${temporalAddress}, PostgreSQL persistence and SQL visibility${uiUrl ? `, Web UI ${uiUrl}` : ''}`);
+      say(
+        `Temporal server ${path.basename(path.dirname(t.bin.server))} on ${temporalAddress}, PostgreSQL persistence and SQL visibility${uiUrl ? `, Web UI ${uiUrl}` : ''}${temporalAuth === 'jwt' ? ', JWT authorizer (callers need a token: npm run iam -- temporal-token)' : ''}`,
+      );
     } else if ('embedded' in o.temporal) {
       const t = o.temporal.embedded;
       const cliPath = findTemporalCli({ explicit: t.cliPath, pathVar: pathVariable() });
@@ -520,6 +534,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       // The launcher applied the migrations as the owner; the processes' role may not.
       ...(o.migrate !== false ? { MIGRATE_ON_START: 'false' } : {}),
       TEMPORAL_ADDRESS: temporalAddress,
+      // The processes sign their writer tokens with the key the frontend trusts.
+      ...(temporalAuth === 'jwt' ? { TEMPORAL_AUTH: 'jwt', TEMPORAL_JWT_KEY_FILE: temporalKeyFileOf({ DATA_DIR: o.dataDir }) } : {}),
       ...(apiPort !== undefined ? { PORT: String(apiPort) } : {}),
       ...(uiUrl ? { TEMPORAL_UI_URL: uiUrl } : {}),
       // Behind the launcher's HAProxy: the URLs handed out name the load balancer, and the replicas
@@ -626,6 +642,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       databaseUrl,
       temporalAddress,
       uiUrl,
+      temporalAuth,
       apiUrl,
       apiReplicaUrls,
       migrations,

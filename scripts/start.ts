@@ -57,6 +57,12 @@ if (args.temporal === 'server' && !realServer) {
   process.exit(69);
 }
 const cfg = loadConfigOrExit(stackConfigSchema);
+/** The real server runs the JWT authorizer unless TEMPORAL_AUTH=none; the dev server has no authorizer to run. */
+const temporalAuth = cfg.TEMPORAL_AUTH ?? (realServer && !cfg.TEMPORAL_ADDRESS ? 'jwt' : 'none');
+if (temporalAuth === 'jwt' && !realServer && !cfg.TEMPORAL_ADDRESS) {
+  console.error('TEMPORAL_AUTH=jwt needs the real server (npm start -- --temporal server): the dev server runs no authorizer');
+  process.exit(64);
+}
 lockDownDataDir(cfg.DATA_DIR);
 const t0 = Date.now();
 const say = (msg: string) => console.log(`[stack] ${msg}`);
@@ -100,7 +106,7 @@ try {
     temporal: cfg.TEMPORAL_ADDRESS
       ? { address: cfg.TEMPORAL_ADDRESS }
       : realServer
-        ? { server: { bin: realServer, dir: path.join(cfg.DATA_DIR, 'temporal-server'), port: cfg.TEMPORAL_PORT, uiPort: cfg.TEMPORAL_UI_PORT } }
+        ? { server: { bin: realServer, dir: path.join(cfg.DATA_DIR, 'temporal-server'), port: cfg.TEMPORAL_PORT, uiPort: cfg.TEMPORAL_UI_PORT, auth: temporalAuth } }
         : {
           embedded: {
             cliPath: cfg.TEMPORAL_CLI_PATH,
@@ -149,7 +155,13 @@ try {
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);
   console.log(`  Docs:            ${apiUrl}/docs`);
   console.log(`  Temporal Web UI: ${stack.uiUrl ?? '(external Temporal: see its own UI)'}`);
-  console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE}`);
+  if (stack.temporalAuth === 'jwt') {
+    // A token turns the CLI's TLS on unless told otherwise; this frontend serves plain gRPC on loopback.
+    console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE} --tls=false --api-key "$(npm run -s iam -- temporal-token)"`);
+    console.log(`  Temporal auth:   JWT authorizer: the API and the worker write; on-call reads with npm run iam -- temporal-token (docs/on-call.md)`);
+  } else {
+    console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE}`);
+  }
   console.log(`  Where it runs:   ${path.join(cfg.DATA_DIR, 'stack.json')} (ports and pids; the tools read it)`);
   console.log(`  Metrics:         ${apiUrl}/metrics (API)${cfg.WORKER_METRICS_PORT ? `, http://127.0.0.1:${cfg.WORKER_METRICS_PORT}/metrics (worker)` : ''}`);
   for (const line of extra) console.log(`  ${line}`);

@@ -87,14 +87,21 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
  * Poll the gRPC health of a Temporal frontend until it answers SERVING and, unless `namespace` is
  * null (a server that registers it afterwards), serves that namespace.
  */
-export async function waitForTemporal(address: string, timeoutMs: number, failed: () => string | undefined = () => undefined, namespace: string | null = 'default') {
+export async function waitForTemporal(
+  address: string,
+  timeoutMs: number,
+  failed: () => string | undefined = () => undefined,
+  namespace: string | null = 'default',
+  /** A token for a frontend with an authorizer (the health check itself needs none). */
+  apiKey?: string,
+) {
   const deadline = Date.now() + timeoutMs;
   let lastError = 'not reached';
   while (Date.now() < deadline) {
     const why = failed();
     if (why) throw new DevServerExitedError(why);
     try {
-      const conn = await Connection.connect({ address, connectTimeout: 1000 });
+      const conn = await Connection.connect({ address, connectTimeout: 1000, ...(apiKey ? { apiKey, tls: false } : {}) });
       try {
         const res = await conn.healthService.check({}, );
         if (res.status === 1) {

@@ -14,6 +14,7 @@ import { withPrivateUmask } from '../lib/umask';
 import { DevServerExitedError, waitForTemporal, type DevServer } from './dev-server';
 import { dynamicConfigLimits } from './limits';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
+import { authorizationConfig, launcherAdminToken, startArgs, writeJwks, type RealServerAuth } from './real-server-auth';
 
 export interface RealServerBinaries {
   server: string;
@@ -41,6 +42,11 @@ export interface RealServerOptions {
   namespace?: string;
   log?: (line: string) => void;
   readyTimeoutMs?: number;
+  /**
+   * The frontend runs the JWT authorizer and the default claim mapper, trusting this key's public
+   * half (TEMPORAL_AUTH=jwt): a caller without a token it signed is refused. Absent: no authorizer.
+   */
+  auth?: RealServerAuth | undefined;
 }
 
 /** Run temporal-sql-tool; throws with its output unless it succeeds (or says `okIf`). */
@@ -130,8 +136,11 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
     '  membership:',
     '    maxJoinDuration: 30s',
     '    broadcastAddress: "127.0.0.1"',
+    ...(o.auth ? authorizationConfig(o.dir).map((line) => `  ${line}`) : []),
     'services:',
     ...(await service('frontend', o.port, [`      httpPort: ${await o.freePort()}`])),
+    // With an authorizer, the door of the server's own worker service (real-server-auth.ts startArgs).
+    ...(o.auth ? await service('internal-frontend', await o.freePort(), [`      httpPort: ${await o.freePort()}`]) : []),
     ...(await service('matching', await o.freePort())),
     ...(await service('history', await o.freePort())),
     ...(await service('worker', await o.freePort())),
@@ -170,8 +179,8 @@ export const DYNAMIC_CONFIG = [
 ].join('\n');
 
 /** Create the namespace and the search attributes the service filters on (idempotent). */
-async function registerNamespace(address: string, namespace: string): Promise<void> {
-  const conn = await Connection.connect({ address });
+async function registerNamespace(address: string, namespace: string, apiKey: string | undefined): Promise<void> {
+  const conn = await Connection.connect({ address, ...(apiKey ? { apiKey, tls: false } : {}) });
   try {
     try {
       await conn.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
@@ -231,7 +240,9 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
   setupSchemas(o);
   fs.writeFileSync(path.join(o.dir, 'config', 'development.yaml'), await serverConfig(o), { mode: 0o600 });
   fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
-  const server = spawnLogged(o.bin.server, ['--config-file', path.join(o.dir, 'config', 'development.yaml'), '--allow-no-auth', 'start'], { cwd: o.dir, log });
+  if (o.auth) writeJwks(o.dir, o.auth);
+  const server = spawnLogged(o.bin.server, ['--config-file', path.join(o.dir, 'config', 'development.yaml'), ...startArgs(o.auth)], { cwd: o.dir, log });
+  const adminKey = o.auth ? launcherAdminToken(o.auth) : undefined;
   const address = `127.0.0.1:${o.port}`;
   let ui: ReturnType<typeof spawnLogged> | undefined;
   const stop = async () => {
@@ -241,14 +252,26 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
   try {
     // The frontend serves before the namespace exists: health first, then the namespace.
     await waitForTemporal(address, o.readyTimeoutMs ?? 120_000, server.exited, null);
-    await registerNamespace(address, namespace);
-    await waitForTemporal(address, 60_000, server.exited, namespace);
+    await registerNamespace(address, namespace, adminKey);
+    await waitForTemporal(address, 60_000, server.exited, namespace, adminKey);
     if (o.bin.uiServer && o.uiPort !== undefined) {
       const uiDir = path.join(o.dir, 'ui');
       fs.mkdirSync(path.join(uiDir, 'config'), { recursive: true, mode: 0o700 });
       fs.writeFileSync(
         path.join(uiDir, 'config', 'development.yaml'),
-        [`temporalGrpcAddress: ${yamlString(address)}`, 'host: "127.0.0.1"', `port: ${o.uiPort}`, 'enableUi: true', `defaultNamespace: ${yamlString(namespace)}`, ...(o.uiCodecEndpoint ? ['codec:', `  endpoint: ${yamlString(o.uiCodecEndpoint)}`, '  includeCredentials: true'] : []), ''].join('\n'),
+        [
+          `temporalGrpcAddress: ${yamlString(address)}`,
+          'host: "127.0.0.1"',
+          `port: ${o.uiPort}`,
+          'enableUi: true',
+          `defaultNamespace: ${yamlString(namespace)}`,
+          // The API's codec endpoint decodes payloads for the operator signed in to the console.
+          ...(o.uiCodecEndpoint ? ['codec:', `  endpoint: ${yamlString(o.uiCodecEndpoint)}`, '  includeCredentials: true'] : []),
+          // The ui-server has no token of its own: it passes each request's Authorization header on
+          // (grpc-gateway), so the Web UI shows what the caller's token may read; it offers no writes.
+          ...(o.auth ? ['disableWriteActions: true'] : []),
+          '',
+        ].join('\n'),
       );
       ui = spawnLogged(o.bin.uiServer, ['--root', uiDir, '--config', 'config', '--env', 'development', 'start'], { cwd: uiDir, log });
       await waitForUi(`http://127.0.0.1:${o.uiPort}`, 30_000, ui.exited);

@@ -133,7 +133,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
     closers.push(async () => stopDeliverers.abort());
 
     if (runsWebhooks) {
-      const temporal = createTemporalClient(cfg);
+      const temporal = createTemporalClient(cfg, 'worker');
       closers.push(() => temporal.connection.close());
       const dispatcher = await startWebhookDispatcher({
         sql,
@@ -155,7 +155,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
         log,
       });
       closers.push(() => retention.stop());
-      const temporal = createTemporalClient(cfg);
+      const temporal = createTemporalClient(cfg, 'worker');
       closers.push(() => temporal.connection.close());
       reconciler = startReconciler({
         sql,

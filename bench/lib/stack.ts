@@ -12,7 +12,8 @@ import { upsertMapping } from '../../lib/identity/actors';
 import { createApiKey } from '../../lib/identity/api-keys';
 import { issueLocalToken, loadOrCreateSigningKey } from '../../lib/identity/local-keys';
 import type { Permission } from '../../lib/identity/permissions';
-import { launchStack, tempStackDir, type Stack } from '../../scripts/stack';
+import { freePort } from '../../lib/net/free-port';
+import { launchStack, tempStackDir, type Stack, type TemporalAuth } from '../../scripts/stack';
 
 // The process helpers the benches use on their own (bench/directory.ts, bench/http-overhead.ts).
 export { builtEntryOf, hasTaskset, spawnNode, stopChild, waitLive } from '../../scripts/stack';
@@ -30,6 +31,8 @@ export interface BenchStack
   apiUrl: string;
   databaseUrl: string;
   temporalAddress: string;
+  /** The real server's Web UI, when asked for. */
+  uiUrl: string | undefined;
   taskQueue: string;
   sql: Sql;
   partner: { key: string; headers: Record<string, string>; organizationId: string };
@@ -54,6 +57,12 @@ export interface BenchStackOptions {
   pooler?: boolean;
   /** The real Temporal server (`npm start -- --temporal server`; built by `npm run setup -- --only temporal-server`) instead of the dev server. */
   realTemporal?: RealServerBinaries;
+  /**
+   * With realTemporal: its JWT authorizer (`npm start -- --temporal server` runs it), the API and the
+   * worker presenting writer tokens; and its Web UI (ui-server) on a free port.
+   */
+  temporalAuth?: TemporalAuth;
+  temporalUi?: boolean;
 }
 
 const READ_PERMISSIONS: Permission[] = ['studios:read', 'search:read', 'artists:read', 'portfolios:read', 'designs:read'];
@@ -90,7 +99,9 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
     stack = await launchStack({
       dataDir,
       postgres: { embedded: { dir: path.join(dir, 'pg') } },
-      temporal: o.realTemporal ? { server: { bin: o.realTemporal, dir: path.join(dir, 'temporal-server') } } : { embedded: { dbFile: path.join(dir, 'temporal.db') } },
+      temporal: o.realTemporal
+        ? { server: { bin: o.realTemporal, dir: path.join(dir, 'temporal-server'), auth: o.temporalAuth ?? 'none', ...(o.temporalUi ? { uiPort: await freePort() } : {}) } }
+        : { embedded: { dbFile: path.join(dir, 'temporal.db') } },
       processes: {
         // Benches measure orchestration and reads, not the limiter: limits off unless asked for.
         env: { NODE_ENV: 'development', LOG_LEVEL: 'warn', TEMPORAL_TASK_QUEUE: taskQueue, RATE_LIMITS_ENABLED: 'false', ...o.env },
@@ -132,6 +143,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       poolerUrl: s.poolerUrl,
       databaseUrl: s.databaseUrl,
       temporalAddress: s.temporalAddress,
+      uiUrl: s.uiUrl,
       taskQueue,
       sql,
       partner: { key: created.key, headers: { 'x-api-key': created.key }, organizationId },

@@ -34,6 +34,15 @@ export const shared = {
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('portfolio-intake'),
   TEMPORAL_API_KEY: optionalString,
   TEMPORAL_TLS: bool.default(false),
+  /**
+   * jwt: the Temporal frontend runs the server's JWT authorizer (the launcher's real server, a cluster
+   * as docs/deploy.md says); the process presents tokens it signs itself with TEMPORAL_JWT_KEY_FILE,
+   * `<namespace>:write`, each living TEMPORAL_TOKEN_TTL_SECONDS and replaced after two thirds of it.
+   */
+  TEMPORAL_AUTH: z.enum(['none', 'jwt']).default('none'),
+  /** The token signing key (a JSON file: kid, private and public JWK, ES256); default DATA_DIR/secrets/temporal-jwt-key.json. */
+  TEMPORAL_JWT_KEY_FILE: optionalString,
+  TEMPORAL_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(900),
   STORAGE_DRIVER: z.enum(['local', 'gcs']).default('local'),
   STORAGE_LOCAL_DIR: optionalString,
   GCS_STAGING_BUCKET: optionalString,
@@ -126,6 +135,14 @@ export function payloadKeysInProduction(cfg: { NODE_ENV: string; TEMPORAL_PAYLOA
 export function noLoopbackWebhooksInProduction(cfg: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK?: boolean | undefined }, ctx: z.RefinementCtx) {
   if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_ALLOW_LOOPBACK === true)
     ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook targets are refused when NODE_ENV=production' });
+}
+
+/** TEMPORAL_AUTH=jwt is a self-hosted frontend's: never beside Temporal Cloud's API key; in production its key is named, not generated. */
+export function temporalAuthRules(cfg: { NODE_ENV: string; TEMPORAL_AUTH: string; TEMPORAL_API_KEY?: string | undefined; TEMPORAL_JWT_KEY_FILE?: string | undefined }, ctx: z.RefinementCtx) {
+  if (cfg.TEMPORAL_AUTH !== 'jwt') return;
+  if (cfg.TEMPORAL_API_KEY !== undefined) ctx.addIssue({ code: 'custom', path: ['TEMPORAL_API_KEY'], message: 'TEMPORAL_AUTH=jwt mints its own tokens: unset TEMPORAL_API_KEY (or TEMPORAL_AUTH)' });
+  if (cfg.NODE_ENV === 'production' && cfg.TEMPORAL_JWT_KEY_FILE === undefined)
+    ctx.addIssue({ code: 'custom', path: ['TEMPORAL_JWT_KEY_FILE'], message: 'required when NODE_ENV=production with TEMPORAL_AUTH=jwt (the token signing key, mounted as a secret)' });
 }
 
 /** Variables a production process may not leave to embedded defaults. */

@@ -10,6 +10,7 @@ import {
   port,
   requireInProduction,
   shared,
+  temporalAuthRules,
   temporalPayloadKeys,
   trustProxySchema,
   webhookSecretKeyInProduction,
@@ -92,6 +93,7 @@ export const apiConfigSchema = z
   .superRefine(noLoopbackWebhooksInProduction)
   .superRefine(webhookSecretKeyInProduction)
   .superRefine(payloadKeysInProduction)
+  .superRefine(temporalAuthRules)
   .superRefine((cfg, ctx) => {
     // The portal is the local identity provider's: in production it needs its own handoff key.
     if (cfg.NODE_ENV === 'production' && cfg.IDP_DRIVER === 'local' && cfg.PORTAL_HANDOFF_KEY === undefined)
@@ -177,7 +179,8 @@ export const workerConfigSchema = z
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))
   .superRefine(noLoopbackWebhooksInProduction)
   .superRefine(webhookSecretKeyInProduction)
-  .superRefine(payloadKeysInProduction);
+  .superRefine(payloadKeysInProduction)
+  .superRefine(temporalAuthRules);
 
 export const stackConfigSchema = z.object({
   ...shared,
@@ -189,6 +192,8 @@ export const stackConfigSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464),
   TEMPORAL_CLI_PATH: optionalString,
   TEMPORAL_SQLITE_FILE: optionalString,
+  /** `--temporal server` runs the JWT authorizer unless this says none; the dev server has none (jwt is refused there). */
+  TEMPORAL_AUTH: z.enum(['none', 'jwt']).optional(),
   SEED_DEMO: bool.default(true),
 });
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
     },
   });
   // The project's client (with the payload codec), as the API's and the worker's.
-  ({ client, connection: temporal } = createTemporalClient(stack.cfg));
+  ({ client, connection: temporal } = createTemporalClient(stack.cfg, 'api'));
 });
 afterAll(async () => {
   for (const r of receivers) await r.close();

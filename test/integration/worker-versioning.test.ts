@@ -27,7 +27,7 @@ describe('worker versioning: a rollout from build A to build B while submissions
     partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
     // The project's client (with the payload codec), as the API's and the worker's.
-    ({ client, connection } = createTemporalClient({ ...stack.cfg, TEMPORAL_NAMESPACE: NAMESPACE }));
+    ({ client, connection } = createTemporalClient({ ...stack.cfg, TEMPORAL_NAMESPACE: NAMESPACE }, 'api'));
   });
   afterAll(async () => {
     for (const w of workers) await w.stop().catch(() => {});

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config';
 import { MAX_TOKEN_AGE_SECONDS } from '../../lib/identity/jwt';
+import { TEMPORAL_TOKEN_MAX_SECONDS } from '../../temporal/tokens';
 import { runScript as runHelper, type ScriptRun } from '../helpers/run-script';
 
 type Run = ScriptRun;
@@ -55,6 +56,7 @@ const CASES: Case[] = [
   mistake('iam create-key with an unknown permission', 'scripts/iam.ts', ['create-key', '--org', 'x', '--permissions', 'nope:read'], /unknown permission: nope:read/),
   mistake('iam map --kind other', 'scripts/iam.ts', ['map', '--actor', 'a-1', '--kind', 'other', '--subject', 's', '--org', 'o', '--role', 'r'], /--kind must be api_key or bearer/),
   mistake('iam token --ttl above the maximum', 'scripts/iam.ts', ['token', '--subject', 'jane', '--ttl', String(MAX_TOKEN_AGE_SECONDS + 1)], new RegExp(`--ttl must be a whole number of seconds from 1 to ${MAX_TOKEN_AGE_SECONDS}$`)),
+  mistake('iam temporal-token --ttl above 12 hours', 'scripts/iam.ts', ['temporal-token', '--ttl', String(TEMPORAL_TOKEN_MAX_SECONDS + 1)], new RegExp(`--ttl must be a whole number of seconds from 1 to ${TEMPORAL_TOKEN_MAX_SECONDS}$`)),
   mistake('iam revoke-key without a key id', 'scripts/iam.ts', ['revoke-key'], /exactly one key id/),
   helpCase('seed --help', 'scripts/seed.ts', ['--help'], declaredOptions(read('scripts/seed.ts'))),
   mistake('seed --bogus', 'scripts/seed.ts', ['--bogus'], /unknown option '--bogus'/i),
@@ -78,9 +80,10 @@ describe('operator CLIs: --help and usage mistakes', () => {
   }, 120_000);
 
   it('finds the commands and options in the source (the checks below are not empty)', () => {
-    expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'console-link', 'portal-link', 'list', 'rotate-webhook-key']);
+    expect([...IAM.keys()]).toEqual(['create-key', 'revoke-key', 'map', 'token', 'temporal-token', 'temporal-jwks', 'console-link', 'portal-link', 'list', 'rotate-webhook-key']);
     expect(IAM.get('create-key')).toEqual(expect.arrayContaining(['org', 'permissions', 'artist-scope', 'studio-scope', 'label']));
     expect(IAM.get('token')).toEqual(['subject', 'ttl']);
+    expect(IAM.get('temporal-token')).toEqual(['ttl', 'subject', 'web-ui']);
     expect(declaredOptions(read('scripts/seed.ts'))).toEqual(['studios', 'seed', 'reset', 'if-empty', 'help']);
     expect(declaredOptions(read('scripts/setup-tools.ts'))).toEqual(['only', 'help']);
   });
