@@ -11,6 +11,8 @@ import { probeDepsOf, workerPolls } from '../health/probes';
 
 const UNAVAILABLE_CODES = new Set<number>([grpcStatus.UNAVAILABLE, grpcStatus.DEADLINE_EXCEEDED, grpcStatus.CANCELLED, grpcStatus.RESOURCE_EXHAUSTED]);
 
+const REFUSED_CODES = new Set<number>([grpcStatus.PERMISSION_DENIED, grpcStatus.UNAUTHENTICATED]);
+
 const workflowUnavailable = (detail: string) => new AppError('workflow_unavailable', detail, { headers: { 'Retry-After': '5' } });
 
 export async function withTemporal<T>(temporal: { client: Client; connection: Connection }, deadlineMs: number, fn: () => Promise<T>): Promise<T> {
@@ -23,6 +25,9 @@ export async function withTemporal<T>(temporal: { client: Client; connection: Co
     const code = e.code ?? e.cause?.code;
     // The gRPC error stays as the cause: a signal route tells "never sent" from "sent, no answer" by it.
     if (code !== undefined && UNAVAILABLE_CODES.has(code)) throw Object.assign(workflowUnavailable('The workflow service is unreachable; retry shortly.'), { cause: err });
+    // The frontend's authorizer refused this service's own token (TEMPORAL_AUTH=jwt: a key the server
+    // does not trust, a token past its time): the service cannot act for now, the client did nothing wrong.
+    if (code !== undefined && REFUSED_CODES.has(code)) throw Object.assign(workflowUnavailable('The workflow service refused this service\'s credentials; retry shortly.'), { cause: err });
     throw err;
   }
 }

@@ -27,4 +27,15 @@ describe('signal outcome after a failed Temporal call', () => {
       expect(deliveryUnknown(err) || deliveryUnknown((err as Error).cause), `code ${code}`).toBe(false);
     }
   });
+
+  it('is not sent (503 with Retry-After, never a 500) when the frontend refused the service\'s own token', async () => {
+    for (const code of [grpcStatus.PERMISSION_DENIED, grpcStatus.UNAUTHENTICATED]) {
+      const err = await failedWith(code);
+      expect(err).toBeInstanceOf(AppError);
+      expect([(err as AppError).code, (err as AppError).message]).toEqual(['workflow_unavailable', "The workflow service refused this service's credentials; retry shortly."]);
+      expect(deliveryUnknown((err as Error).cause), `code ${code}`).toBe(false);
+    }
+    // Anything else is not the client's to retry: it stays the error it was.
+    expect(await failedWith(grpcStatus.INVALID_ARGUMENT)).not.toBeInstanceOf(AppError);
+  });
 });
