@@ -55,6 +55,12 @@ export interface BenchStackOptions {
   webhookWorker?: boolean;
   /** PgBouncer in transaction mode between the processes and PostgreSQL (`npm start -- --pooler`). */
   pooler?: boolean;
+  /**
+   * The folder to run in (its PostgreSQL, the dev server's SQLite file, the real server's folder,
+   * DATA_DIR), kept at stop: a later stack on the same folder carries on, on another Temporal say.
+   * Default: a throwaway folder, removed at stop.
+   */
+  dir?: string;
   /** The real Temporal server (`npm start -- --temporal server`; built by `npm run setup -- --only temporal-server`) instead of the dev server. */
   realTemporal?: RealServerBinaries;
   /**
@@ -85,7 +91,7 @@ export async function upsertReviewOperator(sql: Sql, actorId: string): Promise<v
 }
 
 export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchStack> {
-  const dir = tempStackDir('bench-stack-');
+  const dir = o.dir ?? tempStackDir('bench-stack-');
   const dataDir = path.join(dir, 'data');
   const taskQueue = 'portfolio-intake-bench';
   let stack: Stack | undefined;
@@ -93,7 +99,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
   const cleanup = async () => {
     await sql?.end({ timeout: 5 });
     await stack?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!o.dir) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     stack = await launchStack({
