@@ -4,8 +4,11 @@ import { createApiKey } from '../../lib/identity/api-keys';
 import { upsertMapping } from '../../lib/identity/actors';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { issueLocalToken } from '../../lib/identity/local-keys';
-import type { Capability, Permission } from '../../lib/identity/permissions';
+import { AGENT_PERMISSIONS, type Capability, type Permission } from '../../lib/identity/permissions';
 import { uid, type TestStack } from './stack';
+
+
+const agentLane = (permissions: readonly Permission[] = []) => permissions.some((p) => AGENT_PERMISSIONS.includes(p));
 
 export interface ActorOptions {
   permissions?: Permission[];
@@ -68,7 +71,8 @@ export async function apiKeyActor(stack: Pick<TestStack, 'sql'>, o: ActorOptions
       studioScope: o.studioScope ?? [],
       artistScope: o.artistScope ?? [],
       capabilities: o.capabilities ?? [],
-      selfService: o.selfService ?? true,
+      // A key holding the agent lane's permissions is an approved service actor (iam create-key --service).
+      selfService: o.selfService ?? !agentLane(o.permissions),
       active: o.active ?? true,
     });
     await tieStageArtists(stack, organizationId, actorId, o);
@@ -93,7 +97,7 @@ export async function bearerActor(stack: TestStack, o: ActorOptions = {}): Promi
       artistScope: o.artistScope ?? [],
       capabilities: o.capabilities ?? [],
       isHumanOperator: o.operator ?? false,
-      selfService: o.selfService ?? !o.operator,
+      selfService: o.selfService ?? (!o.operator && !agentLane(o.permissions)),
       active: o.active ?? true,
     });
     await tieStageArtists(stack, organizationId, actorId, o);

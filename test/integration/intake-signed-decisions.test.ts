@@ -1,6 +1,7 @@
 // Decisions that cannot be forged (issue 14, item 3) and operators reading any submission (item 2),
 // on the real stack: signals are sent by hand with the Temporal client, as anyone who can reach the
 // Temporal frontend (or the Web UI's "Send Signal") could.
+import { temporalDataConverter } from '../../temporal/connection';
 import crypto from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
@@ -59,7 +60,9 @@ async function approveSignalOf(id: string): Promise<ApproveSignal> {
       e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED &&
       e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'approve',
   );
-  return defaultPayloadConverter.fromPayload(ev!.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.args!.payloads![0]!) as ApproveSignal;
+  // The history holds it encrypted (temporal/payload-codec.ts): copied as someone who may decode it would (on-call, the codec endpoint).
+  const [payload] = await temporalDataConverter(stack.cfg).payloadCodecs![0]!.decode([ev!.workflowExecutionUpdateAcceptedEventAttributes!.acceptedRequest!.input!.args!.payloads![0]!]);
+  return defaultPayloadConverter.fromPayload(payload!) as ApproveSignal;
 }
 
 describe('a decision without a valid proof changes nothing', () => {

@@ -167,12 +167,8 @@ describe('rate limits, quotas and metrics', () => {
     expect(await described.staticSummary()).toBe(`koi-sleeve.jpg: 2048 bytes of image/jpeg for tenant ${d.organizationId}`);
     expect(await described.staticDetails()).toContain(`**Submission** ${id}`);
     const details = await eventually(async () => {
-      const r = await stack.api.deps.temporal.client.workflowService.queryWorkflow({
-        namespace: 'default',
-        execution: { workflowId: intakeWorkflowId(id) },
-        query: { queryType: '__temporal_workflow_metadata' },
-      });
-      const meta = JSON.parse(Buffer.from(r.queryResult!.payloads![0]!.data!).toString('utf8')) as { currentDetails?: string };
+      // Through the client's data converter: the query's answer is an encrypted payload too (the Web UI reads it through the codec endpoint).
+      const meta = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
       return meta.currentDetails?.startsWith('awaiting review since') && meta.currentDetails;
     }, 10_000, 100);
     expect(details).toMatch(/^awaiting review since \d{4}-\d\d-\d\dT/);
