@@ -4,7 +4,7 @@
 // on another namespace cannot start, signal, update, cancel, terminate or reset; the reader lists,
 // describes and reads histories, through the SDK, the temporal CLI and the Web UI's server; the API
 // and the worker, presenting their own short-lived writer tokens, run intakes end to end, also
-// after the tokens they started with have expired.
+// after the tokens they started with have expired; and on-call reads the decoded payloads in the Web UI.
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBenchStack, type BenchStack } from '../../bench/lib/stack';
 import { create, createBody, jpeg, staged } from '../../faults/client';
 import { drive } from '../../faults/resilience';
+import { createSigninCode } from '../../lib/console/sessions';
 import { pathVariable } from '../../lib/config';
+import { LOCAL_ISSUER } from '../../lib/identity';
 import { CHROMIUM_PATH } from '../../scripts/tools/chromium';
 import { findTemporalCli } from '../../temporal/cli-path';
 import { loadOrCreateTemporalSigningKey, mintTemporalToken, TEMPORAL_SIGNING_KEY_FILE } from '../../temporal/tokens';
@@ -215,6 +217,35 @@ if (bin) {
         }
       },
       90_000,
+    );
+
+    it.skipIf(!fs.existsSync(CHROMIUM_PATH))(
+      'on-call reads decoded payloads: the Web UI with the --web-ui reader token and the console session decodes through the API\'s codec endpoint',
+      async () => {
+        const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--no-sandbox'] });
+        try {
+          const context = await browser.newContext();
+          // The reader token goes to the Web UI only (as a header extension scoped to it would send it);
+          // the codec endpoint gets the operator's console session, as the Web UI's includeCredentials sends it.
+          await context.route(`${s.uiUrl}/**`, (route) => route.continue({ headers: { ...route.request().headers(), authorization: `Bearer ${webUiToken}` } }));
+          const page = await context.newPage();
+          const code = await createSigninCode(s.sql, { subject: 'bench-operator', issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 3600_000) });
+          await page.goto(`${s.apiUrl}/console/signin?code=${code}`);
+          await page.waitForURL(/\/console(\/|$|\?)/, { timeout: 30_000 });
+          expect(new URL(page.url()).searchParams.get('signin')).toBeNull();
+          const decoded: number[] = [];
+          page.on('response', (r) => void (r.url().includes('/temporal-codec/decode') && decoded.push(r.status())));
+          await page.goto(`${s.uiUrl}/namespaces/${NAMESPACE}/workflows/${encodeURIComponent(intakeWorkflowId(openId))}`);
+          // The run's input, decoded: its JSON names the submission (the history holds it encrypted).
+          await page.locator('[data-testid="data-encoder-status-success"]').first().waitFor({ timeout: 30_000 });
+          await page.getByText(`"submissionId": "${openId}"`).first().waitFor({ timeout: 30_000 });
+          expect(decoded.length).toBeGreaterThan(0);
+          expect(decoded.every((status) => status === 200), decoded.join(',')).toBe(true);
+        } finally {
+          await browser.close();
+        }
+      },
+      120_000,
     );
 
     it('after the tokens they started with expired, the API and the worker still run an intake (their tokens were replaced)', async () => {
