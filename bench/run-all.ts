@@ -2,7 +2,7 @@
 // and stops its own stack, so no run disturbs the next), then one summary table of R1-R8 read back
 // from bench/results/*.json with the targets unchanged and met / missed beside them.
 // --quick: smaller sizes and counts to check the runner itself (not the figures of record).
-// --data-dir: keep the seeded directory databases between runs (1M studios seed in ~5 min).
+// --data-dir: keep the seeded directory databases between runs (1M studios took 1,401 s to seed from a fresh clone, 773 s of it the search documents).
 // --only R1,R5: a subset.
 import { spawnSync } from 'node:child_process';
 import { parseCli } from '../lib/cli';
