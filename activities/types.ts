@@ -35,9 +35,14 @@ export interface VerifyInput {
   /** staged -> verifying, and verification_passed / verification_failed. */
   enter: Transition;
   outcomes: StepOutcomes;
+  /** The upload-complete's request id (absent in tasks scheduled by the decision-updates shape): names a refusal. */
+  requestId?: string;
 }
-/** `image`: the decoded image's facts, when verification decoded it. */
-export type VerifyResult = { ok: true; sha256: string; image?: ImageFacts } | { ok: false; code: VerificationFailureCode };
+/**
+ * `image`: the decoded image's facts, when verification decoded it. `refused`: no object was
+ * uploaded and the submission is still staged; nothing was written but the refusal.
+ */
+export type VerifyResult = { ok: true; sha256: string; image?: ImageFacts } | { ok: false; code: VerificationFailureCode } | { refused: true; reason: 'object_missing' };
 
 /**
  * The signed decision is the one carrier of who approved, the review notes and the entering
@@ -140,13 +145,6 @@ export interface WebhookActivities {
    * heartbeats as it goes.
    */
   deliverEndpoint(i: { endpointId: string; retry: WebhookRetry; concurrency: number }): Promise<DelivererOutcome>;
-  /**
-   * (webhookLane, workflows/compat.ts.) Claim the lane's next delivery if due
-   * and make one attempt; 'idle' when there is none or it failed (the deliverer retries it).
-   */
-  deliverNext(i: { lane: { endpointId: string; submissionId: string }; retry: WebhookRetry }): Promise<'idle' | 'delivered'>;
-  /** (webhookLane, workflows/compat.ts.) The lane's first open delivery is failed. */
-  failLaneHead(i: { lane: { endpointId: string; submissionId: string }; reason: string }): Promise<void>;
 }
 
 /** The agent lane's activity (activities/classifications.ts): a classification the run took, recorded after the actor's re-check. */

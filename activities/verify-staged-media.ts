@@ -7,6 +7,8 @@ import { headerFormat, inspectImage, type Inspection } from '../lib/media/inspec
 import { decodeForPreviews, encodePreviews } from '../lib/media/previews';
 import { MAGIC_PREFIX_BYTES, matchesMagic } from '../lib/media/magic';
 import type { ObjectStore, PreviewSize } from '../lib/storage/types';
+import { findSubmission } from '../lib/intake/submissions';
+import { insertRefusal } from '../lib/intake/refusals';
 import { persist, recordedRow } from './steps';
 import type { VerifyInput, VerifyResult } from './types';
 
@@ -14,6 +16,14 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
   return async (i: VerifyInput): Promise<VerifyResult> => {
     const { store, sql } = deps;
     const { enter, outcomes } = i;
+    // An upload-complete sent before the bytes: nothing is written, the submission stays staged
+    // (the refusal is recorded; the partner may upload and complete again while the window lasts).
+    if (!(await store.statStaged(i.stagingKey)) && (await findSubmission(sql, i.submissionId))?.intakeStatus === enter.from) {
+      const detail = 'no uploaded object yet; the submission stays staged until the upload window ends';
+      const requestId = i.requestId ?? `object-missing:${i.submissionId}`;
+      await insertRefusal(sql, { submissionId: i.submissionId, signal: 'upload_complete', requestId, reason: 'object_missing', claimed: i.by, detail });
+      return { refused: true, reason: 'object_missing' };
+    }
     // A retry after the outcome was written answers what was recorded: the staged object of a
     // failed verification is already gone, and re-checking it would give another reason.
     const row = await recordedRow(sql, i.submissionId, await persist(sql, enter));
@@ -28,7 +38,7 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     // record is the hash of what the operator will approve.
     await store.sealStaged(i.stagingKey, 'pending');
     const stat = await store.statStaged(i.stagingKey);
-    let result: VerifyResult;
+    let result: Exclude<VerifyResult, { refused: true }>;
     let inspected: Inspection | undefined;
     let fingerprints: Fingerprints | undefined;
     if (!stat) result = { ok: false, code: 'object_missing' };

@@ -5,8 +5,7 @@
 // it (webhook_attempts) and schedules the retry in PostgreSQL (exponential backoff until the retry
 // window ends, then failed). New deliveries wake it by NOTIFY (lib/webhooks/wakeups.ts), so an event
 // costs the Temporal server nothing; when nothing is due soon it returns and its workflow sleeps
-// on a timer, so a dead receiver holds no slot. `deliverNext` and `failLaneHead` serve the
-// per-submission lane workflows (webhookLane, a compatibility item: workflows/compat.ts) until they end.
+// on a timer, so a dead receiver holds no slot.
 import { Context } from '@temporalio/activity';
 import type { Sql } from '../lib/db';
 import type { Logger } from '../lib/logger';
@@ -16,7 +15,6 @@ import {
   cancelOpenDeliveries,
   claimDue,
   deliveryToSend,
-  finishDelivery,
   nextClaimIn,
   recordAttempt,
   releaseClaims,
@@ -196,18 +194,6 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         ctx.cancellationSignal.removeEventListener('abort', bell.ring);
         deps.stopping?.removeEventListener('abort', bell.ring);
       }
-    },
-    async deliverNext({ lane, retry }) {
-      const [c] = await claimDue(sql, { endpointId: lane.endpointId, submissionId: lane.submissionId, limit: 1 });
-      if (!c) return 'idle';
-      const r = await attempt(c, retry);
-      if (r === 'endpoint_deleted') await cancelOpenDeliveries(sql, lane.endpointId);
-      // A failed attempt is retried by the endpoint's deliverer, on the schedule it was given.
-      return r === 'sent' ? 'delivered' : 'idle';
-    },
-    async failLaneHead({ lane, reason }) {
-      const [head] = await claimDue(sql, { endpointId: lane.endpointId, submissionId: lane.submissionId, limit: 1 });
-      if (head) await finishDelivery(sql, head.deliveryId, 'failed', reason);
     },
   };
 }

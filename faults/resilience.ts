@@ -12,7 +12,8 @@ import { RUN_FILE, tempStackDir, type RunFile } from '../scripts/stack';
 import { childEnv, PROJECT_ROOT } from '../lib/config';
 import { freePort } from '../lib/net/free-port';
 import { checkApprove, checkReject, checkUploadComplete } from '../lib/intake/signal-shapes';
-import { approveSignal, intakeWorkflowId, rejectSignal, uploadCompleteSignal } from '../workflows/messages';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { approveUpdate, intakeWorkflowId, rejectUpdate, uploadCompleteUpdate } from '../workflows/messages';
 import { books, waitFinal, waitStatus } from './books';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged, type Reply } from './client';
 import { notPromoted, sleep, withStack, type Scenario } from './harness';
@@ -93,7 +94,7 @@ async function waitUntil<T>(fn: () => Promise<T | undefined> | T | undefined, ti
 
 const tally = (xs: number[]) => Object.entries(xs.reduce<Record<string, number>>((a, x) => ({ ...a, [x]: (a[x] ?? 0) + 1 }), {})).map(([k, v]) => `${k}x${v}`).join(',');
 
-// --- F11: malformed signals ---------------------------------------------------------------
+// --- F11: malformed Updates ---------------------------------------------------------------
 
 /** A seeded generator (mulberry32), so a failing run can be repeated. */
 function rng(seed: number) {
@@ -111,6 +112,17 @@ const BAD_VALUES: unknown[] = [null, 0, -1, true, [], {}, '', 'x'.repeat(9000), 
  * The shapes of the issue, then payloads made by breaking one or two fields of a valid one with a
  * bad value (or removing it); only those the shape check refuses are kept, each with its own id.
  */
+/** A malformed Update sent straight to Temporal: its validator refuses it before history (anything else is a finding). */
+async function refusedUpdate(sent: Promise<unknown>): Promise<void> {
+  try {
+    await sent;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) return;
+    throw err;
+  }
+  throw new Error('a malformed Update was taken');
+}
+
 export function malformedPayloads(kind: 'approve' | 'reject' | 'uploadComplete', count: number, seed: number): unknown[] {
   const by = { actorId: 'operator:mallory', credentialId: 'cred_mallory' };
   const proof = { protected: 'eyJhbGciOiJFZERTQSJ9', payload: 'eyJzaWQiOiJ4In0', signature: 'AAAA' };
@@ -150,7 +162,7 @@ export function malformedPayloads(kind: 'approve' | 'reject' | 'uploadComplete',
 
 const F11: Scenario = {
   id: 'F11',
-  fault: 'malformed approve, reject and upload-complete signals sent straight to Temporal (the issue’s shapes plus generated ones)',
+  fault: 'malformed approve, reject and upload-complete Updates sent straight to Temporal (the issue’s shapes plus generated ones)',
   holds: 'each recorded as refused; no activity runs on them; the real decisions after them apply; duplicates 0; ready throughout',
   run: async (size) => {
     const n = size === 'short' ? 3 : 10;
@@ -169,13 +181,13 @@ const F11: Scenario = {
         let seed = 1;
         for (const id of decideIds) {
           const h = client.workflow.getHandle(intakeWorkflowId(id));
-          const payloads = [...malformedPayloads('approve', per / 2, seed++).map((p) => [approveSignal.name, p] as const), ...malformedPayloads('reject', per / 2, seed++).map((p) => [rejectSignal.name, p] as const)];
-          for (const [name, p] of payloads) await h.signal(name, p as never);
+          const payloads = [...malformedPayloads('approve', per / 2, seed++).map((p) => [approveUpdate.name, p] as const), ...malformedPayloads('reject', per / 2, seed++).map((p) => [rejectUpdate.name, p] as const)];
+          for (const [name, p] of payloads) await refusedUpdate(h.executeUpdate(name, { args: [p as never] }));
           sent[id] = payloads.length;
         }
         for (const id of uploadIds) {
           const payloads = malformedPayloads('uploadComplete', per / 2, seed++);
-          for (const p of payloads) await client.workflow.getHandle(intakeWorkflowId(id)).signal(uploadCompleteSignal.name, p as never);
+          for (const p of payloads) await refusedUpdate(client.workflow.getHandle(intakeWorkflowId(id)).executeUpdate(uploadCompleteUpdate.name, { args: [p as never] }));
           sent[id] = payloads.length;
         }
         // Every one is recorded as refused, with what was wrong.

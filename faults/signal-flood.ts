@@ -11,7 +11,7 @@ import { parseCli } from '../lib/cli';
 import { loadConfigOrExit, toolConfigSchema } from '../lib/config';
 import { readRunFile, RUN_FILE, type RunFile } from '../lib/stack-run';
 import { DEMO_ARTIST } from '../scripts/stack-hooks';
-import { approveSignal, intakeWorkflowId } from '../workflows/messages';
+import { intakeWorkflowId } from '../workflows/messages';
 import { malformedPayloads } from './resilience';
 import { stackTemporalClient } from '../temporal/connection';
 
@@ -130,7 +130,7 @@ try {
   const lane = async () => {
     for (let i = next++; i < total && Date.now() - t0 < deadlineMs; i = next++) {
       try {
-        await handle.signal(approveSignal.name, payloads[i] as never);
+        await handle.signal('approve', payloads[i] as never); // no handler: the run keeps it unhandled, the server caps the count
         tally.sent++;
       } catch (err) {
         tally.failed++;

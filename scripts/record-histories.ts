@@ -23,6 +23,8 @@ import { startBenchStack, type BenchStack } from '../bench/lib/stack';
 import { startReceiver } from '../bench/lib/webhook-receiver';
 import { versions } from '../bench/lib/results';
 import { apiConfigSchema, parseConfig, PROJECT_ROOT } from '../lib/config';
+import { upsertMapping } from '../lib/identity/actors';
+import { createApiKey } from '../lib/identity/api-keys';
 import { createLogger } from '../lib/logger';
 import { WORKFLOWS_PATH } from '../worker/create-worker';
 import { artistResolutionWorkflowId, intakeWorkflowId, webhookEndpointWorkflowId } from '../workflows/messages';
@@ -32,8 +34,8 @@ import { decodeJsonPayloads } from '../temporal/payload-json';
 const { values } = parseCli('Records the Temporal histories the replay test replays (test/fixtures/histories).', 'npm run record:histories --', {
   options: {
     out: { type: 'string', default: path.join('test', 'fixtures', 'histories'), description: 'folder to write (relative to the project)' },
-    // The workflow shape these histories record (the newest: the deprecated patches, the retired items gone).
-    shape: { type: 'string', default: 'compat-retired', description: 'the workflow shape recorded (the newest patch or workflow type)' },
+    // The workflow shape these histories record (the newest: one generation of messaging, verification in one step).
+    shape: { type: 'string', default: 'one-generation', description: 'the workflow shape recorded (the newest patch or workflow type)' },
     // The whole recording is bounded; one scenario normally takes well under a second.
     seconds: { type: 'string', default: '180', description: 'time bound of the recording' },
   },
@@ -157,6 +159,18 @@ async function main() {
     // The key's secret is everything after its id (`tpk_<keyId>_<secret>`; the secret may hold `_`).
     const secrets = [stack.partner.key, stack.partner.key.split('_').slice(2).join('_'), stack.operator.token];
 
+    // A classifier of the partner's organization (a service key with the agent lane's permissions), made once.
+    let classifierKey: { headers: Record<string, string> } | undefined;
+    const classifier = async () => {
+      if (classifierKey) return classifierKey;
+      const { keyId, key } = await createApiKey(stack.sql, { organizationId: stack.partner.organizationId, label: 'fixture classifier' });
+      await upsertMapping(stack.sql, {
+        actorId: 'fixture-classifier', credentialKind: 'api_key', credentialSubject: keyId, role: 'classifier',
+        permissions: ['agent_context:read', 'portfolio_intake:classify'], organizationId: stack.partner.organizationId, selfService: false,
+      });
+      secrets.push(key, key.split('_').slice(2).join('_'));
+      return (classifierKey = { headers: { 'x-api-key': key } });
+    };
     const scenarios: { scenario: string; workflowType: FixtureEntry['workflowType']; expectResult: Record<string, unknown>; /** Drives the scenario over HTTP; returns the workflow id. */ run: () => Promise<string> }[] = [
       {
         scenario: 'promoted',
@@ -165,6 +179,23 @@ async function main() {
         run: async () => {
           const { id, status } = await stage(stack, 'promoted', jpeg(4096));
           if (status.intakeStatus !== 'awaiting_review') throw new Error(`promoted: ${status.intakeStatus}`);
+          await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/approve`, stack.operator.headers, { reviewNotes: 'Rights attested, approved.' });
+          return intakeWorkflowId(id);
+        },
+      },
+      {
+        // A classifier's labels taken in review (a classify Update and its activity), then approved.
+        scenario: 'classified',
+        workflowType: 'portfolioIntake',
+        expectResult: { intakeStatus: 'promoted_to_media_store', reviewStatus: 'approved', failureCode: null },
+        run: async () => {
+          const { id, status } = await stage(stack, 'classified', jpeg(4096));
+          if (status.intakeStatus !== 'awaiting_review') throw new Error(`classified: ${status.intakeStatus}`);
+          const labels = {
+            styles: [{ id: 'blackwork', confidence: 0.8 }], placement: { id: 'forearm', confidence: 0.6 }, subjects: [{ id: 'floral', confidence: 0.7 }],
+            contentFlags: [{ id: 'text_or_watermark', confidence: 0.2 }], model: { name: 'fixture-model', version: '1.0.0' }, rationale: 'dense black fill',
+          };
+          await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/classifications`, (await classifier()).headers, labels);
           await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/approve`, stack.operator.headers, { reviewNotes: 'Rights attested, approved.' });
           return intakeWorkflowId(id);
         },

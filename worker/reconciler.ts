@@ -57,23 +57,31 @@ type Outcome = 'resumed' | 'ended' | 'not_resumable' | 'left';
 
 const goneAs = (closedAs: string) => (closedAs === NOT_FOUND ? 'unknown to this Temporal' : closedAs);
 
+type Resumable = IntakeResume['intakeStatus'];
+type ResumeFrom = (sql: Sql, row: SubmissionRow, base: Pick<IntakeResume, 'uploadDeadline' | 'why'>) => Promise<IntakeResume | undefined>;
+const fromVerified: ResumeFrom = async (_sql, row, base) =>
+  row.verifiedSha256 ? { intakeStatus: row.intakeStatus as 'awaiting_review' | 'promoting', sha256: row.verifiedSha256, ...base } : undefined;
+
+/**
+ * How a new run starts from each open state of the lifecycle (lib/intake/lifecycle.ts OPEN):
+ * total over them, which test/unit/work-steps.test.ts holds, so a new open state cannot be
+ * silently left unresumed.
+ */
+export const RESUME_FROM: { [S in Resumable]: ResumeFrom } = {
+  staged: async (_sql, _row, base) => ({ intakeStatus: 'staged', ...base }),
+  verifying: async (sql, row, base) => {
+    const [by] = await sql<{ actorId: string; credentialId: string }[]>`
+      select actor_id, credential_id from intake_events where submission_id = ${row.submissionId} and to_status = 'verifying'`;
+    return { intakeStatus: 'verifying', ...base, ...(by ? { uploadedBy: by } : {}) };
+  },
+  awaiting_review: fromVerified,
+  promoting: fromVerified,
+};
+
 async function resumeOf(sql: Sql, row: SubmissionRow, closedAs: string): Promise<IntakeResume | undefined> {
-  const why = `resumed after its run was ${goneAs(closedAs)}`;
-  const uploadDeadline = (row.uploadDeadlineAt ?? new Date()).toISOString();
-  switch (row.intakeStatus) {
-    case 'staged':
-      return { intakeStatus: 'staged', uploadDeadline, why };
-    case 'verifying': {
-      const [by] = await sql<{ actorId: string; credentialId: string }[]>`
-        select actor_id, credential_id from intake_events where submission_id = ${row.submissionId} and to_status = 'verifying'`;
-      return { intakeStatus: 'verifying', uploadDeadline, why, ...(by ? { uploadedBy: by } : {}) };
-    }
-    case 'awaiting_review':
-    case 'promoting':
-      return row.verifiedSha256 ? { intakeStatus: row.intakeStatus, sha256: row.verifiedSha256, uploadDeadline, why } : undefined;
-    default:
-      return undefined;
-  }
+  const base = { uploadDeadline: (row.uploadDeadlineAt ?? new Date()).toISOString(), why: `resumed after its run was ${goneAs(closedAs)}` };
+  const from = RESUME_FROM[row.intakeStatus as Resumable] as ResumeFrom | undefined;
+  return from ? from(sql, row, base) : undefined;
 }
 
 /** The recorded end of a submission whose runs keep closing, where one exists without a human. */

@@ -3,10 +3,12 @@
 // one follows Temporal's patching sample: patched() -> deprecatePatch() once no open run can take
 // the old branch -> removal once no open run carries the marker. docs/on-call.md ("Compatibility
 // items") gives the query that checks each condition. The replay fixtures (test/fixtures/histories)
-// keep one recorded shape per build that may still have open runs.
+// keep one recorded shape per build that may still have open runs. Retired in the one-generation
+// build (its on-call query at 0): the signal handlers and the runs from before the Updates, the
+// signal-shape and signal-during-step patches, and the webhookLane workflow.
 
-/** live: both branches may run; deprecated: only the new branch runs (markers still replay); removed: gone from the code. */
-export type CompatState = 'live' | 'deprecated' | 'removed';
+/** live: both branches may run; deprecated: only the new branch runs (markers still replay). Removed items leave the list (git keeps them). */
+export type CompatState = 'live' | 'deprecated';
 
 export interface CompatItem {
   kind: 'patch' | 'activity' | 'workflow type' | 'signal handlers' | 'input field';
@@ -18,80 +20,33 @@ export interface CompatItem {
   state: CompatState;
 }
 
-export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
-export const SIGNAL_DURING_STEP_PATCH = 'intake-signal-during-step';
-export const SIGNAL_SHAPE_PATCH = 'intake-signal-shape-check';
+/** Asked first by every run; runs of the decision-updates builds carry it (the Updates-era shape). */
 export const DECISION_UPDATES_PATCH = 'intake-decision-updates';
+/** Asked before a rejection is written, by runs of the decision-updates shape only (deprecated: their markers may be either). */
+export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
+/** Asked first by every run; new runs carry it (the current shape). */
+export const VERIFY_IN_ONE_STEP_PATCH = 'intake-verify-in-one-step';
 
 export const COMPAT: readonly CompatItem[] = [
   {
     kind: 'patch',
-    id: TRANSITION_WRITER_PATCH,
-    what: 'a rejection is written by recordTransition with the signed decision',
-    retireWhen: 'removal: no open portfolioIntake run started before the build that deprecated it',
-    state: 'deprecated',
-  },
-  {
-    kind: 'patch',
-    id: SIGNAL_DURING_STEP_PATCH,
-    what: 'a signalled decision that arrives while a step runs is kept for the step’s end',
-    retireWhen: 'removal: no open portfolioIntake run started before the build that deprecated it (and with the signal handlers below, its only caller)',
-    state: 'deprecated',
-  },
-  {
-    kind: 'patch',
-    id: SIGNAL_SHAPE_PATCH,
-    what: 'a malformed signal is recorded as refused, not offered',
-    retireWhen: 'deprecation: no open portfolioIntake run started before the signal-shape-check build (shape signed-decisions and older)',
+    id: VERIFY_IN_ONE_STEP_PATCH,
+    what: 'the current shape: upload-complete verifies in one local activity that also looks for the staged object; work steps show in the details line, not the search attributes',
+    retireWhen: 'deprecation: no open portfolioIntake run without its marker (TemporalChangeVersion NOT IN ("intake-verify-in-one-step"))',
     state: 'live',
   },
   {
     kind: 'patch',
     id: DECISION_UPDATES_PATCH,
-    what: 'decisions and upload-complete as Updates; the staged object looked at first; continue-as-new on a long history',
-    retireWhen: 'deprecation: no open portfolioIntake run without its marker (TemporalChangeVersion NOT IN ("intake-decision-updates"))',
+    what: 'the decision-updates shape (runs without the verify-in-one-step marker): the staged object looked at by its own activity, verification a regular activity, work steps in the search attributes, the inputs RECORDED_INPUTS gives',
+    retireWhen: 'removal, with that branch: no open portfolioIntake run without the verify-in-one-step marker',
     state: 'live',
   },
   {
-    kind: 'signal handlers',
-    id: 'approve / reject / uploadComplete signal handlers (workflows/intake-legacy-signals.ts)',
-    what: 'runs without the decision-updates marker take decisions as signals, as they were recorded',
-    retireWhen: 'removal: with the decision-updates patch',
-    state: 'live',
-  },
-  {
-    kind: 'input field',
-    id: 'IntakeInput.decisionKeys (optional)',
-    what: 'absent in the input of runs started before the decision-updates build (their decisions arrive as signals)',
-    retireWhen: 'required: with the decision-updates patch',
-    state: 'live',
-  },
-  {
-    kind: 'input field',
-    id: 'RejectSignal.notes',
-    what: 'the notes name of reject signals sent before the lifecycle owner',
-    retireWhen: 'removal: no open portfolioIntake run of the initial shape (started before the signed-decisions build)',
-    state: 'removed',
-  },
-  {
-    kind: 'activity',
-    id: 'recordRejection',
-    what: 'wrote a rejection without the transition table (pre-patch branch of intake-transition-writer)',
-    retireWhen: 'removal: no open portfolioIntake run of the initial shape (started before the signed-decisions build)',
-    state: 'removed',
-  },
-  {
-    kind: 'input field',
-    id: 'VerifyInput/PromoteInput enter+outcomes, ExpireInput.transition, PromoteInput.decision',
-    what: 'optional in tasks scheduled before the lifecycle owner (initial shape) and before signed decisions (transition-writer shape)',
-    retireWhen: 'removal: no open portfolioIntake run started before the signed-decisions build',
-    state: 'removed',
-  },
-  {
-    kind: 'workflow type',
-    id: 'webhookLane',
-    what: 'per-(endpoint, submission) delivery lanes of the first webhook design, with deliverNext and failLaneHead',
-    retireWhen: 'removal: no open webhookLane run (`temporal workflow count --query \'WorkflowType="webhookLane" AND ExecutionStatus="Running"\'` is 0)',
-    state: 'live',
+    kind: 'patch',
+    id: TRANSITION_WRITER_PATCH,
+    what: 'a rejection written by recordTransition with the signed decision; the decision-updates build recorded its marker undeprecated, so its runs still ask it (deprecatePatch) where they reject',
+    retireWhen: 'removal: with the decision-updates branch',
+    state: 'deprecated',
   },
 ];

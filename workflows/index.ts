@@ -1,3 +1,3 @@
 export { portfolioIntake } from './portfolio-intake';
 export { artistResolution } from './artist-resolution';
-export { webhookEndpoint, webhookLane } from './webhook-delivery';
+export { webhookEndpoint } from './webhook-delivery';

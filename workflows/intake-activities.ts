@@ -1,6 +1,6 @@
 // How the intake run calls its activities: the work steps with a bounded retry, and the records
 // nobody can retry into being with a day's patience.
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { IntakeActivities } from '../activities/registered';
 
 /** Attempts of a work step (about eight minutes of backoff) before it ends in a recorded state. */
@@ -14,6 +14,17 @@ export const acts = proxyActivities<IntakeActivities>({
   // Transient faults (storage or database briefly away) are retried, for about eight minutes;
   // permanent ones come back as results (verification, refused decisions) or non-retryable
   // failures. When the attempts run out, the step ends in a recorded state (IntakeRun.stalled).
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: STEP_ATTEMPTS },
+});
+
+/**
+ * The work steps lifecycle.ts WORK marks `local` (verification), in the current shape: run by the
+ * worker inside the workflow task that took the upload-complete, so the step costs one history
+ * event and no round trip through the server. Same timeout and retry as `acts`; a worker that dies
+ * mid-step leaves the task to time out, and the next worker runs the step again (it is idempotent).
+ */
+export const localActs = proxyLocalActivities<IntakeActivities>({
+  startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: STEP_ATTEMPTS },
 });
 

@@ -1,32 +1,16 @@
-// What reaches an intake run from outside: upload-complete, approve and reject. New runs take them
-// as Updates whose validators refuse a malformed, unsigned or foreign payload before anything is
-// written to history (a refusal is recorded by the worker through a sink, outside the history);
-// an accepted Update is answered with what became of it. Signals are kept: runs without the decision-updates
-// marker (workflows/compat.ts) take them as recorded, and the others put a signal through the same checks.
+// What reaches an intake run from outside: upload-complete, approve and reject, as Updates whose
+// validators refuse a malformed, unsigned or foreign payload before anything is written to history
+// (a refusal is recorded by the worker through a sink, outside the history); an accepted Update is
+// answered with what became of it. There are no signal handlers: a signal of those names changes
+// nothing (the SDK keeps it unhandled; the server caps signals per run, temporal/limits.ts).
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
-import { condition, deprecatePatch, proxySinks, setHandler } from '@temporalio/workflow';
+import { condition, proxySinks, setHandler } from '@temporalio/workflow';
 import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
 import { problemsLine, SIGNAL_CHECKS } from '../lib/intake/signal-shapes';
 import type { IntakeStatus } from '../lib/intake/vocabulary';
-import { SIGNAL_DURING_STEP_PATCH } from './compat';
 import { installClassify } from './intake-classify';
-import { installLegacySignals, type RecordMalformed } from './intake-legacy-signals';
-import {
-  approveSignal,
-  approveUpdate,
-  rejectSignal,
-  rejectUpdate,
-  uploadCompleteSignal,
-  uploadCompleteUpdate,
-  type ApproveSignal,
-  type Decision,
-  type IntakeAnswer,
-  type IntakeSinks,
-  type RejectSignal,
-  type RefusalNote,
-  type UploadCompleteSignal,
-} from './messages';
+import { approveUpdate, rejectUpdate, uploadCompleteUpdate, type Decision, type IntakeAnswer, type IntakeSinks, type RefusalNote, type UploadCompleteSignal } from './messages';
 
 /** Decisions waiting to be acted on. Beyond this a new one is refused (`queue_full`: the API answers 503), never dropped. */
 export const MAX_OFFERED_DECISIONS = 100;
@@ -38,12 +22,8 @@ const { refusals: refusalSink } = proxySinks<IntakeSinks>();
 export interface InboxContext {
   submissionId: string;
   partnerActorId: string;
-  decisionKeys?: DecisionKeys | undefined;
+  decisionKeys: DecisionKeys;
   status: () => IntakeStatus;
-  /** Runs without the Updates record a malformed signal with this activity. */
-  recordMalformed: RecordMalformed;
-  /** True for runs that started with the Updates (the workflow's patch, asked once at its start). */
-  updates: boolean;
 }
 
 class Refused extends Error {
@@ -63,19 +43,10 @@ export class Inbox {
 
   constructor(private readonly c: InboxContext) {}
 
-  /**
-   * Does the run take `trigger` now, or at the end of the running step? Runs with Updates always
-   * keep a trigger sent during the step; runs with signals do too, outside a validator (which may
-   * not add the patch's marker to history), where they take only what the state accepts now.
-   */
-  private takes(trigger: Trigger, inValidator = false): boolean {
+  /** Does the run take `trigger` now, or keep it for the end of the running step (lifecycle.ts acceptsDuringStep)? */
+  private takes(trigger: Trigger): boolean {
     const status = this.c.status();
-    if (accepts(status, trigger)) return true;
-    if (!acceptsDuringStep(status, trigger)) return false;
-    if (this.c.updates) return true;
-    if (inValidator) return false;
-    deprecatePatch(SIGNAL_DURING_STEP_PATCH);
-    return true;
+    return accepts(status, trigger) || acceptsDuringStep(status, trigger);
   }
 
   private note(message: RefusalNote['message'], n: Omit<RefusalNote, 'submissionId' | 'message'>) {
@@ -89,7 +60,7 @@ export class Inbox {
     const { requestId, by } = checked.value;
     const at = { requestId, by };
     if (this.offeredIds.has(requestId)) return { reason: 'duplicate_request', detail: 'this decision was taken already', ...at };
-    if (!this.takes(kind, true)) return { reason: 'invalid_transition', detail: `the submission is ${this.c.status()}`, ...at };
+    if (!this.takes(kind)) return { reason: 'invalid_transition', detail: `the submission is ${this.c.status()}`, ...at };
     if (this.offered.length >= MAX_OFFERED_DECISIONS) return { reason: 'queue_full', detail: `${MAX_OFFERED_DECISIONS} decisions are waiting`, ...at };
     return null;
   }
@@ -100,7 +71,7 @@ export class Inbox {
     const { requestId, by } = shape.value;
     // Only the submission's partner completes its upload: the history names no actor the API did not authenticate.
     if (by.actorId !== this.c.partnerActorId) return { reason: 'actor_not_partner', detail: 'only the submission’s partner completes its upload', requestId, by };
-    if (this.handled.has(requestId) || this.upload !== undefined || !this.takes('upload_complete', true))
+    if (this.handled.has(requestId) || this.upload !== undefined || !this.takes('upload_complete'))
       return { reason: 'invalid_transition', detail: `the submission is ${this.c.status()}`, requestId, by };
     return null;
   }
@@ -108,20 +79,6 @@ export class Inbox {
   private offer(d: Decision) {
     this.offeredIds.add(d.signal.requestId);
     this.offered.push(d);
-  }
-
-  /** A signalled decision of a run without Updates: offered when new, while there is room and the state takes it. */
-  offerSignalled(d: Decision) {
-    if (this.offeredIds.has(d.signal.requestId) || this.offered.length >= MAX_OFFERED_DECISIONS) return;
-    if (!this.takes(d.kind)) return;
-    this.offer(d);
-  }
-
-  /** A signalled upload-complete of a run without Updates: taken once, when the state takes it. */
-  takeSignalledUpload(s: UploadCompleteSignal) {
-    if (this.handled.has(s.requestId) || this.upload !== undefined || !this.takes('upload_complete')) return;
-    this.handled.add(s.requestId);
-    this.upload = s;
   }
 
   /** What became of a message: the Update waiting for it returns this. */
@@ -140,7 +97,7 @@ export class Inbox {
     return this.answers.get(requestId) as IntakeAnswer;
   }
 
-  /** Set every handler: Updates always, signals as the run's vintage takes them. */
+  /** Set every handler. */
   install() {
     const validateWith = (message: RefusalNote['message'], refusal: (p: unknown) => ReturnType<Inbox['uploadRefusal']>) => (p: unknown) => {
       const r = refusal(p);
@@ -174,24 +131,5 @@ export class Inbox {
       { validator: validateWith('reject', (p) => this.decisionRefusal('reject', p)) },
     );
     installClassify(this.c);
-    if (this.c.updates) this.installCheckedSignals();
-    else installLegacySignals(this, this.c.recordMalformed);
-  }
-
-  /** Runs with Updates: a signal goes through the Update's checks; a refused one is recorded outside the history. */
-  private installCheckedSignals() {
-    setHandler(uploadCompleteSignal, (s) => {
-      const r = this.uploadRefusal(s);
-      if (r) return this.note('uploadComplete', r);
-      this.handled.add(s.requestId);
-      this.upload = s;
-    });
-    const decision = (kind: Decision['kind']) => (s: ApproveSignal | RejectSignal) => {
-      const r = this.decisionRefusal(kind, s);
-      if (r) return this.note(kind, r);
-      this.offer({ kind, signal: s } as Decision);
-    };
-    setHandler(approveSignal, decision('approve'));
-    setHandler(rejectSignal, decision('reject'));
   }
 }

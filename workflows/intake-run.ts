@@ -3,7 +3,7 @@
 // continue as new when the history grew long, end. Deterministic code only.
 import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RowState } from '../activities/types';
-import { transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import { isWorking, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
 import type { ActorRef } from '../lib/intake/vocabulary';
 import { record } from './intake-activities';
 import { currentDetailsOf } from './intake-details';
@@ -13,15 +13,21 @@ import { AwaitingSinceKey, IntakeStatusKey, ReviewStatusKey, type IntakeInput, t
 
 export const REVIEW: Pick<IntakeState, 'intakeStatus' | 'reviewStatus'> = { intakeStatus: 'awaiting_review', reviewStatus: 'review_required' };
 
+/**
+ * The shape a run was recorded with (workflows/compat.ts): `current` for new runs; runs of the
+ * decision-updates builds replay as they were recorded (the staged object looked at by its own
+ * activity, verification a regular activity, work steps in the search attributes).
+ */
+export type Shape = 'current' | 'decision-updates';
+
 export class IntakeRun {
   readonly state: IntakeState;
   readonly inbox: Inbox;
   readonly uploadDeadline: Date;
 
-  /** `updates`: the run started with the Updates (asked once, first, by the workflow). */
   constructor(
     readonly input: IntakeInput,
-    readonly updates: boolean,
+    readonly shape: Shape,
   ) {
     this.state = {
       submissionId: input.submissionId,
@@ -37,8 +43,6 @@ export class IntakeRun {
       partnerActorId: input.partnerActorId,
       decisionKeys: input.decisionKeys,
       status: () => this.state.intakeStatus,
-      updates,
-      recordMalformed: (r) => record.recordSignalRefusal({ submissionId: input.submissionId, ...r }),
     });
     this.uploadDeadline = input.resume ? new Date(input.resume.uploadDeadline) : new Date(Date.now() + input.uploadDeadlineSeconds * 1000);
   }
@@ -55,8 +59,13 @@ export class IntakeRun {
     setCurrentDetails(currentDetailsOf(this.state, new Date(Date.now()), this.uploadDeadline));
   }
 
+  /**
+   * The search attributes say where a run waits or how it ended; a work step (seconds long) shows
+   * in the details line only, in the current shape: an upsert is a history event.
+   */
   show() {
     const s = this.state;
+    if (this.shape === 'current' && isWorking(s.intakeStatus)) return this.details();
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: s.intakeStatus },
       { key: ReviewStatusKey, value: s.reviewStatus },
@@ -75,12 +84,16 @@ export class IntakeRun {
     this.show();
   }
 
-  /** Back to the decision wait with no new AwaitingSince: a refused approval (the row never left awaiting_review). */
-  backToReview() {
-    Object.assign(this.state, REVIEW);
+  /**
+   * Back where a refused step was entered from, with no new AwaitingSince: the row never left it
+   * (a refused approval: awaiting_review; an upload-complete with no object: staged).
+   */
+  backTo(from: 'staged' | 'awaiting_review') {
+    Object.assign(this.state, { intakeStatus: from, reviewStatus: 'review_required' });
+    if (this.shape === 'current') return this.details(); // the search attributes never showed the work step
     upsertSearchAttributes([
-      { key: IntakeStatusKey, value: 'awaiting_review' },
-      { key: ReviewStatusKey, value: 'review_required' },
+      { key: IntakeStatusKey, value: this.state.intakeStatus },
+      { key: ReviewStatusKey, value: this.state.reviewStatus },
     ]);
     this.details();
   }
@@ -111,9 +124,8 @@ export class IntakeRun {
     return this.state;
   }
 
-  /** Has this run's history grown long enough that it should continue as new (runs with Updates only)? */
+  /** Has this run's history grown long enough that it should continue as new? */
   historyLong(): boolean {
-    if (!this.updates) return false;
     const i = workflowInfo();
     return i.continueAsNewSuggested || i.historyLength > MAX_HISTORY_EVENTS || i.historySize > MAX_HISTORY_BYTES;
   }

@@ -3,15 +3,16 @@
 // through the one function `work`, driven by the transition table: it calls the state's activity
 // with the entering transition and the outcomes the table offers, then follows the outcome. Every
 // transition is built from the table here; the activities persist exactly what they are handed.
-// A new work step needs nothing in this file.
-import { condition, deprecatePatch } from '@temporalio/workflow';
+// A new work step needs nothing in this file: its WORK row names the patch it arrived with, which
+// `work` asks before it enters the step.
+import { condition, deprecatePatch, patched } from '@temporalio/workflow';
 import type { AcceptDecisionInput, WorkStepInput, WorkStepResult } from '../activities/types';
 import type { IntakeActivities } from '../activities/registered';
-import { gaveUpOf, isWorking, OPEN, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type WorkingStatus } from '../lib/intake/lifecycle';
+import { gaveUpOf, isWorking, OPEN, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type Work, type WorkingStatus } from '../lib/intake/lifecycle';
 import { decisionDetails, decisionNote } from '../lib/intake/signal-shapes';
 import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
-import { acts, record } from './intake-activities';
+import { acts, localActs, record } from './intake-activities';
 import type { Decision } from './intake-inbox';
 import { IntakeRun, REVIEW } from './intake-run';
 import type { IntakeState, UploadCompleteSignal } from './messages';
@@ -64,7 +65,7 @@ const staged: Step = async (run) => {
     const uploaded = left > 0 && (await condition(() => inbox.upload !== undefined || run.historyLong(), left)) && inbox.upload !== undefined;
     if (!uploaded) {
       // Woken by a long history, not by the window's end.
-      if (run.updates && Date.now() < run.uploadDeadline.getTime()) {
+      if (Date.now() < run.uploadDeadline.getTime()) {
         const next = await run.continued('staged', null);
         if (next) return { done: next };
         continue;
@@ -72,8 +73,9 @@ const staged: Step = async (run) => {
       return expire(run);
     }
     const upload = inbox.upload as UploadCompleteSignal;
-    // Runs with Updates look before they act: an upload-complete sent before the bytes leaves the submission staged.
-    if (run.updates && input.resume?.intakeStatus !== 'verifying' && !(await acts.stagedObjectPresent({ stagingKey: input.stagingKey }))) {
+    // The decision-updates shape looked for the bytes in an activity of its own; the current one
+    // looks inside verification (an upload-complete sent before the bytes is refused there).
+    if (run.shape === 'decision-updates' && input.resume?.intakeStatus !== 'verifying' && !(await acts.stagedObjectPresent({ stagingKey: input.stagingKey }))) {
       await record.recordSignalRefusal({
         submissionId: input.submissionId, signal: 'uploadComplete', requestId: upload.requestId, by: upload.by, seq: 0,
         reason: 'object_missing', detail: 'no uploaded object yet; the submission stays staged until the upload window ends',
@@ -131,7 +133,7 @@ const awaitingReview: Step = async (run, { sha256 }) => {
 async function reject(run: IntakeRun, o: Extract<Decision, { kind: 'reject' }>, sha256: string): Promise<Next | undefined> {
   const { by, reasonCode } = o.signal;
   const rejected = run.decide('reject', { by, note: decisionNote(o), facts: { rejectReasonCode: reasonCode } });
-  deprecatePatch(TRANSITION_WRITER_PATCH);
+  if (run.shape === 'decision-updates') deprecatePatch(TRANSITION_WRITER_PATCH);
   let written;
   try {
     written = await acts.recordTransition({ ...rejected, decision: signedDecision(o, sha256, rejected) });
@@ -157,7 +159,7 @@ async function reject(run: IntakeRun, o: Extract<Decision, { kind: 'reject' }>, 
 const RECORDED_INPUTS = {
   verifying: (run: IntakeRun, { upload, enter }: At, outcomes: StepOutcomes) => {
     const { submissionId, stagingKey, sizeBytes, mimeType } = run.input;
-    return { submissionId, stagingKey, sizeBytes, mimeType, by: upload!.by, enter: enter!, outcomes };
+    return { submissionId, stagingKey, sizeBytes, mimeType, by: upload!.by, enter: enter!, outcomes, requestId: upload!.requestId };
   },
   promoting: (run: IntakeRun, { sha256, decision, enter }: At, outcomes: StepOutcomes) => {
     const { submissionId, stagingKey, mimeType } = run.input;
@@ -194,7 +196,12 @@ function waitAt(run: IntakeRun, s: IntakeStatus, sha256: string | null | undefin
 const work: Step = async (run, at) => {
   const enter = at.enter!;
   const outcomes = stepOutcomes(enter);
-  const call = acts[WORK[at.at as WorkingStatus].activity] as (i: unknown) => Promise<WorkStepResult>;
+  const step: Work = WORK[at.at as WorkingStatus];
+  // A step that arrived with a patch is passed by in a run recorded before it: the older table's
+  // outcome is what its row holds (lifecycle.ts WORK).
+  if (step.arrivedWith !== 'initial' && !patched(step.arrivedWith)) return follow(run, at, outcomeOf(outcomes, { ok: true }));
+  const proxies = step.local && run.shape === 'current' ? localActs : acts;
+  const call = proxies[step.activity as keyof typeof proxies] as (i: unknown) => Promise<WorkStepResult>;
   let result: WorkStepResult;
   try {
     result = await call(inputOf(run, at, outcomes));
@@ -206,17 +213,28 @@ const work: Step = async (run, at) => {
     return waitAt(run, row.intakeStatus, at.sha256 ?? row.verifiedSha256);
   }
   if ('refused' in result) {
-    run.backToReview();
+    // Nothing was written (a signed decision that did not hold; an upload-complete with no object):
+    // the run is back where the request found it, and waits there.
+    const from: 'staged' | 'awaiting_review' = enter.from === 'staged' ? 'staged' : 'awaiting_review';
+    run.backTo(from);
     answerStep(run, at, false, result.reason);
-    return { at: REVIEW.intakeStatus, sha256: at.sha256! };
+    if (from === 'staged') {
+      run.inbox.upload = undefined;
+      return { at: 'staged' };
+    }
+    return { at: from, sha256: at.sha256! };
   }
-  const outcome = outcomeOf(outcomes, result);
+  return follow(run, at, outcomeOf(outcomes, result));
+};
+
+/** The run moves to a work step's outcome and goes on: into the next work step, a wait or the end. */
+function follow(run: IntakeRun, at: At, outcome: Transition): Promise<Next> | Next {
   run.moveTo(outcome);
   const sha256 = outcome.facts.sha256 ?? at.sha256;
   if (isWorking(outcome.to)) return { ...at, at: outcome.to, enter: outcome, ...(sha256 ? { sha256 } : {}) };
   answerStep(run, at, true);
   return waitAt(run, outcome.to, sha256);
-};
+}
 
 /** The waits, by the state they serve. */
 const WAITS: Partial<Record<IntakeStatus, Step>> = { staged, awaiting_review: awaitingReview };

@@ -11,8 +11,8 @@ import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/i
 export interface IntakeInput extends SubmissionRef {
   /** Upload window plus grace, in seconds: the workflow expires when no upload-complete arrives. */
   uploadDeadlineSeconds: number;
-  /** The API's decision keys (kid -> raw Ed25519 public key): Update validators verify proofs with them. Optional: workflows/compat.ts. */
-  decisionKeys?: DecisionKeys;
+  /** The API's decision keys (kid -> raw Ed25519 public key): Update validators verify proofs with them. */
+  decisionKeys: DecisionKeys;
   /** A run that takes over from an earlier one (continued as new, or resumed by the reconciler from the row). */
   resume?: IntakeResume;
 }
@@ -41,12 +41,9 @@ export type RejectSignal = RejectPayload;
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */
 export type IntakeState = IntakeView;
 
-/** A decision offered to the run, by an Update or (runs without Updates) a signal. */
+/** A decision offered to the run by an Update. */
 export type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
 
-export const uploadCompleteSignal = defineSignal<[UploadCompleteSignal]>('uploadComplete');
-export const approveSignal = defineSignal<[ApproveSignal]>('approve');
-export const rejectSignal = defineSignal<[RejectSignal]>('reject');
 export const intakeStateQuery = defineQuery<IntakeState>('intakeState');
 
 /**
@@ -68,8 +65,7 @@ export const REFUSAL_SEPARATOR = ': ';
 export const BUSY_REFUSALS = ['queue_full'] as const;
 
 /**
- * Refusals made where nothing may be written to history (Update validators, signals a run no
- * longer takes): the worker records them (decision_refusals, capped per submission) outside the
+ * Refusals made where nothing may be written to history (Update validators): the worker records them (decision_refusals, capped per submission) outside the
  * history. Called on the first execution only, never on replay.
  */
 export interface RefusalNote {
@@ -93,18 +89,12 @@ export function intakeWorkflowId(submissionId: string): string {
 // Webhook delivery (workflows/webhook-delivery.ts): one workflow per endpoint (webhookEndpoint),
 // signalled with-start by the worker's dispatcher when the endpoint has deliveries and its deliverer
 // is not running. Its own task queue (WEBHOOK_TASK_QUEUE, by default the intake queue's name +
-// `-webhooks`) so slow partner receivers never take intake slots. The per-(endpoint, submission)
-// lane workflows (webhookLane) are a compatibility item (workflows/compat.ts): open ones run to their end.
+// `-webhooks`) so slow partner receivers never take intake slots.
 /** "There are deliveries": sent with signal-with-start by the dispatcher. */
 export const webhookDeliveriesSignal = defineSignal('webhookDeliveries');
 
 export function webhookEndpointWorkflowId(endpointId: string): string {
   return `webhook-endpoint:${endpointId}`;
-}
-
-/** The id of a lane workflow (webhookLane, workflows/compat.ts). */
-export function webhookLaneWorkflowId(endpointId: string, submissionId: string): string {
-  return `webhook-lane:${endpointId}:${submissionId}`;
 }
 
 /** The webhook lane's task queue when WEBHOOK_TASK_QUEUE is not set. */

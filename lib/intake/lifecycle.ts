@@ -77,17 +77,29 @@ export type WorkingStatus = Exclude<Exclude<TableRow['from'], null>, Extract<Tab
 /**
  * Each work step's work, total over the work steps: the activity that does it (its name in
  * activities/index.ts createActivities, which the workflow calls with the entering transition and
- * the outcomes), what the Web UI's details line says while it runs, and the note of the step's
- * gave-up row where it has one. Partners hear of no work step (lib/webhooks/events.ts).
+ * the outcomes), what the Web UI's details line says while it runs, the note of the step's gave-up
+ * row where it has one, and the patch it arrived with. Partners hear of no work step
+ * (lib/webhooks/events.ts).
+ *
+ * Replay safety is declared here, not remembered: a run that waits (days, in review) replays its
+ * history through the current table when its next task comes (AUTO_UPGRADE workers). A step added
+ * later names the patch it arrived with (`arrivedWith`, a new id in workflows/compat.ts);
+ * intake-steps.ts asks `patched()` before it enters the step, and a run recorded before the patch
+ * passes the step by (its row already went where the older table sent it). Only the steps every
+ * recorded history has say `initial`; test/unit/work-steps.test.ts fails for any other.
  */
 export const WORK = {
-  verifying: { activity: 'verifyStagedMedia', doing: 'verifying the uploaded bytes' },
-  promoting: { activity: 'promoteToMediaStore', doing: 'approved; promoting into the private media store', gaveUpNote: 'promotion gave up after its attempts' },
+  verifying: { activity: 'verifyStagedMedia', doing: 'verifying the uploaded bytes', arrivedWith: 'initial', local: true },
+  promoting: { activity: 'promoteToMediaStore', doing: 'approved; promoting into the private media store', gaveUpNote: 'promotion gave up after its attempts', arrivedWith: 'initial' },
 } as const satisfies Record<WorkingStatus, Work>;
-interface Work {
+export interface Work {
   activity: string;
   doing: string;
   gaveUpNote?: string;
+  /** `initial`: a step of every recorded shape; else the patch id (workflows/compat.ts) the step arrived with. */
+  arrivedWith: 'initial' | `intake-${string}`;
+  /** Run as a local activity, in the current shape (workflows/intake-activities.ts localActs): a short step that must not cost a round trip. */
+  local?: true;
 }
 
 /** Work steps: states whose every way out is the workflow's own doing (verifying, promoting). */

@@ -49,13 +49,6 @@ export async function recordAttempt(
     select delivery_id, attempts, ${o.statusCode}, ${o.error}, ${o.durationMs} from d`;
 }
 
-export async function finishDelivery(sql: Tx, deliveryId: string, status: 'failed' | 'cancelled', reason: string): Promise<void> {
-  await sql`
-    update webhook_deliveries set status = ${status}, completed_at = now(), next_attempt_at = null, lease_until = null,
-      last_error = coalesce(last_error, ${reason})
-    where delivery_id = ${deliveryId} and status in ('pending', 'delivering')`;
-}
-
 export interface DeliveryLogRow {
   deliveryId: string;
   eventId: string;

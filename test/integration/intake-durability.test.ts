@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { detailsHash } from '../../lib/intake/decision-proof';
-import { approveSignal, intakeWorkflowId } from '../../workflows/messages';
+import { approveUpdate, intakeWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
@@ -31,19 +31,22 @@ describe('durability: the worker goes away while submissions are in flight', () 
     expect(blocked.headers.get('retry-after')).toBeTruthy();
     expect(Date.now() - started).toBeLessThan(10_000); // bounded, not a hang
 
-    // Decisions recorded by Temporal while no worker runs; they must not be lost. Each carries
-    // the proof the approve route signs (a decision without one changes nothing).
+    // Decisions sent to Temporal while no worker runs wait there (admitted Updates, retried by the
+    // client) and are taken once a worker is back; they must not be lost. Each carries the proof the
+    // approve route signs (a decision without one changes nothing).
     const by = { actorId: operator.actorId, credentialId: `${LOCAL_ISSUER}#${operator.subject}` };
     const reviewNotes = 'approved offline';
+    const sent: Promise<unknown>[] = [];
     for (const id of ids) {
       const requestId = `r-${id}`;
       const [row] = await stack.sql<{ verifiedSha256: string }[]>`select verified_sha256 from submissions where submission_id = ${id}`;
       const proof = await stack.api.deps.decisionSigner.sign({
         submissionId: id, decision: 'approve', ...by, sha256: row!.verifiedSha256, requestId, detailsHash: detailsHash({ reviewNotes }),
       });
-      await stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id)).signal(approveSignal, { requestId, by, reviewNotes, proof });
+      sent.push(stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id)).executeUpdate(approveUpdate, { args: [{ requestId, by, reviewNotes, proof }] }));
     }
     await stack.startWorker();
+    expect((await Promise.all(sent)).every((a) => (a as { taken: boolean }).taken)).toBe(true);
     await eventually(async () => {
       const rows = await stack.sql`select count(*)::int as n from submissions where submission_id = any(${ids}) and intake_status = 'promoted_to_media_store'`;
       return rows[0]!.n === ids.length;

@@ -1,10 +1,13 @@
-// Nothing wedges (issue 22, item 1): signals whose payload is not their shape, sent straight to
-// Temporal as anyone who can reach its frontend could, are checked inside the workflow, recorded
-// as refused with what was wrong, and never reach an activity; a real decision after them applies.
+// Nothing wedges (issue 22, item 1): Updates whose payload is not their shape, sent straight to
+// Temporal as anyone who can reach its frontend could, are refused by the workflow's validators
+// before history, recorded as refused with what was wrong, and never reach an activity; a real
+// decision after them applies. A signal of the same names changes nothing: the run has no signal
+// handlers (workflows/compat.ts retired them).
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptDecision } from '../../activities/accept-decision';
 import { transitionOf } from '../../lib/intake/lifecycle';
-import { approveSignal, intakeStateQuery, intakeWorkflowId, rejectSignal, uploadCompleteSignal } from '../../workflows/messages';
+import { approveUpdate, intakeStateQuery, intakeWorkflowId, rejectUpdate, uploadCompleteUpdate } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, stageAndVerify, submissionBody } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
@@ -20,26 +23,29 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 
 const handle = (id: string) => stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id));
-/** Sent as raw JSON would be: the typed signal definitions do not stop a caller outside TypeScript. */
+/** Sent as raw JSON would be: the typed definitions do not stop a caller outside TypeScript. */
 const raw = (payload: unknown) => payload as never;
+/** An Update straight to Temporal, which the validator must refuse (nothing reaches history). */
+const refused = (id: string, update: typeof approveUpdate | typeof rejectUpdate | typeof uploadCompleteUpdate, payload: unknown) =>
+  expect(handle(id).executeUpdate(update.name, { args: [raw(payload)] })).rejects.toBeInstanceOf(WorkflowUpdateFailedError);
 
 const refusals = (id: string) =>
   stack.sql<{ decision: string; requestId: string; reason: string; claimedActorId: string | null; claimedCredentialId: string | null; detail: string }[]>`
     select decision, request_id, reason, claimed_actor_id, claimed_credential_id, detail from decision_refusals where submission_id = ${id} order by id`;
 
 /** The shapes of the issue, plus the ones around them. */
-const MALFORMED_DECISIONS: [typeof approveSignal | typeof rejectSignal, unknown][] = [
-  [approveSignal, { requestId: 'x', by: null, reviewNotes: null, proof: { protected: 1, payload: [], signature: {} } }],
-  [rejectSignal, { requestId: 'y', by: { actorId: 'operator:eve' }, reasonCode: 'duplicate', reviewNotes: 'dup', proof: { protected: 'a', payload: 'b', signature: 'c' } }],
-  [approveSignal, null],
-  [approveSignal, 'approve'],
-  [approveSignal, { requestId: 12, by: { actorId: 'a', credentialId: 'c' }, reviewNotes: 'ok' }],
-  [rejectSignal, { requestId: 'z', by: { actorId: 'a', credentialId: 'c' }, reasonCode: 'because' }],
-  [approveSignal, { requestId: 'w', by: { actorId: 'a', credentialId: 'c' }, reviewNotes: 'ok', seenMatches: 'all' }],
+const MALFORMED_DECISIONS: [typeof approveUpdate | typeof rejectUpdate, unknown][] = [
+  [approveUpdate, { requestId: 'x', by: null, reviewNotes: null, proof: { protected: 1, payload: [], signature: {} } }],
+  [rejectUpdate, { requestId: 'y', by: { actorId: 'operator:eve' }, reasonCode: 'duplicate', reviewNotes: 'dup', proof: { protected: 'a', payload: 'b', signature: 'c' } }],
+  [approveUpdate, null],
+  [approveUpdate, 'approve'],
+  [approveUpdate, { requestId: 12, by: { actorId: 'a', credentialId: 'c' }, reviewNotes: 'ok' }],
+  [rejectUpdate, { requestId: 'z', by: { actorId: 'a', credentialId: 'c' }, reasonCode: 'because' }],
+  [approveUpdate, { requestId: 'w', by: { actorId: 'a', credentialId: 'c' }, reviewNotes: 'ok', seenMatches: 'all' }],
 ];
 
-describe('malformed signals change nothing and are recorded as refused', () => {
-  it('a run from before the shape check hands its malformed decision to the activity, which refuses it instead of throwing', async () => {
+describe('malformed Updates change nothing and are recorded as refused; signals change nothing', () => {
+  it('the deciding activity refuses a malformed decision instead of throwing', async () => {
     const { id } = await stageAndVerify(stack, partner);
     const [row] = await stack.sql<{ verifiedSha256: string }[]>`select verified_sha256 from submissions where submission_id = ${id}`;
     const accept = acceptDecision({ sql: stack.sql, log: { warn: () => {} } });
@@ -58,7 +64,9 @@ describe('malformed signals change nothing and are recorded as refused', () => {
 
   it('decision shapes that wedged a submission are refused in the workflow; the operator’s real approval is applied', async () => {
     const { id } = await stageAndVerify(stack, partner);
-    for (const [signal, payload] of MALFORMED_DECISIONS) await handle(id).signal(signal.name, raw(payload));
+    for (const [update, payload] of MALFORMED_DECISIONS) await refused(id, update, payload);
+    // A signal of the same name, even a well-formed one, has no handler: nothing is recorded or taken.
+    await handle(id).signal('approve', raw({ requestId: 'signalled', by: { actorId: operator.actorId, credentialId: 'c' }, reviewNotes: 'ok' }));
     const recorded = await eventually(async () => {
       const r = await refusals(id);
       return r.length === MALFORMED_DECISIONS.length ? r : undefined;
@@ -73,6 +81,7 @@ describe('malformed signals change nothing and are recorded as refused', () => {
     expect(byId('y')!.detail).toContain('by.credentialId');
     // Payloads without a readable request id get the run's own.
     expect(recorded.filter((r) => r.requestId.startsWith('malformed:')).length).toBe(3);
+    expect(recorded.some((r) => r.requestId === 'signalled')).toBe(false);
 
     // Nothing moved: the row, the workflow and the status read all say awaiting_review.
     const [row] = await stack.sql`select intake_status from submissions where submission_id = ${id}`;
@@ -96,8 +105,8 @@ describe('malformed signals change nothing and are recorded as refused', () => {
     expect(created.status).toBe(201);
     const id = created.body.data.submission.submissionId as string;
     expect((await putUpload(created.body.data.upload.url, bytes, 'image/jpeg')).status).toBe(200);
-    await handle(id).signal(uploadCompleteSignal, raw({ requestId: 'u1', by: { actorId: 42, credentialId: 'c' } }));
-    await handle(id).signal(uploadCompleteSignal, raw(undefined));
+    await refused(id, uploadCompleteUpdate, { requestId: 'u1', by: { actorId: 42, credentialId: 'c' } });
+    await refused(id, uploadCompleteUpdate, undefined);
     const recorded = await eventually(async () => {
       const r = await refusals(id);
       return r.length === 2 ? r : undefined;

@@ -1,6 +1,7 @@
 // Decisions that cannot be forged (issue 14, item 3) and operators reading any submission (item 2),
-// on the real stack: signals are sent by hand with the Temporal client, as anyone who can reach the
-// Temporal frontend (or the Web UI's "Send Signal") could.
+// on the real stack: decision Updates are sent by hand with the Temporal client, as anyone who can
+// reach the Temporal frontend could (the run has no signal handlers to send to).
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { temporalDataConverter } from '../../temporal/connection';
 import crypto from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -10,7 +11,7 @@ import { upsertMapping } from '../../lib/identity/actors';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { createDecisionSigner, detailsHash } from '../../lib/intake/decision-proof';
 import type { DecisionProof } from '../../lib/intake/vocabulary';
-import { approveSignal, intakeStateQuery, intakeWorkflowId, rejectSignal, type ApproveSignal } from '../../workflows/messages';
+import { intakeStateQuery, intakeWorkflowId, type ApproveSignal } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
 import { eventually, startTestStack, uid, type TestStack } from '../helpers/stack';
@@ -27,6 +28,15 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 
 const handle = (id: string) => stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id));
+/** A decision Update straight to Temporal: refused by its validator (before history) or, accepted, by the deciding activity; never taken. */
+const forge = async (id: string, name: 'approve' | 'reject', payload: unknown) => {
+  try {
+    const answer = await handle(id).executeUpdate<{ taken: boolean }, [never]>(name, { args: [payload as never] });
+    expect(answer.taken).toBe(false);
+  } catch (err) {
+    if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+  }
+};
 
 async function awaitingReview(): Promise<string> {
   const { id, done } = await stageAndVerify(stack, partner);
@@ -34,7 +44,7 @@ async function awaitingReview(): Promise<string> {
   return id;
 }
 
-/** The refusal the worker recorded for this signal (it has processed it by then). */
+/** The refusal the worker recorded for this decision (it has processed it by then). */
 const refusalOf = (id: string, requestId: string) =>
   eventually(async () => {
     const [r] = await stack.sql<{ reason: string; decision: string; claimedActorId: string; proofActorId: string | null }[]>`
@@ -71,13 +81,13 @@ describe('a decision without a valid proof changes nothing', () => {
     const forged = { by: { actorId: 'nobody', credentialId: 'none' }, reviewNotes: 'Approved by nobody.' };
 
     const noProof = uid('forged-');
-    await handle(id).signal(approveSignal, { requestId: noProof, ...forged });
+    await forge(id, 'approve', { requestId: noProof, ...forged });
     expect(await refusalOf(id, noProof)).toMatchObject({ reason: 'proof_missing', decision: 'approve', claimedActorId: 'nobody', proofActorId: null });
     await expectUnchanged(id);
 
     const madeUp = uid('forged-');
     const garbage: DecisionProof = { protected: 'eyJhbGciOiJFZERTQSJ9', payload: Buffer.from('{"sid":"x"}').toString('base64url'), signature: 'AAAA' };
-    await handle(id).signal(approveSignal, { requestId: madeUp, ...forged, proof: garbage });
+    await forge(id, 'approve', { requestId: madeUp, ...forged, proof: garbage });
     expect(await refusalOf(id, madeUp)).toMatchObject({ reason: 'proof_invalid' });
 
     // Well-formed, with every claim right, but signed with the attacker's own Ed25519 key.
@@ -89,7 +99,7 @@ describe('a decision without a valid proof changes nothing', () => {
       submissionId: id, decision: 'approve', actorId: by.actorId, credentialId: by.credentialId, sha256: row!.verifiedSha256, requestId: otherKey,
       detailsHash: detailsHash({ reviewNotes: forged.reviewNotes }),
     });
-    await handle(id).signal(approveSignal, { requestId: otherKey, by, reviewNotes: forged.reviewNotes, proof });
+    await forge(id, 'approve', { requestId: otherKey, by, reviewNotes: forged.reviewNotes, proof });
     expect(await refusalOf(id, otherKey)).toMatchObject({ reason: 'proof_invalid', claimedActorId: operator.actorId });
     await expectUnchanged(id);
 
@@ -107,12 +117,12 @@ describe('a decision without a valid proof changes nothing', () => {
   it('a forged reject does not reject', async () => {
     const id = await awaitingReview();
     const requestId = uid('forged-');
-    await handle(id).signal(rejectSignal, { requestId, by: { actorId: 'nobody', credentialId: 'none' }, reasonCode: 'content_policy', reviewNotes: 'Forged rejection.' });
+    await forge(id, 'reject', { requestId, by: { actorId: 'nobody', credentialId: 'none' }, reasonCode: 'content_policy', reviewNotes: 'Forged rejection.' });
     expect(await refusalOf(id, requestId)).toMatchObject({ reason: 'proof_missing', decision: 'reject' });
     await expectUnchanged(id);
   });
 
-  it('a proof replayed from another submission (signal copied from its history) does not promote', async () => {
+  it('a proof replayed from another submission (Update copied from its history) does not promote', async () => {
     const decided = await awaitingReview();
     const approved = await call(stack, 'POST', `${INTAKE}/submissions/${decided}/approve`, { headers: operator.headers, body: { reviewNotes: 'Rights attested, approved.' } });
     expect(approved.body.data.intakeStatus).toBe('promoted_to_media_store');
@@ -121,10 +131,10 @@ describe('a decision without a valid proof changes nothing', () => {
 
     const target = await awaitingReview();
     // As it was, and with a fresh request id.
-    await handle(target).signal(approveSignal, copied);
+    await forge(target, 'approve', copied);
     expect(await refusalOf(target, copied.requestId)).toMatchObject({ reason: 'proof_mismatch', proofActorId: operator.actorId });
     const fresh = uid('replayed-');
-    await handle(target).signal(approveSignal, { ...copied, requestId: fresh });
+    await forge(target, 'approve', { ...copied, requestId: fresh });
     expect(await refusalOf(target, fresh)).toMatchObject({ reason: 'proof_mismatch' });
     await expectUnchanged(target);
   });
@@ -147,7 +157,7 @@ describe('a decision without a valid proof changes nothing', () => {
       detailsHash: detailsHash({ reviewNotes: signal.reviewNotes }),
     });
     await upsertMapping(stack.sql, { ...mapping, active: false });
-    await handle(id).signal(approveSignal, { ...signal, proof });
+    await forge(id, 'approve', { ...signal, proof });
     expect(await refusalOf(id, requestId)).toMatchObject({ reason: 'operator_not_active', proofActorId: actorId });
     await expectUnchanged(id);
   });

@@ -1,16 +1,16 @@
 // Test-only: the intake workflow (same type name, portfolioIntake) with one change that is NOT
-// replay-safe: a timer inserted between the upload signal and the verification activity, as a
+// replay-safe: a timer inserted between the upload-complete and the verification, as a
 // careless edit might add a "settle" pause. Everything before that point matches the real
 // workflow, so an expired history (which never gets there) still replays, and every history that
 // reached verification must fail with a DeterminismViolationError.
 import { condition, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
-import { DECISION_UPDATES_PATCH } from '../../workflows/compat';
+import { DECISION_UPDATES_PATCH, VERIFY_IN_ONE_STEP_PATCH } from '../../workflows/compat';
 import {
-  approveSignal,
+  approveUpdate,
   IntakeStatusKey,
-  rejectSignal,
+  rejectUpdate,
   ReviewStatusKey,
-  uploadCompleteSignal,
+  uploadCompleteUpdate,
   type ApproveSignal,
   type IntakeInput,
   type RejectSignal,
@@ -25,13 +25,14 @@ interface AlteredActivities {
 const acts = proxyActivities<AlteredActivities>({ startToCloseTimeout: '2 minutes' });
 
 export async function portfolioIntake(input: IntakeInput): Promise<string> {
-  // As the real workflow: asked first (runs with Updates record its marker here).
-  patched(DECISION_UPDATES_PATCH);
+  // As the real workflow: the shape asked first (each recorded shape has one of the markers here).
+  if (!patched(VERIFY_IN_ONE_STEP_PATCH)) patched(DECISION_UPDATES_PATCH);
   let upload: UploadCompleteSignal | undefined;
   let decision: ApproveSignal | RejectSignal | undefined;
-  setHandler(uploadCompleteSignal, (s) => void (upload ??= s));
-  setHandler(approveSignal, (s) => void (decision ??= s));
-  setHandler(rejectSignal, (s) => void (decision ??= s));
+  const taken = { taken: true as const, intakeStatus: 'verifying' as const };
+  setHandler(uploadCompleteUpdate, (s) => ((upload ??= s), taken));
+  setHandler(approveUpdate, (s) => ((decision ??= s), taken));
+  setHandler(rejectUpdate, (s) => ((decision ??= s), taken));
   const moveTo = (intake: string, review: string) =>
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: intake },
