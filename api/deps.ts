@@ -2,7 +2,6 @@ import type { Client, Connection } from '@temporalio/client';
 import type { ApiConfig } from '../lib/config';
 import type { Sql } from '../lib/db';
 import type { IdentityProvider } from '../lib/identity';
-import type { TransitionFeed } from '../lib/intake/transition-feed';
 import type { DecisionSigner } from '../lib/intake/decision-proof';
 import type { LocalSigningKey } from '../lib/identity/local-keys';
 import type { Logger } from '../lib/logger';
@@ -19,7 +18,6 @@ export interface AppDeps {
   temporal: { client: Client; connection: Connection };
   store: ObjectStore;
   /** Wakes signal routes when the workflow writes a transition (LISTEN/NOTIFY). */
-  transitions: TransitionFeed;
   identity: IdentityProvider;
   /** Local driver only: the key whose public half is served as the JWKS. */
   localSigningKey: LocalSigningKey | undefined;

@@ -12,7 +12,6 @@ import { loadOrCreateSecret } from '../lib/secrets';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
 import { resealSecrets } from '../lib/webhooks/secret-reseal';
 import { createIdentityProvider, LOCAL_JWKS_PATH } from '../lib/identity';
-import { createTransitionFeed } from '../lib/intake/transition-feed';
 import { createDecisionSigner } from '../lib/intake/decision-proof';
 import { loadOrCreateSigningKey } from '../lib/identity/local-keys';
 import { createObjectStore } from '../lib/storage';
@@ -81,7 +80,6 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
     const localSigningKey = cfg.IDP_DRIVER === 'local' ? await loadOrCreateSigningKey(cfg.DATA_DIR) : undefined;
     const decisionSigner = await createDecisionSigner(cfg);
     const webhookSecrets = loadWebhookSecretBox(cfg);
-    const transitions = createTransitionFeed(sql, (status) => metrics.transition(status));
     const startedAt = Date.now();
 
     /** Everything that depends on our own URL, built completely before the server listens. */
@@ -93,7 +91,6 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         sql,
         temporal,
         store: createObjectStore(cfg, { baseUrl: publicBaseUrl, secret: uploadSigningSecret }),
-        transitions,
         identity: createIdentityProvider(cfg, { sql, localJwksUrl: `${url}${LOCAL_JWKS_PATH}` }),
         localSigningKey,
         log,

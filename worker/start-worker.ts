@@ -11,6 +11,7 @@ import type { DelivererTiming } from '../activities/webhooks';
 import { databaseUrlOf, webhookPolicyOf, type WorkerConfig } from '../lib/config';
 import { createSql } from '../lib/db';
 import { createDecisionVerifier } from '../lib/intake/decision-proof';
+import { transitionsWritten } from '../lib/intake/transitions';
 import type { Logger } from '../lib/logger';
 import { createObjectStore } from '../lib/storage';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
@@ -92,6 +93,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
     const base = { connection, namespace: cfg.TEMPORAL_NAMESPACE, dataConverter: temporalDataConverter(cfg), workflowBundle, shutdownGraceMs: cfg.WORKER_SHUTDOWN_GRACE_MS, isolateTimeoutSeconds: cfg.WORKER_ISOLATE_TIMEOUT_SECONDS, deployment };
     const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
     const registry = new Registry();
+    registry.registerMetric(transitionsWritten); // the transitions this worker writes
     const decisions = await createDecisionVerifier(cfg);
     const refusals = createRefusalSink({ sql, log, registry });
     closers.push(() => refusals.drained());

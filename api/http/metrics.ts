@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { queueFigures } from '../../lib/console/review';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../../lib/db';
+import { transitionsWritten } from '../../lib/intake/transitions';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -14,7 +15,6 @@ export interface ApiMetrics {
   observeRequest(req: Request, res: Response, seconds: number): void;
   rateLimited(family: string): void;
   temporalFailure(operation: string): void;
-  transition(toStatus: string): void;
   /** Shadow reads (cutover stage shadow_reads): a sampled read the legacy store disagreed with. */
   shadowMismatch(route: string): void;
   shadowCompared(route: string, result: 'match' | 'mismatch' | 'error'): void;
@@ -37,12 +37,7 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     labelNames: ['operation'],
     registers: [registry],
   });
-  const transitions = new Counter({
-    name: 'intake_transitions_total',
-    help: 'Intake transitions written, by the status entered (every API instance sees every transition: use max across instances)',
-    labelNames: ['status'],
-    registers: [registry],
-  });
+  registry.registerMetric(transitionsWritten);
   const shadowMismatches = new Counter({
     name: 'cutover_shadow_mismatches_total',
     help: 'Shadow reads (cutover stage shadow_reads) whose legacy answer disagreed with the runtime answer, by route',
@@ -79,7 +74,6 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     },
     rateLimited: (family) => refusals.inc({ limit: family }),
     temporalFailure: (operation) => temporalFailures.inc({ operation }),
-    transition: (status) => transitions.inc({ status }),
     shadowMismatch: (route) => shadowMismatches.inc({ route }),
     shadowCompared: (route, result) => shadowReads.inc({ route, result }),
   };

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type postgres from 'postgres';
 import type { Sql, Tx } from '../db';
 import { DECIDED, transitionOf, UNDECIDED } from './lifecycle';
-import { eventFromWritten, TRANSITION_CHANNEL, type TransitionNotice } from './transitions';
+import { countTransition, eventFromWritten } from './transitions';
 import { EVENTS_CHANNEL, eventFromWrittenRow } from '../webhooks/events';
 import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
 
@@ -127,7 +127,7 @@ async function createIn(
   const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
   // The row, its create event and the partners' `submission.staged` event in one statement, the
   // events written from the row.
-  const [written] = await tx<(SubmissionRow & { raised: number; notified: unknown })[]>`
+  const [written] = await tx<(SubmissionRow & { raised: number })[]>`
     with written as (
       insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, partner_organization_id,
         credential_id, source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
@@ -140,11 +140,10 @@ async function createIn(
       returning *
     ), event as (${eventFromWritten(tx, created)}),
     outbox as (${eventFromWrittenRow(tx, 'submission.staged')})
-    select ${rowColumns(tx)}, (select count(pg_notify(${EVENTS_CHANNEL}, event_id)) from outbox) as raised,
-      -- every API process counts the transition it hears (intake_transitions_total), this first one too
-      pg_notify(${TRANSITION_CHANNEL}, ${JSON.stringify({ submissionId, intakeStatus: created.to } satisfies TransitionNotice)}) as notified
+    select ${rowColumns(tx)}, (select count(pg_notify(${EVENTS_CHANNEL}, event_id)) from outbox) as raised
     from written`;
-  const { raised: _raised, notified: _notified, ...row } = written!;
+  const { raised: _raised, ...row } = written!;
+  countTransition(created.to);
   return { kind: 'created', row } as const;
 }
 

@@ -1,17 +1,26 @@
-// The one writer of a transition: the row, its intake_events line and the notification to
-// waiting routes, in the caller's transaction. Idempotent: the row moves only from the state the
-// transition starts at, so a retried activity writes nothing twice.
+// The one writer of a transition: the row, its intake_events line and the partner's event (the
+// outbox), in the caller's transaction, counted by the process that writes it. Idempotent: the row
+// moves only from the state the transition starts at, so a retried activity writes nothing twice.
+import { Counter } from 'prom-client';
 import type { Tx } from '../db';
 import { EVENTS_CHANNEL, eventFromWrittenRow, eventTypeOf } from '../webhooks/events';
 import type { Transition } from './lifecycle';
 import type { IntakeStatus } from './vocabulary';
 
-/** Raised (NOTIFY) by every transition write; API replicas LISTEN and wake waiting routes. */
-export const TRANSITION_CHANNEL = 'intake_transitions';
+/**
+ * Transitions this process wrote, by the status entered: counted where they are written (the API
+ * writes `staged`, the worker the rest). Each process's /metrics registers it; sum across them.
+ */
+export const transitionsWritten = new Counter({
+  name: 'intake_transitions_total',
+  help: 'Intake transitions this process wrote, by the status entered (the API writes staged, the worker the rest: sum across processes)',
+  labelNames: ['status'],
+  registers: [],
+});
 
-export interface TransitionNotice {
-  submissionId: string;
-  intakeStatus: IntakeStatus;
+/** Counts a transition this process wrote (applyTransition and the create). */
+export function countTransition(to: IntakeStatus): void {
+  transitionsWritten.inc({ status: to });
 }
 
 /**
@@ -34,7 +43,6 @@ export function eventFromWritten(tx: Tx, t: Transition) {
 export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
   if (t.from === null) throw new Error('the create transition is written with the row (lib/intake/submissions.ts)');
   const f = t.facts;
-  const notice: TransitionNotice = { submissionId: t.submissionId, intakeStatus: t.to };
   const type = eventTypeOf(t.to);
   const raised = await tx`
     with written as (
@@ -56,8 +64,9 @@ export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
       returning *
     ), event as (${eventFromWritten(tx, t)})
     ${type ? tx`, outbox as (${eventFromWrittenRow(tx, type)})` : tx``}
-    select pg_notify(${TRANSITION_CHANNEL}, ${JSON.stringify(notice)})
-      ${type ? tx`, (select count(pg_notify(${EVENTS_CHANNEL}, event_id)) from outbox)` : tx``}
+    select ${type ? tx`(select count(pg_notify(${EVENTS_CHANNEL}, event_id)) from outbox)` : tx`1`} as raised
     from written`;
-  return raised.length > 0;
+  if (raised.length === 0) return false;
+  countTransition(t.to);
+  return true;
 }

@@ -24,14 +24,17 @@ const REVIEW_NOTES = 'Called Marisol: rights confirmed by the studio owner';
 
 /**
  * Every payload-shaped object (metadata + data) in a history, by where it is, except the search
- * attributes (indexed by the server, never encoded) and the patch markers' ids (written by the
- * SDK's core, which no codec sees: `{"id":"intake-decision-updates"}`).
+ * attributes (indexed by the server, never encoded), the patch markers' ids (written by the
+ * SDK's core, which no codec sees: `{"id":"intake-verify-in-one-step"}`) and a local activity
+ * marker's bookkeeping (core's: its sequence, attempt, activity type and times; its result is
+ * checked like any other).
  */
 const NOT_ENCODED = new Set(['searchAttributes', 'upsertWorkflowSearchAttributesEventAttributes', 'patch-data']);
 function payloadsIn(v: unknown, at = '', out: { at: string; payload: Payload }[] = []): { at: string; payload: Payload }[] {
   if (Array.isArray(v)) v.forEach((x, i) => payloadsIn(x, `${at}[${i}]`, out));
   else if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
+    if (o.markerName === 'core_local_activity') return payloadsIn((o.details as Record<string, unknown> | undefined)?.result, `${at}.details.result`, out);
     if (o.metadata && typeof o.metadata === 'object' && 'encoding' in o.metadata) out.push({ at, payload: o as Payload });
     else for (const [k, x] of Object.entries(o)) if (!NOT_ENCODED.has(k)) payloadsIn(x, `${at}.${k}`, out);
   }
