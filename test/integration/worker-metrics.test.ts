@@ -61,14 +61,17 @@ describe('worker /metrics', () => {
     expect(done.body.data.intakeStatus).toBe('awaiting_review'); // verified by the spawned worker
     const text = await eventually(async () => {
       const t = await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-      // (the activity reports completion after the previews, a little after the status answer)
-      return /^temporal_activity_execution_latency_count\{[^}]*activity_type="verifyStagedMedia"/m.test(t) && t;
+      // (verification is a local activity of the workflow task that took the upload-complete)
+      return /^temporal_local_activity_execution_latency_count\{[^}]*activity_type="verifyStagedMedia"/m.test(t) && t;
     }, 15_000, 250);
     const families = new Map((parsePrometheusTextFormat(text) as { name: string; type: string }[]).map((f) => [f.name, f]));
-    expect(families.get('temporal_activity_execution_latency')?.type).toBe('HISTOGRAM');
-    expect(text).toMatch(/^temporal_activity_execution_latency_count\{[^}]*activity_type="verifyStagedMedia"[^}]*\} [1-9]/m);
+    expect(families.get('temporal_local_activity_execution_latency')?.type).toBe('HISTOGRAM');
+    expect(text).toMatch(/^temporal_local_activity_execution_latency_count\{[^}]*activity_type="verifyStagedMedia"[^}]*\} [1-9]/m);
     expect(families.has('temporal_sticky_cache_size')).toBe(true);
     expect(families.has('temporal_worker_task_slots_available')).toBe(true);
     expect(families.has('process_cpu_user_seconds_total')).toBe(true);
+    // The transitions this worker wrote, counted where written (the API counts its own: staged).
+    expect(text).toMatch(/^intake_transitions_total\{status="awaiting_review"\} [1-9]/m);
+    expect(text).not.toMatch(/^intake_transitions_total\{status="staged"\}/m);
   });
 });
