@@ -3,8 +3,8 @@
 // continue as new when the history grew long, end. Deterministic code only.
 import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RowState } from '../activities/types';
-import { isWorking, transitionOf, type Transition, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
-import type { ActorRef } from '../lib/intake/vocabulary';
+import { isWorking, transitionOf, WORK, type Transition, type Work, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import type { ActorRef, IntakeStatus } from '../lib/intake/vocabulary';
 import { record } from './intake-activities';
 import { currentDetailsOf } from './intake-details';
 import { Inbox } from './intake-inbox';
@@ -60,12 +60,18 @@ export class IntakeRun {
   }
 
   /**
-   * The search attributes say where a run waits or how it ended; a work step (seconds long) shows
-   * in the details line only, in the current shape: an upsert is a history event.
+   * Is `s` shown in the search attributes? Where a run waits, how it ended, and a work step that
+   * is a regular activity (it may retry for minutes: on-call looks for it). A local work step runs
+   * inside one workflow task, so its upsert would be replaced before anyone saw it; in the current
+   * shape it shows in the details line only (an upsert is a history event).
    */
+  private shown(s: IntakeStatus): boolean {
+    return !(this.shape === 'current' && isWorking(s) && (WORK[s] as Work).local);
+  }
+
   show() {
     const s = this.state;
-    if (this.shape === 'current' && isWorking(s.intakeStatus)) return this.details();
+    if (!this.shown(s.intakeStatus)) return this.details();
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: s.intakeStatus },
       { key: ReviewStatusKey, value: s.reviewStatus },
@@ -89,8 +95,9 @@ export class IntakeRun {
    * (a refused approval: awaiting_review; an upload-complete with no object: staged).
    */
   backTo(from: 'staged' | 'awaiting_review') {
+    const left = this.state.intakeStatus;
     Object.assign(this.state, { intakeStatus: from, reviewStatus: 'review_required' });
-    if (this.shape === 'current') return this.details(); // the search attributes never showed the work step
+    if (!this.shown(left)) return this.details(); // the search attributes never showed the step it left
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: this.state.intakeStatus },
       { key: ReviewStatusKey, value: this.state.reviewStatus },

@@ -98,7 +98,7 @@ export interface Work {
   gaveUpNote?: string;
   /** `initial`: a step of every recorded shape; else the patch id (workflows/compat.ts) the step arrived with. */
   arrivedWith: 'initial' | `intake-${string}`;
-  /** Run as a local activity, in the current shape (workflows/intake-activities.ts localActs): a short step that must not cost a round trip. */
+  /** Run as a local activity, in the current shape (workflows/intake-activities.ts localActs): a short step that must not cost a round trip; shown in the details line, not the search attributes. */
   local?: true;
 }
 
