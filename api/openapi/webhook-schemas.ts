@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { limitParam } from '../../lib/directory/params';
 import { plainText } from '../../lib/validation/text';
-import { deliveryStatuses, EVENT_TYPES } from '../../lib/webhooks/events';
+import { EVENT_TYPES } from '../../lib/intake/outbox';
+import { deliveryStatuses } from '../../lib/webhooks/deliveries';
 import { SubmissionStatus } from './components';
 
 const opaque = (what: string, shape: RegExp) =>

@@ -8,7 +8,7 @@
 // activity file and its registration (one line in activities/index.ts createActivities);
 // `npm run console:types` then regenerates the console's types. The workflow runs it through
 // intake-steps.ts `work` with a WorkStepInput, and the compiler checks that its activity takes
-// that; partners hear of no work step (lib/webhooks/events.ts). The status column has no CHECK
+// that; partners hear of no work step (lib/intake/outbox.ts). The status column has no CHECK
 // constraint, so a new status needs no migration of its own; one is needed where a migration's
 // partial index lists the statuses of a set the step joins (the undecided ones: a step before the
 // decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
@@ -78,7 +78,7 @@ export type WorkingStatus = Exclude<Exclude<TableRow['from'], null>, Extract<Tab
  * Each work step's work, total over the work steps: the activity that does it (its name in
  * activities/index.ts createActivities, which the workflow calls with the entering transition and
  * the outcomes), what the Web UI's details line says while it runs, and the note of the step's
- * gave-up row where it has one. Partners hear of no work step (lib/webhooks/events.ts).
+ * gave-up row where it has one. Partners hear of no work step (lib/intake/outbox.ts).
  */
 export const WORK = {
   verifying: { activity: 'verifyStagedMedia', doing: 'verifying the uploaded bytes' },
