@@ -43,10 +43,18 @@ export default tseslint.config(
     },
   },
   {
-    // The intake vocabulary and transition table are bundled into workflow code: pure, no imports but each other.
+    // The intake vocabulary and transition table are bundled into workflow code: pure, no imports but each other and the media's words.
     files: ['lib/intake/vocabulary.ts', 'lib/intake/lifecycle.ts', 'lib/intake/signal-shapes.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$).*', message: 'Pure module: it may import only ./vocabulary.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\.\\./media/vocabulary$).*', message: 'Pure module: it may import only ./vocabulary and ../media/vocabulary.' }] }],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+  {
+    // The media's words, named by the intake vocabulary: pure, no imports at all.
+    files: ['lib/media/vocabulary.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'Pure module: it imports nothing.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },

@@ -13,11 +13,11 @@
 // partial index lists the statuses of a set the step joins (the undecided ones: a step before the
 // decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
 // only for the states worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
+import type { ImageFacts } from '../media/vocabulary';
 import {
   intakeStatuses,
   SYSTEM_ACTOR,
   type ActorRef,
-  type ImageFacts,
   type IntakeStatus,
   type RejectReasonCode,
   type ReviewStatus,

@@ -6,7 +6,8 @@ import type { Sql, Tx } from '../db';
 import { DECIDED, transitionOf, UNDECIDED } from './lifecycle';
 import { eventFromWritten, TRANSITION_CHANNEL, type TransitionNotice } from './transitions';
 import { EVENTS_CHANNEL, eventFromWrittenRow } from './outbox';
-import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
+import type { MimeType } from '../media/vocabulary';
+import type { ActorRef, IntakeStatus, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
 
 /** The row as the lifecycle sees it (no free text, no review notes). */
 export interface SubmissionRow extends SubmissionRef {
