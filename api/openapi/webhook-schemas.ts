@@ -1,6 +1,6 @@
 // Request and answer schemas of the partners' webhook endpoints and events feed: they
 // validate requests and describe them in the intake OpenAPI document, webhooks section included.
-import { z } from 'zod';
+import { z } from './zod';
 import { limitParam } from '../../lib/directory/params';
 import { plainText } from '../../lib/validation/text';
 import { EVENT_TYPES } from '../../lib/intake/outbox';
