@@ -17,6 +17,14 @@ export default tseslint.config(
     },
   },
   {
+    // zod is extended with .openapi() once, in api/openapi/zod.ts: schema modules import `z` from there.
+    files: ['api/**/*.ts', 'lib/**/*.ts'],
+    ignores: ['api/openapi/zod.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@asteasolutions/zod-to-openapi', importNames: ['extendZodWithOpenApi'], message: 'zod is extended once, in api/openapi/zod.ts: import { z } from there.' }] }],
+    },
+  },
+  {
     // scripts/postinstall.mjs runs inside npm install, before anything of the project is known to load.
     files: ['lib/config/env.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/postinstall.mjs'],
     rules: { 'no-restricted-properties': 'off' },
