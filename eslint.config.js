@@ -17,6 +17,14 @@ export default tseslint.config(
     },
   },
   {
+    // zod is extended with .openapi() once, in api/openapi/zod.ts: schema modules import `z` from there.
+    files: ['api/**/*.ts', 'lib/**/*.ts'],
+    ignores: ['api/openapi/zod.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: '@asteasolutions/zod-to-openapi', importNames: ['extendZodWithOpenApi'], message: 'zod is extended once, in api/openapi/zod.ts: import { z } from there.' }] }],
+    },
+  },
+  {
     // scripts/postinstall.mjs runs inside npm install, before anything of the project is known to load.
     files: ['lib/config/env.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/postinstall.mjs'],
     rules: { 'no-restricted-properties': 'off' },
@@ -43,10 +51,18 @@ export default tseslint.config(
     },
   },
   {
-    // The intake vocabulary and transition table are bundled into workflow code: pure, no imports but each other.
+    // The intake vocabulary and transition table are bundled into workflow code: pure, no imports but each other and the media's words.
     files: ['lib/intake/vocabulary.ts', 'lib/intake/lifecycle.ts', 'lib/intake/signal-shapes.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$).*', message: 'Pure module: it may import only ./vocabulary.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\.\\./media/vocabulary$).*', message: 'Pure module: it may import only ./vocabulary and ../media/vocabulary.' }] }],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+  {
+    // The media's words, named by the intake vocabulary: pure, no imports at all.
+    files: ['lib/media/vocabulary.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'Pure module: it imports nothing.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },

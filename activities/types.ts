@@ -5,7 +5,8 @@ import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { StepOutcomes, StepResult, Transition, TransitionFacts } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
 import type { AcceptedSuggestion } from '../lib/intake/signal-shapes';
-import type { ActorRef, Decision, DecisionProof, ImageFacts, MimeType, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
+import type { ActorRef, Decision, DecisionProof, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
+import type { ImageFacts, MimeType } from '../lib/media/vocabulary';
 
 /**
  * What a work step's activity takes (workflows/intake-steps.ts calls it for the state lifecycle.ts

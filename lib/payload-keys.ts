@@ -3,8 +3,7 @@
 // (the embedded stack, tests) one key is generated into DATA_DIR/secrets on first use and shared
 // by the API, the worker and the tools on that folder; production requires the variable.
 import crypto from 'node:crypto';
-import { loadOrCreateFile } from './secrets';
-import { parseSecretKey } from './webhooks/secret-box';
+import { loadOrCreateFile, parseSecretKey } from './secrets';
 
 export interface PayloadKey {
   id: string;

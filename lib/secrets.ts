@@ -1,6 +1,26 @@
+// Keys and secrets of the processes: a 32-byte key as configured (WEBHOOK_SECRET_KEY,
+// TEMPORAL_PAYLOAD_KEYS entries), and the embedded stack's generated ones kept under DATA_DIR/secrets.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+
+/** The length of every configured key (AES-256). */
+export const SECRET_KEY_BYTES = 32;
+
+/** 32 bytes given as 64 hex digits or as base64 / base64url (`openssl rand -base64 32`); undefined otherwise. */
+export function parseSecretKey(text: string): Buffer | undefined {
+  const t = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) return undefined;
+  const key = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return key.length === SECRET_KEY_BYTES ? key : undefined;
+}
+
+/** A comma list of keys (WEBHOOK_SECRET_PREVIOUS_KEYS); undefined when one of them is not a key. */
+export function parseSecretKeys(text: string): Buffer[] | undefined {
+  const keys = text.split(',').map((k) => k.trim()).filter(Boolean).map(parseSecretKey);
+  return keys.every((k) => k !== undefined) ? (keys as Buffer[]) : undefined;
+}
 
 /**
  * The content of DATA_DIR/secrets/<name>, created on first use with `make()` (embedded default only;

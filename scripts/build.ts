@@ -11,7 +11,7 @@
 //      its id, in any folder on any machine: nothing built names the folder it was built in), the
 //      worker's version when worker versioning is on (worker/versioning.ts).
 // Files read by path at run time (migrations/, api/docs, the pages' stylesheets, the HEIC decode
-// worker) stay where they are: PROJECT_ROOT (lib/config/root.ts) finds them from dist/ too.
+// worker) stay where they are: PROJECT_ROOT (lib/project-root.ts) finds them from dist/ too.
 // Any error fails the build (exit 1) and leaves no half-written dist/.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { WebhookRetry } from '../activities/types';
 import type { Sql } from '../lib/db';
 import type { Logger } from '../lib/logger';
-import { EVENTS_CHANNEL } from '../lib/webhooks/events';
+import { EVENTS_CHANNEL } from '../lib/intake/outbox';
 import { endpointsToDispatch, fanOut, markDispatched } from '../lib/webhooks/dispatch';
 import { webhookDeliveriesSignal, webhookEndpointWorkflowId } from '../workflows/messages';
 import { webhookEndpoint } from '../workflows/webhook-delivery';

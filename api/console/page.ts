@@ -10,8 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Response } from 'express';
-import { z } from 'zod';
-import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../openapi/zod';
 import { PROJECT_ROOT } from '../../lib/config';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';

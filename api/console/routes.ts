@@ -3,8 +3,7 @@
 // X-Console-CSRF on writes (api/console/session.ts). Every operator action (decide, preview,
 // similar images, publish, settle, unpublish, evidence) is the intake API's own route, which takes
 // the console's session as a credential: one door.
-import { z } from 'zod';
-import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../openapi/zod';
 import { DraftRow, publications, QueueItem, RecentDecision, SubmissionDetail } from '../../lib/console/answers';
 import { artistProfiles, consoleDrafts, decisionsSince, queueFigures, recentDecisions, reviewQueue, submissionDetail } from '../../lib/console/review';
 import { listArtists } from '../../lib/directory/artists';

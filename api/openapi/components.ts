@@ -2,8 +2,7 @@
 // is the routes' own validation schemas, imported as they are; the response side is declared here
 // (the directory's) and in the modules re-exported below, and checked against real answers by the
 // tests and by schemathesis.
-import { z } from 'zod';
-import './problems'; // extends zod with .openapi() before the schemas below use it
+import { z } from './zod';
 import { studioAnswerFields } from '../../lib/directory/fields/studio';
 import { artistAnswerFields } from '../../lib/directory/fields/artist';
 import { designExtraFields, portfolioAnswerFields, RENDITION } from '../../lib/directory/fields/media';

@@ -5,7 +5,7 @@ import { Problem, problems } from './components';
 import type { DocumentId, Route } from '../routing/route';
 import { operations, problemStatusesOf, type Operation } from './operations';
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../lib/webhooks/events';
+import { EVENT_TYPES } from '../../lib/intake/outbox';
 import { WebhookPayload } from './webhook-schemas';
 
 const WEBHOOK_DESCRIPTIONS: Record<(typeof EVENT_TYPES)[number], string> = {

@@ -1,6 +1,5 @@
 // The intake API's answers (submissions, their status, decisions, the review queue, resolutions).
-import { z } from 'zod';
-import './problems'; // extends zod with .openapi() before the schemas below use it
+import { z } from './zod';
 import { consentPostures, intakeStatuses, rejectReasonCodes, reviewStatuses, rightsPostures, verificationFailureCodes } from '../../lib/intake/vocabulary';
 
 export const Governance = z.object({

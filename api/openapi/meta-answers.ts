@@ -1,6 +1,5 @@
 // Health, the identity provider's keys and the documents themselves.
-import { z } from 'zod';
-import './problems'; // extends zod with .openapi() before the schemas below use it
+import { z } from './zod';
 
 export const Live = z.object({ status: z.literal('ok'), timestamp: z.string(), uptime: z.number(), service: z.string() });
 

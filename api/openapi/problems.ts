@@ -1,9 +1,6 @@
 // The problem+json answer every error is, and the documents' helpers around answers.
-import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import { z } from './zod';
 import { ERROR_STATUS, TITLES, type ProblemStatus } from '../http/errors';
-
-extendZodWithOpenApi(z);
 
 export const Problem = z
   .object({

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type express from 'express';
-import { z } from 'zod';
+import { z } from './zod';
 import { createRequire } from 'node:module';
 import { PROJECT_ROOT } from '../../lib/config';
 import type { AppDeps } from '../deps';

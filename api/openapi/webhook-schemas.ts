@@ -1,9 +1,10 @@
 // Request and answer schemas of the partners' webhook endpoints and events feed: they
 // validate requests and describe them in the intake OpenAPI document, webhooks section included.
-import { z } from 'zod';
+import { z } from './zod';
 import { limitParam } from '../../lib/directory/params';
 import { plainText } from '../../lib/validation/text';
-import { deliveryStatuses, EVENT_TYPES } from '../../lib/webhooks/events';
+import { EVENT_TYPES } from '../../lib/intake/outbox';
+import { deliveryStatuses } from '../../lib/webhooks/deliveries';
 import { SubmissionStatus } from './components';
 
 const opaque = (what: string, shape: RegExp) =>

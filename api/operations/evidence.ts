@@ -1,8 +1,7 @@
 // The evidence-review operation (one module for what the API's routes and the console
 // both do): an operator's verification that links a resolution's evidence to an artist as
 // `verified_by_operator`, with its inputs. Review evidence only, never legal identity verification.
-import { z } from 'zod';
-import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../openapi/zod';
 import {
   EVIDENCE_KINDS,
   EvidenceReviewRefusedError,

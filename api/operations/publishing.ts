@@ -3,8 +3,7 @@
 // and the settlement of a `review_required` posture, with their inputs. Publish and unpublish are
 // dry-run unless the body says `"dryRun": false`. lib/directory/projection/ and postures.ts hold
 // the checks, the writes and the audit rows; this translates their refusals into problems.
-import { z } from 'zod';
-import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../openapi/zod';
 import {
   planProjection,
   planTakedown,

@@ -6,8 +6,7 @@
 // Strict CSP: scripts and styles only from this origin, no inline anything.
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import '../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../openapi/zod';
 import { PROJECT_ROOT } from '../../lib/config';
 import { defineRoute, type Route } from '../routing/route';
 import { requireLocalPortal } from './session';

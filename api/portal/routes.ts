@@ -2,7 +2,7 @@
 // organization holding partner_api_keys:manage sign in (their bearer token, or a one-time link from
 // `npm run iam -- portal-link`) and list, create, rotate and revoke their organization's API keys.
 // Auth kind `portal`: the session cookie, plus X-Portal-CSRF on writes (api/portal/session.ts).
-import { z } from 'zod';
+import { z } from '../openapi/zod';
 import { findSession } from '../../lib/console/sessions';
 import { findActiveActor } from '../../lib/identity/actors';
 import { SELF_SERVICE_PERMISSIONS, permissionSchema, type Permission } from '../../lib/identity/permissions';

@@ -1,6 +1,6 @@
 // GET /metrics: the API's Prometheus metrics. Open outside production; in production only with the
 // metrics bearer token (METRICS_TOKEN), and not there at all without one (lib/metrics-access.ts).
-import { z } from 'zod';
+import { z } from '../openapi/zod';
 import { metricsAccess } from '../../lib/metrics-access';
 import { AppError } from '../http/errors';
 import { defineRoute, type Route } from '../routing/route';

@@ -4,7 +4,7 @@
 // operator notes come back in clear, so only a mapped human operator with portfolio_intake:review
 // (the console's readers, on-call included) may call it; the browser's CORS is the Web UI's origin only.
 import type { PayloadCodec } from '@temporalio/common';
-import { z } from 'zod';
+import { z } from '../openapi/zod';
 import { PayloadDecryptionError } from '../../temporal/payload-codec';
 import { payloadFromJson, payloadToJson } from '../../temporal/payload-json';
 import type { AppDeps } from '../deps';

@@ -2,7 +2,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { parsePayloadKeys } from '../payload-keys';
-import { parseSecretKey, parseSecretKeys } from '../webhooks/secret-box';
+import { parseSecretKey, parseSecretKeys } from '../secrets';
 import { DATA_DIR_DEFAULT } from './root';
 
 const nodeEnv = z.enum(['development', 'test', 'production']).default('development');

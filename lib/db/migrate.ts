@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { runner } from 'node-pg-migrate';
-import { PROJECT_ROOT } from '../config';
+import { PROJECT_ROOT } from '../project-root';
 
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'migrations');
 

@@ -1,6 +1,7 @@
 // Portfolio assets and designs: the public projections (2.7, 2.8) and the owner-scoped reads.
 // Public reads apply publicMediaWhere in SQL; owner reads put the actor's scope in the WHERE.
 import type { Sql } from '../db';
+import { absoluteUrl } from '../media/renditions';
 import { offsetOf, type Page } from './params';
 import { matchesWords, provenanceColumns, provenanceOf, publicMediaWhere, trustOf, type ProvenanceRow } from './records';
 import { DESIGN_FIELDS, DESIGN_SERVED, PORTFOLIO_FIELDS, PORTFOLIO_SERVED } from './fields/media';
@@ -41,16 +42,6 @@ interface RenditionRow {
 
 const MEDIA_COLUMNS = (alias: string) => `${alias}.id, ${runtimeColumns(PORTFOLIO_FIELDS, alias)}, ${alias}.created_at`;
 const DESIGN_COLUMNS = (alias: string) => `${alias}.id, ${runtimeColumns(DESIGN_FIELDS, alias)}, ${alias}.created_at`;
-
-/**
- * Image addresses as stored: a path under PUBLIC_BASE_URL for the renditions this service serves,
- * an absolute URL for imported records. Answers always carry absolute URLs.
- */
-export function absoluteUrl(base: string, stored: string): string;
-export function absoluteUrl(base: string, stored: string | null): string | null;
-export function absoluteUrl(base: string, stored: string | null): string | null {
-  return stored !== null && stored.startsWith('/') ? `${base}${stored}` : stored;
-}
 
 function renditionsRecord(base: string, rows: RenditionRow[]) {
   return rows.map((r) => ({ name: r.name, width: r.width, height: r.height, content_type: r.type, url: absoluteUrl(base, r.path) }));

@@ -8,16 +8,16 @@
 // activity file and its registration (one line in activities/index.ts createActivities);
 // `npm run console:types` then regenerates the console's types. The workflow runs it through
 // intake-steps.ts `work` with a WorkStepInput, and the compiler checks that its activity takes
-// that; partners hear of no work step (lib/webhooks/events.ts). The status column has no CHECK
+// that; partners hear of no work step (lib/intake/outbox.ts). The status column has no CHECK
 // constraint, so a new status needs no migration of its own; one is needed where a migration's
 // partial index lists the statuses of a set the step joins (the undecided ones: a step before the
 // decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
 // only for the states worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
+import type { ImageFacts } from '../media/vocabulary';
 import {
   intakeStatuses,
   SYSTEM_ACTOR,
   type ActorRef,
-  type ImageFacts,
   type IntakeStatus,
   type RejectReasonCode,
   type ReviewStatus,
@@ -79,7 +79,7 @@ export type WorkingStatus = Exclude<Exclude<TableRow['from'], null>, Extract<Tab
  * activities/index.ts createActivities, which the workflow calls with the entering transition and
  * the outcomes), what the Web UI's details line says while it runs, the note of the step's gave-up
  * row where it has one, and the patch it arrived with. Partners hear of no work step
- * (lib/webhooks/events.ts).
+ * (lib/intake/outbox.ts).
  *
  * Replay safety is declared here, not remembered: a run that waits (days, in review) replays its
  * history through the current table when its next task comes (AUTO_UPGRADE workers). A step added

@@ -5,8 +5,8 @@
 import type { Tx } from '../db';
 import type { SimilarMatch } from './similar-match';
 import { PENDING } from './lifecycle';
-import { absoluteUrl } from '../directory/media';
 import { fromSigned64 } from '../media/fingerprints/hashes';
+import { absoluteUrl } from '../media/renditions';
 import { MATCH_PAIRS, nearHashes, type Variant } from '../media/fingerprints/index';
 
 export { SimilarMatch, type MatchKind } from './similar-match';

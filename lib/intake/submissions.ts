@@ -5,8 +5,9 @@ import type postgres from 'postgres';
 import type { Sql, Tx } from '../db';
 import { DECIDED, transitionOf, UNDECIDED } from './lifecycle';
 import { countTransition, eventFromWritten } from './transitions';
-import { EVENTS_CHANNEL, eventFromWrittenRow } from '../webhooks/events';
-import type { ActorRef, IntakeStatus, MimeType, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
+import { EVENTS_CHANNEL, eventFromWrittenRow } from './outbox';
+import type { MimeType } from '../media/vocabulary';
+import type { ActorRef, IntakeStatus, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
 
 /** The row as the lifecycle sees it (no free text, no review notes). */
 export interface SubmissionRow extends SubmissionRef {

@@ -3,7 +3,7 @@
 // moves only from the state the transition starts at, so a retried activity writes nothing twice.
 import { Counter } from 'prom-client';
 import type { Tx } from '../db';
-import { EVENTS_CHANNEL, eventFromWrittenRow, eventTypeOf } from '../webhooks/events';
+import { EVENTS_CHANNEL, eventFromWrittenRow, eventTypeOf } from './outbox';
 import type { Transition } from './lifecycle';
 import type { IntakeStatus } from './vocabulary';
 

@@ -1,6 +1,7 @@
-// The intake domain's words, once: statuses, MIME types, reason codes and who caused a change.
-// Pure data and types: workflow code imports this file (the lint fence allows it and keeps it
-// free of I/O).
+// The intake domain's words, once: statuses, reason codes and who caused a change (the image
+// types are the media's: lib/media/vocabulary.ts). Pure data and types: workflow code imports this
+// file (the lint fence allows it and keeps it free of I/O).
+import type { MimeType } from '../media/vocabulary';
 
 export const intakeStatuses = [
   'staged',
@@ -16,9 +17,6 @@ export type IntakeStatus = (typeof intakeStatuses)[number];
 
 export const reviewStatuses = ['review_required', 'approved', 'rejected', 'not_reviewed'] as const;
 export type ReviewStatus = (typeof reviewStatuses)[number];
-
-export const mimeTypes = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
-export type MimeType = (typeof mimeTypes)[number];
 
 export const verificationFailureCodes = [
   'object_missing',
@@ -44,16 +42,6 @@ export type RejectReasonCode = (typeof rejectReasonCodes)[number];
 export const rightsPostures = ['owner_attested', 'artist_attested', 'review_required'] as const;
 export const consentPostures = ['client_consented', 'not_required', 'review_required'] as const;
 export const submissionSources = ['permanent_messaging', 'partner_api', 'operator_upload'] as const;
-
-/** What verification learnt of a decoded image, recorded on the row. */
-export interface ImageFacts {
-  format: 'jpeg' | 'png' | 'webp' | 'heif';
-  width: number;
-  height: number;
-  frames: number;
-  /** EXIF orientation 1-8, or null when the file carries none. */
-  orientation: number | null;
-}
 
 /** Who caused a transition, recorded in intake_events. */
 export interface ActorRef {

@@ -5,7 +5,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PROJECT_ROOT } from '../config';
+import { PROJECT_ROOT } from '../project-root';
 
 export interface RgbaImage {
   width: number;

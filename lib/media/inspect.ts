@@ -6,7 +6,7 @@
 // header, so the pixel limit applies before decoding) but ships no HEVC decoder; the pixels are
 // decoded by libheif + libde265 as WebAssembly (heic.ts).
 import sharp from 'sharp';
-import type { ImageFacts, MimeType } from '../intake/vocabulary';
+import type { ImageFacts, MimeType } from './vocabulary';
 import { decodeForPreviews, type DecodedImage } from './previews';
 
 export type ImageFailure = 'undecodable' | 'type_mismatch' | 'dimensions_exceeded';

@@ -1,4 +1,4 @@
-import type { MimeType } from '../intake/vocabulary';
+import type { MimeType } from './vocabulary';
 
 const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1']);
 

@@ -37,3 +37,13 @@ export async function makeRenditions(file: string, maxPixels: number, heic = fal
 
 /** The path (under PUBLIC_BASE_URL) that serves a rendition. */
 export const renditionPath = (assetId: string, name: RenditionName) => `/media/${assetId}/${name}.${RENDITION_FORMAT.ext}`;
+
+/**
+ * Image addresses as stored: a path under PUBLIC_BASE_URL for the renditions this service serves,
+ * an absolute URL for imported records. Answers always carry absolute URLs.
+ */
+export function absoluteUrl(base: string, stored: string): string;
+export function absoluteUrl(base: string, stored: string | null): string | null;
+export function absoluteUrl(base: string, stored: string | null): string | null {
+  return stored !== null && stored.startsWith('/') ? `${base}${stored}` : stored;
+}

@@ -1,9 +1,13 @@
 // One delivery: what to send, its attempts and how it ended, the endpoint's delivery log, and a
 // redelivery on request.
 import type { Tx } from '../db';
-import { EVENTS_CHANNEL, type DeliveryStatus, type EventType } from './events';
+import { EVENTS_CHANNEL, type EventType } from '../intake/outbox';
 import { eventSelect, partnerEvent, type EventRow, type PartnerEvent } from './feed';
 import { DELIVERIES_CHANNEL } from './wakeups';
+
+/** Where a delivery stands. */
+export const deliveryStatuses = ['pending', 'delivering', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
 export interface DeliveryToSend {
   deliveryId: string;

@@ -2,7 +2,7 @@
 // delete, rotate. Explicit column lists, parameters only.
 import crypto from 'node:crypto';
 import type { Sql, Tx } from '../db';
-import type { EventType } from './events';
+import type { EventType } from '../intake/outbox';
 import type { SecretBox } from './secret-box';
 import { newSecret } from './send';
 

@@ -4,7 +4,7 @@ import type { Tx } from '../db';
 import { DECIDED } from '../intake/lifecycle';
 import { statusView } from '../intake/status-view';
 import type { IntakeView } from '../intake/vocabulary';
-import type { EventType } from './events';
+import type { EventType } from '../intake/outbox';
 
 /** The submission's facts as the event recorded them (an IntakeView), and the event's own. */
 export interface EventRow extends IntakeView {

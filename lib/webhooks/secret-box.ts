@@ -5,30 +5,14 @@
 // onto another endpoint's row does not open. Keys rotate: the current key seals, the previous keys
 // (WEBHOOK_SECRET_PREVIOUS_KEYS) still open, and `npm run iam -- rotate-webhook-key` reseals.
 import crypto from 'node:crypto';
-import { loadOrCreateSecret } from '../secrets';
+import { loadOrCreateSecret, parseSecretKey, parseSecretKeys, SECRET_KEY_BYTES } from '../secrets';
 import { SECRET_PREFIX } from './send';
 
 export const SEALED_PREFIX = 'whenc:v1:';
-const KEY_BYTES = 32;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** The development key's file under DATA_DIR/secrets (generated on first use, 0600). */
 export const WEBHOOK_SECRET_KEY_FILE = 'webhook-secret.key';
-
-/** 32 bytes given as 64 hex digits or as base64 / base64url (`openssl rand -base64 32`); undefined otherwise. */
-export function parseSecretKey(text: string): Buffer | undefined {
-  const t = text.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
-  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(t)) return undefined;
-  const key = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  return key.length === KEY_BYTES ? key : undefined;
-}
-
-/** The comma list of WEBHOOK_SECRET_PREVIOUS_KEYS; undefined when one of them is not a key. */
-export function parseSecretKeys(text: string): Buffer[] | undefined {
-  const keys = text.split(',').map((k) => k.trim()).filter(Boolean).map(parseSecretKey);
-  return keys.every((k) => k !== undefined) ? (keys as Buffer[]) : undefined;
-}
 
 /** A short public name of a key (not the key: a hash of it), carried in every value it seals. */
 export function keyIdOf(key: Buffer): string {
@@ -60,7 +44,7 @@ const aadOf = (keyId: string, secretId: string) => Buffer.from(`${SEALED_PREFIX}
 export function createSecretBox(current: Buffer, previous: readonly Buffer[] = []): SecretBox {
   const keys = new Map<string, Buffer>();
   for (const k of [current, ...previous]) {
-    if (k.length !== KEY_BYTES) throw new Error(`a webhook secret key is ${KEY_BYTES} bytes`);
+    if (k.length !== SECRET_KEY_BYTES) throw new Error(`a webhook secret key is ${SECRET_KEY_BYTES} bytes`);
     keys.set(keyIdOf(k), k);
   }
   const keyId = keyIdOf(current);
@@ -101,7 +85,7 @@ export function createSecretBox(current: Buffer, previous: readonly Buffer[] = [
  * DATA_DIR/secrets; WEBHOOK_SECRET_PREVIOUS_KEYS still open what they sealed.
  */
 export function loadWebhookSecretBox(cfg: { WEBHOOK_SECRET_KEY?: string | undefined; WEBHOOK_SECRET_PREVIOUS_KEYS?: string | undefined; DATA_DIR: string }): SecretBox {
-  const text = cfg.WEBHOOK_SECRET_KEY ?? loadOrCreateSecret(cfg.DATA_DIR, WEBHOOK_SECRET_KEY_FILE, KEY_BYTES);
+  const text = cfg.WEBHOOK_SECRET_KEY ?? loadOrCreateSecret(cfg.DATA_DIR, WEBHOOK_SECRET_KEY_FILE, SECRET_KEY_BYTES);
   const current = parseSecretKey(text);
   if (!current) throw new Error('WEBHOOK_SECRET_KEY: expected 32 bytes, base64 or hex');
   const previous = cfg.WEBHOOK_SECRET_PREVIOUS_KEYS ? parseSecretKeys(cfg.WEBHOOK_SECRET_PREVIOUS_KEYS) : [];

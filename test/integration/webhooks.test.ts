@@ -1,7 +1,7 @@
 // Partners hear what happened (issue 15): signed webhooks delivered by Temporal from an outbox
 // written with each transition, judged by the `standardwebhooks` package on a real receiver; the
 // delivery log, redelivery, secret rotation; the events feed; organization scoping; SSRF refusals.
-import { EVENT_TYPES } from '../../lib/webhooks/events';
+import { EVENT_TYPES } from '../../lib/intake/outbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { assetIdOf, projectDraft, unpublishAsset } from '../../lib/directory/projection';

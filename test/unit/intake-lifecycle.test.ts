@@ -16,7 +16,7 @@ import {
   TRANSITIONS,
   WORK,
 } from '../../lib/intake/lifecycle';
-import { eventTypeOf } from '../../lib/webhooks/events';
+import { eventTypeOf } from '../../lib/intake/outbox';
 import { intakeStatuses } from '../../lib/intake/vocabulary';
 
 const by = { actorId: 'op-jane', credentialId: 'cred-1' };

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiConfigSchema, ConfigError, parseConfig, workerConfigSchema } from '../../lib/config';
-import { createSecretBox, keyIdOf, loadWebhookSecretBox, parseSecretKey, SecretUnreadableError, WEBHOOK_SECRET_KEY_FILE } from '../../lib/webhooks/secret-box';
+import { parseSecretKey } from '../../lib/secrets';
+import { createSecretBox, keyIdOf, loadWebhookSecretBox, SecretUnreadableError, WEBHOOK_SECRET_KEY_FILE } from '../../lib/webhooks/secret-box';
 import { newSecret } from '../../lib/webhooks/send';
 
 const key = () => crypto.randomBytes(32);

@@ -1,8 +1,7 @@
 // The agent lane (docs/agents.md): classifier workers claim submissions awaiting review, read one
 // bounded agent context, and post classifications that operators see as suggestions. Nothing here
 // can change a submission's status, approve, publish or widen what the caller may do.
-import { z } from 'zod';
-import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../../openapi/zod';
 import { AgentContext, ClaimAnswer, ClaimBody, Classification, ClassificationBody, ClassificationList } from '../../../lib/agents/answers';
 import { classificationsOf } from '../../../lib/agents/classifications';
 import { agentContext } from '../../../lib/agents/context';

@@ -2,8 +2,7 @@
 // operator's verification that links the evidence to an artist as `verified_by_operator`. Bearer
 // of a mapped human operator with portfolio_intake:review. Review evidence only, never legal
 // identity verification: every answer says `legalKycVerified: false`.
-import { z } from 'zod';
-import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../../openapi/zod';
 import { ResolutionReview, VerifyEvidenceResult } from '../../../lib/identity/evidence-answers';
 import { defineRoute, type Route } from '../../routing/route';
 import { resolutionIdParams, resolutionListQuery, resolutionsPage, verifyEvidenceOp, verifyEvidenceSchema } from '../../operations/evidence';

@@ -9,8 +9,7 @@
 // Design: publish is addressed by the draft (media-documents/{documentId}: the thing approved),
 // unpublish by the public asset (portfolio-assets/{assetId}: the thing listed, `pfa_<documentId>`
 // for a projected draft).
-import { z } from 'zod';
-import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../../openapi/zod';
 import { defineRoute, type Route } from '../../routing/route';
 import { assetIdParams, documentIdParams, publishOp, publishSchema, settleOp, settlePosturesSchema, unpublishOp, unpublishSchema } from '../../operations/publishing';
 import { INTAKE_BASE } from '../../routing/bases';

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { plainText, trimmedText } from '../../../lib/validation/text';
 import { CLASSIFICATION_LIMITS, PLACEMENTS, STYLES, SUBJECTS } from '../../../lib/agents/vocabulary';
 import { limitParam } from '../../../lib/directory/params';
-import { consentPostures, intakeStatuses, mimeTypes, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
+import { consentPostures, intakeStatuses, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
+import { mimeTypes } from '../../../lib/media/vocabulary';
 
 const id = trimmedText(200);
 

@@ -1,8 +1,7 @@
 // GET /submissions/{id}/similar: the near-duplicates of a submission's image among
 // every other submission, draft and published asset, whoever's (lib/intake/similar.ts). Other
 // partners' data: only a mapped human operator with portfolio_intake:review reads it.
-import { z } from 'zod';
-import '../../openapi/components'; // extends zod with .openapi() before the schemas below use it
+import { z } from '../../openapi/zod';
 import { flaggedMatchesOf } from '../../../lib/intake/similar';
 import { SimilarMatch as Match } from '../../../lib/intake/similar-match';
 import { GUARANTEED_DISTANCE } from '../../../lib/media/fingerprints/index';

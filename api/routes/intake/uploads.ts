@@ -1,7 +1,7 @@
 // PUT <signed url> for the local storage driver: signature, expiry, Content-Type and length are
 // checked before a byte is stored; bytes are taken only while the transition table says the
 // submission accepts an upload, and a verified (sealed) object is never replaced.
-import { z } from 'zod';
+import { z } from '../../openapi/zod';
 import { acceptsUpload, isFinal } from '../../../lib/intake/lifecycle';
 import { findByStagingKey } from '../../../lib/intake/submissions';
 import { isSafeObjectKey, LocalObjectStore, SAFE_KEY, SealedError, UploadTooLargeError } from '../../../lib/storage/local';

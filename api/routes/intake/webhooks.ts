@@ -2,7 +2,7 @@
 // delete, rotate the secret), the delivery log with redelivery, and the events feed for partners
 // that cannot receive webhooks. Everything is scoped to the caller's organization: another
 // organization's endpoint, delivery or event looks exactly like a missing one.
-import { EVENT_TYPES } from '../../../lib/webhooks/events';
+import { EVENT_TYPES } from '../../../lib/intake/outbox';
 import { webhookPolicyOf } from '../../../lib/config';
 import { checkTarget, TargetRefused } from '../../../lib/webhooks/targets';
 import {

@@ -1,5 +1,5 @@
 // The publish: the draft's renditions, the published asset and its audit row in one transaction.
-import { recordAssetEvent } from '../../webhooks/events';
+import { recordAssetEvent } from '../../intake/outbox';
 import { RENDITION_FORMAT, renditionPath } from '../../media/renditions';
 import { copyFingerprintsToAsset } from '../../media/fingerprints/index';
 import { assetIdOf, ProjectionRefusedError, type ProjectionDeps, type ProjectionInput, type ProjectionResult } from './types';
@@ -56,7 +56,7 @@ export function projectDraft(deps: ProjectionDeps, input: ProjectionInput): Prom
       }
       // The asset carries the fingerprints of the submission it comes from (similar images).
       await copyFingerprintsToAsset(tx, d.submissionId, assetId);
-      // The partner's asset.published event, in the same transaction (lib/webhooks/events.ts).
+      // The partner's asset.published event, in the same transaction (lib/intake/outbox.ts).
       await recordAssetEvent(tx, { type: 'asset.published', assetId, documentId: d.documentId });
       await tx`insert into access_audit (action, subject, detail) values ('draft_projected', ${d.documentId},
         ${tx.json({

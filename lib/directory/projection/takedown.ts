@@ -1,5 +1,5 @@
 // The takedown: the asset leaves every public read, then its unused rendition objects are deleted.
-import { recordAssetEvent } from '../../webhooks/events';
+import { recordAssetEvent } from '../../intake/outbox';
 import { ProjectionRefusedError, type ProjectionDeps, type TakedownInput, type TakedownResult } from './types';
 import { audited, requireOperator } from './checks';
 

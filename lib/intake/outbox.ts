@@ -1,9 +1,10 @@
 // The events partners hear about, and the outbox writes: an event row is written by the
 // same statement as the transition or publication that caused it, from the rows that statement
 // wrote, so no transition commits without its event and no event exists without its transition.
+// lib/webhooks delivers what is written here.
 import type { Tx } from '../db';
-import { isWorking, type WorkingStatus } from '../intake/lifecycle';
-import type { IntakeStatus } from '../intake/vocabulary';
+import { isWorking, type WorkingStatus } from './lifecycle';
+import type { IntakeStatus } from './vocabulary';
 
 export const EVENT_TYPES = [
   'submission.staged',
@@ -73,7 +74,3 @@ export async function recordAssetEvent(tx: Tx, o: { type: 'asset.published' | 'a
     )
     select pg_notify(${EVENTS_CHANNEL}, event_id) from written`;
 }
-
-/** Where a delivery stands. */
-export const deliveryStatuses = ['pending', 'delivering', 'succeeded', 'failed', 'cancelled'] as const;
-export type DeliveryStatus = (typeof deliveryStatuses)[number];
