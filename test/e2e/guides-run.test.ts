@@ -171,8 +171,8 @@ describe('every guide, verbatim, twice, on a stack on non-default ports beside o
       const before = relays.map((r) => r.touches.length);
       const r = await runBash(script, clone, 240_000);
       const touches = relays.flatMap((relay, i) => relay.touches.slice(before[i]));
-      expect(r.code, `${file}, run ${run}, exited ${r.code}:\n${r.output.slice(-4000)}`).toBe(0);
       expect(touches, `${file}, run ${run} reached the default ports:\n${r.output.slice(-2000)}`).toEqual([]);
+      expect(r.code, `${file}, run ${run}, exited ${r.code}:\n${r.output.slice(-4000)}`).toBe(0);
     }
     expect(launcher!.exitCode).toBeNull();
   }, 600_000);
