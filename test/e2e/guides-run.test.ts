@@ -176,4 +176,16 @@ describe('every guide, verbatim, twice, on a stack on non-default ports beside o
     }
     expect(launcher!.exitCode).toBeNull();
   }, 600_000);
+
+  it("README.md once more after the cutover guide filled the directory: its publish step keeps the walk-through's own artist", async () => {
+    // The backfill puts legacy artists first in /artists; a walk-through that named "the first
+    // artist" again would now name another profile than artist-demo-1's (409 artist_profile_conflict).
+    const script = blocksOf(PROJECT_ROOT, 'README.md')
+      .filter((b) => b.runnable)
+      .map((b) => b.text)
+      .join('\n');
+    const r = await runBash(script, clone, 240_000);
+    expect(r.code, r.output.slice(-4000)).toBe(0);
+    expect(relays.flatMap((x) => x.touches)).toEqual([]);
+  }, 300_000);
 });
