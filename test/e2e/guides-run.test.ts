@@ -1,7 +1,8 @@
 // Every guide runs verbatim on any stack, twice (issue 46). A copy of the project (as a fresh clone
 // is: its files, node_modules and .tools beside) runs `npm start` on free, non-default ports; the
 // README walk-through's and each guide's marked command blocks (test/helpers/guide-blocks.ts) run in
-// it with bash, as pasted into a fresh shell (no DATA_DIR, DATABASE_URL, PORT, ... set), twice in a
+// it with bash, as pasted into a fresh shell (no DATA_DIR, DATABASE_URL, PORT, ... set, and the
+// machine's own `node` on PATH, not the project's), twice in a
 // row, and must exit 0 (curl answering an HTTP error counts as failing: --fail-with-body).
 //
 // Beside it, on this machine's default ports (3000, 7233, 8233, 54329, 9464), sits a second stack:
@@ -75,9 +76,22 @@ function freshShellEnv(extra: Record<string, string> = {}): Record<string, strin
   return env;
 }
 
+/**
+ * A newcomer's shell: no node_modules/.bin on PATH (vitest's npx put the project's Node 24 there),
+ * so `node` in a guide is the machine's own, whichever it is; `npm run` puts the pinned one first itself.
+ */
+function newcomerShellEnv(): Record<string, string> {
+  const env = freshShellEnv();
+  env.PATH = (env.PATH ?? '')
+    .split(':')
+    .filter((dir) => dir && !/node_modules[\\/]\.bin$/.test(dir) && !/node-gyp-bin$/.test(dir))
+    .join(':');
+  return env;
+}
+
 function runBash(script: string, cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', PRELUDE + script], { cwd, env: freshShellEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-c', PRELUDE + script], { cwd, env: newcomerShellEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.on('data', (d: Buffer) => void (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => void (output += d.toString()));
