@@ -62,6 +62,7 @@ function relay(port: number, target: () => number | undefined, label: string): P
 function copyProject(to: string): void {
   const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
   for (const f of files) {
+    if (/^(\.data|\.tools|node_modules|dist)(\/|$)/.test(f)) continue; // never another stack's state, whatever .gitignore says
     const from = path.join(PROJECT_ROOT, f);
     if (!fs.existsSync(from) || fs.lstatSync(from).isSymbolicLink() || fs.statSync(from).isDirectory()) continue;
     fs.mkdirSync(path.dirname(path.join(to, f)), { recursive: true });
