@@ -31,7 +31,25 @@ export async function completeAndApprove(s: BenchStack, id: string): Promise<voi
     if (status !== 'staged' && status !== 'verifying') break;
     await sleep(250);
   }
-  if (status === 'awaiting_review') await retrying(() => approve(s, id));
+  if (status === 'awaiting_review') await approveAsDocumented(s, id);
+}
+
+/**
+ * Approve as docs/errors.md tells a client: again after a 503; after a 202 `pending` (sent, outcome
+ * unknown: a worker died with the decision not yet taken), read the status and approve again only
+ * while it has not moved. Bounded in count and time.
+ */
+export async function approveAsDocumented(s: BenchStack, id: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (let i = 0; i < 10 && Date.now() < deadline; i++) {
+    const r = await retrying(() => approve(s, id));
+    if (!(r.status === 202 && r.body?.outcome === 'pending')) return;
+    for (let seen = 0; seen < 40; seen++) {
+      await sleep(250);
+      const now = await retrying(() => send(s, 'GET', `${INTAKE}/submissions/${id}`, { headers: s.partner.headers }));
+      if (now.body?.data?.intakeStatus !== 'awaiting_review') return;
+    }
+  }
 }
 
 const F1: Scenario = {
@@ -116,7 +134,7 @@ const F3: Scenario = {
       await sleep(1000);
       await s.startTemporal();
       await s.startWorker();
-      await Promise.all(ids.map((id) => retrying(() => approve(s, id))));
+      await Promise.all(ids.map((id) => approveAsDocumented(s, id)));
       await waitFinal(s, ids);
       const b = await books(s, ids);
       const pass = told === n && b.workflowsMissing === 0 && b.promoted === n && b.draftRows === n;
