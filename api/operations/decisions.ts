@@ -79,10 +79,16 @@ function runClosing(err: unknown): boolean {
   return (e.code ?? e.cause?.code) === grpcStatus.ABORTED || /update was aborted/.test(`${e.message ?? ''} ${e.cause?.details ?? ''}`);
 }
 
-/** Start the Update and wait until the run has taken it (or its validator refused it); once more if the run was closing. */
+/**
+ * Start the Update and wait until the run has taken it (or its validator refused it); once more if
+ * the run was closing. The run takes an upload-complete in the workflow task that verifies the
+ * bytes (a local activity): taking it is the verification's time, so the call may wait as long as
+ * the route waits for an outcome (TRANSITION_WAIT_MS) beside the RPC's own deadline.
+ */
 async function startUpdate<P>(deps: AppDeps, submissionId: string, update: UpdateDefinition<IntakeAnswer, [P]>, args: P & { requestId: string }) {
+  const deadlineMs = deps.cfg.TEMPORAL_RPC_DEADLINE_MS + deps.cfg.TRANSITION_WAIT_MS;
   const start = () =>
-    temporalCall(deps, 'update', () => intakeHandle(deps, submissionId).startUpdate(update, { args: [args], updateId: args.requestId, waitForStage: WorkflowUpdateStage.ACCEPTED }));
+    temporalCall(deps, 'update', () => intakeHandle(deps, submissionId).startUpdate(update, { args: [args], updateId: args.requestId, waitForStage: WorkflowUpdateStage.ACCEPTED }), deadlineMs);
   try {
     return await start();
   } catch (err) {

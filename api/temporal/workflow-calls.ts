@@ -32,10 +32,13 @@ export async function withTemporal<T>(temporal: { client: Client; connection: Co
   }
 }
 
-/** A Temporal call from a route; failures (not "not found") count in temporal_call_failures_total{operation}. */
-export async function temporalCall<T>(deps: AppDeps, operation: 'start' | 'signal' | 'update' | 'query' | 'execute', fn: () => Promise<T>): Promise<T> {
+/**
+ * A Temporal call from a route; failures (not "not found") count in temporal_call_failures_total{operation}.
+ * `deadlineMs`: the call's own bound, when it waits on the workflow (TEMPORAL_RPC_DEADLINE_MS otherwise).
+ */
+export async function temporalCall<T>(deps: AppDeps, operation: 'start' | 'signal' | 'update' | 'query' | 'execute', fn: () => Promise<T>, deadlineMs = deps.cfg.TEMPORAL_RPC_DEADLINE_MS): Promise<T> {
   try {
-    return await withTemporal(deps.temporal, deps.cfg.TEMPORAL_RPC_DEADLINE_MS, fn);
+    return await withTemporal(deps.temporal, deadlineMs, fn);
   } catch (err) {
     if (!(err instanceof AppError) || err.code === 'workflow_unavailable') deps.metrics.temporalFailure(operation);
     throw err;
