@@ -42,7 +42,10 @@ async function updates(id: string, name: string, n: number, payload: (i: number)
       await handle(id).executeUpdate(name, { args: [raw(payload(i))] });
       seen.other.push('accepted');
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) seen.refused++;
+      // Refused by the validator, or by the server's door: more than history.maxInFlightUpdates (10)
+      // Updates of one run at once answer RESOURCE_EXHAUSTED before any reaches the workflow.
+      const atDoor = /concurrent in-flight updates/.test(`${(err as Error).message} ${(err as { cause?: { message?: string } }).cause?.message ?? ''}`);
+      if (err instanceof WorkflowUpdateFailedError || atDoor) seen.refused++;
       else {
         const e = err as Error & { cause?: { message?: string } };
         seen.other.push(e.message === 'Workflow Update failed' ? `${e.name}: ${e.message} (${e.cause?.message ?? ''})` : e.message);
