@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { errors, importPKCS8, importSPKI, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import { loadOrCreateFile } from '../secrets';
-import type { DecisionKeys, SignedAct } from './decision-check';
+import { isSignedAct, type DecisionKeys, type SignedAct } from './decision-check';
 import type { DecisionProof } from './vocabulary';
 
 const ALG = 'EdDSA';
@@ -56,12 +56,12 @@ export class DecisionProofError extends Error {
   }
 }
 
-/** What an operator decides besides approve or reject: the notes, the reason code, the matches they were shown. */
+/** What an operator decides besides the kind (lib/intake/decisions.ts DecisionSpec.details): the notes, the reason code, the matches they were shown. */
 export interface DecisionDetails {
   reviewNotes?: string | undefined;
   reasonCode?: string | undefined;
   seenMatches?: readonly string[] | undefined;
-  /** Suggested labels accepted into the draft (lib/intake/signal-shapes.ts AcceptedSuggestion). */
+  /** Suggested labels accepted into the draft (lib/intake/decisions.ts AcceptedSuggestion). */
   accepted?: { classificationId: string; styleIds: readonly string[]; placement?: string | undefined; tags: readonly string[] } | undefined;
 }
 
@@ -182,7 +182,7 @@ export async function createDecisionVerifier(cfg: { DECISION_VERIFY_KEY?: string
       }
       const str = (k: string) => (typeof payload[k] === 'string' ? (payload[k] as string) : '');
       const decision = str('dec');
-      if (decision !== 'approve' && decision !== 'reject' && decision !== 'classify') throw new DecisionProofError('proof_invalid', 'the proof names no decision');
+      if (!isSignedAct(decision)) throw new DecisionProofError('proof_invalid', 'the proof names no decision');
       return {
         submissionId: str('sid'),
         decision,
