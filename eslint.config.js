@@ -41,8 +41,8 @@ export default tseslint.config(
             { group: ['node:*'], message: 'No Node built-ins in workflow code.' },
             { group: ['../activities/*', '!../activities/types', '!../activities/registered'], message: 'Import activity *types* only.' },
             {
-              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decision-check', '!../lib/intake/history-bounds', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '!../lib/agents', '../lib/agents/*', '!../lib/agents/vocabulary', '../api/*', '../worker/*', '../temporal/*'],
-              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decision-check,history-bounds}, lib/agents/vocabulary and lib/identity/resolution (types).',
+              group: ['../lib/*', '!../lib/intake', '../lib/intake/*', '!../lib/intake/vocabulary', '!../lib/intake/lifecycle', '!../lib/intake/signal-shapes', '!../lib/intake/decisions', '!../lib/intake/decision-check', '!../lib/intake/history-bounds', '!../lib/identity', '../lib/identity/*', '!../lib/identity/resolution', '!../lib/agents', '../lib/agents/*', '!../lib/agents/vocabulary', '../api/*', '../worker/*', '../temporal/*'],
+              message: 'Workflow code imports only @temporalio/workflow, messages.ts, activity types and the pure lib/intake/{vocabulary,lifecycle,signal-shapes,decisions,decision-check,history-bounds}, lib/agents/vocabulary and lib/identity/resolution (types).',
             },
           ],
         },
@@ -51,8 +51,8 @@ export default tseslint.config(
     },
   },
   {
-    // The intake vocabulary and transition table are bundled into workflow code: pure, no imports but each other and the media's words.
-    files: ['lib/intake/vocabulary.ts', 'lib/intake/lifecycle.ts', 'lib/intake/signal-shapes.ts'],
+    // The intake vocabulary and the upload-complete check are bundled into workflow code: pure, no imports but the vocabulary and the media's words.
+    files: ['lib/intake/vocabulary.ts', 'lib/intake/signal-shapes.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\.\\./media/vocabulary$).*', message: 'Pure module: it may import only ./vocabulary and ../media/vocabulary.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
@@ -63,6 +63,22 @@ export default tseslint.config(
     files: ['lib/media/vocabulary.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'Pure module: it imports nothing.' }] }],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+  {
+    // The transition table, bundled into workflow code: pure, it takes the human decisions' rows from the decision table.
+    files: ['lib/intake/lifecycle.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./(vocabulary|decisions)$|\\.\\./media/vocabulary$).*', message: 'Pure module: it may import only ./vocabulary, ./decisions and ../media/vocabulary.' }] }],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+  {
+    // The decision table, bundled into workflow code (its payload schemas are the Update validators' shape checks): pure, zod and the pure intake modules only.
+    files: ['lib/intake/decisions.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\./(vocabulary|signal-shapes)$).*', message: 'Pure module: zod, ./vocabulary and ./signal-shapes only.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },
@@ -88,7 +104,7 @@ export default tseslint.config(
     // The Update validators' decision check: pure too, with a pure-JS Ed25519 verifier.
     files: ['lib/intake/decision-check.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\./signal-shapes$|@noble/curves/ed25519\\.js$|@noble/hashes/sha2\\.js$).*', message: 'Pure module: ./vocabulary, ./signal-shapes, @noble/curves and @noble/hashes only.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\./signal-shapes$|\\./decisions$|@noble/curves/ed25519\\.js$|@noble/hashes/sha2\\.js$).*', message: 'Pure module: ./vocabulary, ./signal-shapes, ./decisions, @noble/curves and @noble/hashes only.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },

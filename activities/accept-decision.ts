@@ -1,5 +1,6 @@
-// The activity that acts on a human decision. It writes the decision's transition (approve:
-// awaiting_review -> promoting, after which promotion copies the bytes; reject: -> rejected) only
+// The activity that acts on a human decision of any kind (lib/intake/decisions.ts). It writes the
+// decision's transition (approve: awaiting_review -> promoting, after which promotion copies the
+// bytes; reject: -> rejected) only
 // when the signal carries a proof the API signed (lib/intake/decision-proof.ts) that names this
 // submission, this decision, this operator and credential, these notes and exactly the bytes
 // verification hashed, and when PostgreSQL still maps that operator as an active human operator
@@ -11,7 +12,8 @@ import type { Sql } from '../lib/db';
 import { isActiveOperator } from '../lib/identity/actors';
 import { DecisionProofError, detailsHash, type DecisionRefusal, type DecisionVerifier } from '../lib/intake/decision-proof';
 import { insertRefusal } from '../lib/intake/refusals';
-import { checkApprove, checkReject, problemsLine } from '../lib/intake/signal-shapes';
+import { checkDecisionShape, isDecisionKind } from '../lib/intake/decisions';
+import { problemsLine } from '../lib/intake/signal-shapes';
 import { recordDecisionMatches } from '../lib/intake/decision-matches';
 import { findSubmission } from '../lib/intake/submissions';
 import { persist } from './steps';
@@ -41,7 +43,8 @@ async function alreadyWritten(sql: Sql, i: AcceptDecisionInput): Promise<boolean
  */
 function malformed(i: AcceptDecisionInput): string | null {
   const { decision, sha256: _sha256, transition: _transition, ...signal } = i;
-  const checked = decision === 'reject' ? checkReject(signal) : checkApprove(signal);
+  if (!isDecisionKind(decision)) return `decision: not a kind of decision (${String(decision).slice(0, 50)})`;
+  const checked = checkDecisionShape(decision, signal);
   return checked.ok ? null : problemsLine(checked.problems);
 }
 

@@ -4,8 +4,8 @@
 import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { StepOutcomes, StepResult, Transition, TransitionFacts } from '../lib/intake/lifecycle';
 import type { SubmissionRow } from '../lib/intake/submissions';
-import type { AcceptedSuggestion } from '../lib/intake/signal-shapes';
-import type { ActorRef, Decision, DecisionProof, RejectReasonCode, VerificationFailureCode } from '../lib/intake/vocabulary';
+import type { DecisionDetails, DecisionKind } from '../lib/intake/decisions';
+import type { ActorRef, DecisionProof, VerificationFailureCode } from '../lib/intake/vocabulary';
 import type { ImageFacts, MimeType } from '../lib/media/vocabulary';
 
 /**
@@ -78,24 +78,24 @@ export interface ExpireInput {
   transition: Transition;
 }
 
-/** A human decision as the signal brought it; acted on only when its proof holds (activities/accept-decision.ts). */
-export interface AcceptDecisionInput {
-  decision: Decision;
+/**
+ * A human decision as the Update brought it; acted on only when its proof holds
+ * (activities/accept-decision.ts). Its details (lib/intake/decisions.ts DecisionDetails: the review
+ * notes, a reason code, the similar-image matches shown, the suggested labels accepted) are the
+ * ones its proof's details hash covers.
+ */
+export type AcceptDecisionInput = {
+  decision: DecisionKind;
   requestId: string;
-  /** Who the signal says decided: recorded on a refusal, never authority. */
+  /** Who the Update says decided: recorded on a refusal, never authority. */
   by: ActorRef;
   proof?: DecisionProof | undefined;
-  reviewNotes: string;
-  reasonCode?: RejectReasonCode | undefined;
-  /** The similar-image matches the operator was shown (their ids); in the proof's details hash. */
-  seenMatches?: string[] | undefined;
-  /** Suggested labels the operator accepted into the draft; in the proof's details hash. */
-  accepted?: AcceptedSuggestion | undefined;
+} & DecisionDetails & {
   /** The sha256 verification recorded (the workflow's own result). */
   sha256: string;
-  /** What the decision does once accepted: awaiting_review -> promoting, or -> rejected. */
+  /** What the decision does once accepted: its row (awaiting_review -> promoting, -> rejected). */
   transition: Transition;
-}
+};
 /** Why a decision was refused (lib/intake/decision-proof.ts DecisionRefusal). */
 export type AcceptDecisionResult = { accepted: true } | { accepted: false; reason: string };
 
@@ -103,7 +103,7 @@ export type AcceptDecisionResult = { accepted: true } | { accepted: false; reaso
 /** A signal whose payload was not its shape (lib/intake/signal-shapes.ts): recorded as refused, never acted on. */
 export interface SignalRefusalInput {
   submissionId: string;
-  signal: 'uploadComplete' | 'approve' | 'reject';
+  signal: 'uploadComplete' | DecisionKind;
   /** The payload's own request id when it had a readable one. */
   requestId: string | null;
   /** Who the payload claims to be from, as far as it could be read (never authority). */

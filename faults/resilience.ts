@@ -11,9 +11,10 @@ import { DEMO_ARTIST } from '../scripts/stack-hooks';
 import { RUN_FILE, tempStackDir, type RunFile } from '../scripts/stack';
 import { childEnv, PROJECT_ROOT } from '../lib/config';
 import { freePort } from '../lib/net/free-port';
-import { checkApprove, checkReject, checkUploadComplete } from '../lib/intake/signal-shapes';
+import { checkDecisionShape } from '../lib/intake/decisions';
+import { checkUploadComplete } from '../lib/intake/signal-shapes';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { approveUpdate, intakeWorkflowId, rejectUpdate, uploadCompleteUpdate } from '../workflows/messages';
+import { decisionUpdates, intakeWorkflowId, uploadCompleteUpdate } from '../workflows/messages';
 import { books, waitFinal, waitStatus } from './books';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged, type Reply } from './client';
 import { notPromoted, sleep, withStack, type Scenario } from './harness';
@@ -132,7 +133,7 @@ export function malformedPayloads(kind: 'approve' | 'reject' | 'uploadComplete',
       : kind === 'reject'
         ? { requestId: `f11-${kind}-${i}`, by: { ...by }, reasonCode: 'duplicate', reviewNotes: 'reject', proof: { ...proof } }
         : { requestId: `f11-${kind}-${i}`, by: { ...by } };
-  const check = kind === 'approve' ? checkApprove : kind === 'reject' ? checkReject : checkUploadComplete;
+  const check = kind === 'uploadComplete' ? checkUploadComplete : (p: unknown) => checkDecisionShape(kind, p);
   const fixed: unknown[] =
     kind === 'approve'
       ? [{ requestId: `f11-issue-approve`, by: null, reviewNotes: null, proof: { protected: 1, payload: [], signature: {} } }, null, 'approve']
@@ -181,7 +182,7 @@ const F11: Scenario = {
         let seed = 1;
         for (const id of decideIds) {
           const h = client.workflow.getHandle(intakeWorkflowId(id));
-          const payloads = [...malformedPayloads('approve', per / 2, seed++).map((p) => [approveUpdate.name, p] as const), ...malformedPayloads('reject', per / 2, seed++).map((p) => [rejectUpdate.name, p] as const)];
+          const payloads = [...malformedPayloads('approve', per / 2, seed++).map((p) => [decisionUpdates.approve.name, p] as const), ...malformedPayloads('reject', per / 2, seed++).map((p) => [decisionUpdates.reject.name, p] as const)];
           for (const [name, p] of payloads) await refusedUpdate(h.executeUpdate(name, { args: [p as never] }));
           sent[id] = payloads.length;
         }

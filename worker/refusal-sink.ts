@@ -8,6 +8,7 @@ import type { InjectedSinks } from '@temporalio/worker';
 import { Counter, type Registry } from 'prom-client';
 import type { Sql } from '../lib/db';
 import type { Logger } from '../lib/logger';
+import { byKind } from '../lib/intake/decisions';
 import { countRefusals, recordCappedRefusal, type RefusedSignal } from '../lib/intake/refusals';
 import type { IntakeSinks, RefusalNote } from '../workflows/messages';
 
@@ -16,7 +17,8 @@ const MAX_WAITING = 1000;
 /** Submissions remembered as being at their cap (a bound on memory; forgetting one costs a query). */
 const MAX_AT_CAP = 10_000;
 
-const SIGNAL: Record<RefusalNote['message'], RefusedSignal> = { uploadComplete: 'upload_complete', approve: 'approve', reject: 'reject' };
+/** The refusal record's name of each message: a decision's kind, or upload_complete. */
+const SIGNAL: Record<RefusalNote['message'], RefusedSignal> = { uploadComplete: 'upload_complete', ...byKind((kind) => kind) };
 
 export interface RefusalSink {
   sinks: InjectedSinks<IntakeSinks>;

@@ -1,4 +1,5 @@
-// What reaches an intake run from outside: upload-complete, approve and reject, as Updates whose
+// What reaches an intake run from outside: upload-complete and each human decision (one Update per
+// kind of lib/intake/decisions.ts), as Updates whose
 // validators refuse a malformed, unsigned or foreign payload before anything is written to history
 // (a refusal is recorded by the worker through a sink, outside the history); an accepted Update is
 // answered with what became of it. There are no signal handlers: a signal of those names changes
@@ -6,11 +7,12 @@
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
 import { condition, proxySinks, setHandler } from '@temporalio/workflow';
 import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
+import { DECISION_KINDS, type DecisionKind } from '../lib/intake/decisions';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
-import { problemsLine, SIGNAL_CHECKS } from '../lib/intake/signal-shapes';
+import { checkUploadComplete, problemsLine } from '../lib/intake/signal-shapes';
 import type { IntakeStatus } from '../lib/intake/vocabulary';
 import { installClassify } from './intake-classify';
-import { approveUpdate, rejectUpdate, uploadCompleteUpdate, type Decision, type IntakeAnswer, type IntakeSinks, type RefusalNote, type UploadCompleteSignal } from './messages';
+import { decisionUpdates, uploadCompleteUpdate, type Decision, type IntakeAnswer, type IntakeSinks, type RefusalNote, type UploadCompleteSignal } from './messages';
 
 /** Decisions waiting to be acted on. Beyond this a new one is refused (`queue_full`: the API answers 503), never dropped. */
 export const MAX_OFFERED_DECISIONS = 100;
@@ -54,7 +56,7 @@ export class Inbox {
   }
 
   /** Why a decision cannot be offered now (null: it can). */
-  private decisionRefusal(kind: Decision['kind'], payload: unknown): Omit<RefusalNote, 'submissionId' | 'message'> | null {
+  private decisionRefusal(kind: DecisionKind, payload: unknown): Omit<RefusalNote, 'submissionId' | 'message'> | null {
     const checked = checkDecision(kind, payload, { submissionId: this.c.submissionId, nowMs: Date.now(), keys: this.c.decisionKeys });
     if (!checked.ok) return checked;
     const { requestId, by } = checked.value;
@@ -66,7 +68,7 @@ export class Inbox {
   }
 
   private uploadRefusal(payload: unknown): Omit<RefusalNote, 'submissionId' | 'message'> | null {
-    const shape = SIGNAL_CHECKS.uploadComplete(payload);
+    const shape = checkUploadComplete(payload);
     if (!shape.ok) return { reason: 'signal_malformed', detail: problemsLine(shape.problems), requestId: shape.requestId, by: shape.by };
     const { requestId, by } = shape.value;
     // Only the submission's partner completes its upload: the history names no actor the API did not authenticate.
@@ -114,22 +116,15 @@ export class Inbox {
       },
       { validator: validateWith('uploadComplete', (p) => this.uploadRefusal(p)) },
     );
-    setHandler(
-      approveUpdate,
-      async (s) => {
-        this.offer({ kind: 'approve', signal: s });
-        return this.answered(s.requestId);
-      },
-      { validator: validateWith('approve', (p) => this.decisionRefusal('approve', p)) },
-    );
-    setHandler(
-      rejectUpdate,
-      async (s) => {
-        this.offer({ kind: 'reject', signal: s });
-        return this.answered(s.requestId);
-      },
-      { validator: validateWith('reject', (p) => this.decisionRefusal('reject', p)) },
-    );
+    for (const kind of DECISION_KINDS)
+      setHandler(
+        decisionUpdates[kind],
+        async (s: Decision['signal']) => {
+          this.offer({ kind, signal: s } as Decision);
+          return this.answered(s.requestId);
+        },
+        { validator: validateWith(kind, (p) => this.decisionRefusal(kind, p)) },
+      );
     installClassify(this.c);
   }
 }

@@ -9,7 +9,7 @@ import { condition, deprecatePatch, patched } from '@temporalio/workflow';
 import type { AcceptDecisionInput, WorkStepInput, WorkStepResult } from '../activities/types';
 import type { IntakeActivities } from '../activities/registered';
 import { gaveUpOf, isWorking, OPEN, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type Work, type WorkingStatus } from '../lib/intake/lifecycle';
-import { decisionDetails, decisionNote } from '../lib/intake/signal-shapes';
+import { decisionDetails, decisionFacts, decisionNote } from '../lib/intake/decisions';
 import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
 import { acts, localActs, record } from './intake-activities';
@@ -17,12 +17,10 @@ import type { Decision } from './intake-inbox';
 import { IntakeRun, REVIEW } from './intake-run';
 import type { IntakeState, UploadCompleteSignal } from './messages';
 
-type Approval = Extract<Decision, { kind: 'approve' }>;
-
-/** What a step hands the next: the request a work step answers (an upload or an approval), the verified bytes, a work step's entering transition. */
+/** What a step hands the next: the request a work step answers (an upload or a decision that enters one), the verified bytes, a work step's entering transition. */
 interface Carry {
   upload?: UploadCompleteSignal;
-  decision?: Approval;
+  decision?: Decision;
   sha256?: string;
   enter?: Transition;
 }
@@ -104,9 +102,12 @@ async function expire(run: IntakeRun): Promise<Next> {
 
 /**
  * A human decides; there is no deadline on review. Operators see the queue in PostgreSQL and
- * on-call staff can filter on AwaitingSince in the Web UI. The deciding activity verifies the
- * decision's proof and re-checks the operator before it writes anything; a refused decision
- * changes nothing, is answered as refused, and the next one is taken.
+ * on-call staff can filter on AwaitingSince in the Web UI. Every kind of decision is taken the
+ * same way, from its row (lib/intake/decisions.ts transition): one that leads into a work step
+ * (approve: promoting) enters it with the decision, whose activity accepts it first; any other
+ * (reject) is written with its signed decision. The deciding activity verifies the decision's
+ * proof and re-checks the operator before it writes anything; a refused decision changes nothing,
+ * is answered as refused, and the next one is taken.
  */
 const awaitingReview: Step = async (run, { sha256 }) => {
   if (!sha256) throw new Error('awaiting_review without the verified sha256');
@@ -119,26 +120,25 @@ const awaitingReview: Step = async (run, { sha256 }) => {
       if (next) return { done: next };
       continue;
     }
-    if (o.kind === 'approve') {
-      const enter = run.decide('approve', { by: o.signal.by, note: decisionNote(o) });
+    const facts = decisionFacts(o);
+    const enter = run.decide(o.kind, { by: o.signal.by, note: decisionNote(o), ...(facts ? { facts } : {}) });
+    if (isWorking(enter.to)) {
       run.moveTo(enter);
       return { at: enter.to, sha256, decision: o, enter };
     }
-    const next = await reject(run, o, sha256);
+    const next = await writeDecision(run, o, enter, sha256);
     if (next) return next;
   }
 };
 
-/** A rejection is written with its signed decision; undefined: refused or not written, still awaiting review. */
-async function reject(run: IntakeRun, o: Extract<Decision, { kind: 'reject' }>, sha256: string): Promise<Next | undefined> {
-  const { by, reasonCode } = o.signal;
-  const rejected = run.decide('reject', { by, note: decisionNote(o), facts: { rejectReasonCode: reasonCode } });
+/** A decision that enters no work step (a rejection) is written with its signed decision; undefined: refused or not written, still awaiting review. */
+async function writeDecision(run: IntakeRun, o: Decision, decided: Transition, sha256: string): Promise<Next | undefined> {
   if (run.shape === 'decision-updates') deprecatePatch(TRANSITION_WRITER_PATCH);
   let written;
   try {
-    written = await acts.recordTransition({ ...rejected, decision: signedDecision(o, sha256, rejected) });
+    written = await acts.recordTransition({ ...decided, decision: signedDecision(o, sha256, decided) });
   } catch (err) {
-    // Whether the rejection was written is what the row says.
+    // Whether the decision was written is what the row says.
     const stuck = (await run.stalled(err, null)).intakeStatus === 'awaiting_review';
     answer(run, o.signal.requestId, !stuck, 'step_gave_up');
     return stuck ? undefined : done(run);
@@ -147,9 +147,9 @@ async function reject(run: IntakeRun, o: Extract<Decision, { kind: 'reject' }>, 
     answer(run, o.signal.requestId, false, written.reason); // refused and recorded; still awaiting_review
     return undefined;
   }
-  run.moveTo(rejected);
+  run.moveTo(decided);
   answer(run, o.signal.requestId, true);
-  return done(run);
+  return waitAt(run, decided.to, sha256);
 }
 
 /**

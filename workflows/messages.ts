@@ -2,10 +2,12 @@
 // the worker, the workflows and the tests. The intake's vocabulary and transition table live in
 // lib/intake/ (pure modules this folder may import).
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { UpdateDefinition } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
 import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { DecisionKeys } from '../lib/intake/decision-check';
-import type { ApprovePayload, RejectPayload, UploadCompletePayload } from '../lib/intake/signal-shapes';
+import { byKind, type Decision, type DecisionKind, type DecisionPayload } from '../lib/intake/decisions';
+import type { UploadCompletePayload } from '../lib/intake/signal-shapes';
 import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/intake/vocabulary';
 
 export interface IntakeInput extends SubmissionRef {
@@ -31,18 +33,15 @@ export interface IntakeResume {
 }
 
 // Payload types: what the API sends. Anyone who can reach Temporal can send anything, so the
-// workflow checks every payload's shape (lib/intake/signal-shapes.ts, where the types live) before it records it.
+// workflow checks every payload's shape (lib/intake/signal-shapes.ts; a decision's: its schema in
+// lib/intake/decisions.ts, where the types come from) before it records it.
 export type UploadCompleteSignal = UploadCompletePayload;
-/** The review notes, and the API's signature over the decision (lib/intake/decision-proof.ts): without a valid one the approval changes nothing. */
-export type ApproveSignal = ApprovePayload;
-/** The review notes, the reason code, and the proof as for approve. */
-export type RejectSignal = RejectPayload;
 
 /** The workflow's view of itself. The HTTP status view is derived from it (without private pointers). */
 export type IntakeState = IntakeView;
 
-/** A decision offered to the run by an Update. */
-export type Decision = { kind: 'approve'; signal: ApproveSignal } | { kind: 'reject'; signal: RejectSignal };
+/** A decision offered to the run by an Update (lib/intake/decisions.ts). */
+export type { Decision };
 
 export const intakeStateQuery = defineQuery<IntakeState>('intakeState');
 
@@ -53,8 +52,8 @@ export const intakeStateQuery = defineQuery<IntakeState>('intakeState');
  */
 export type IntakeAnswer = { taken: true; intakeStatus: IntakeStatus } | { taken: false; reason: string; intakeStatus: IntakeStatus };
 export const uploadCompleteUpdate = defineUpdate<IntakeAnswer, [UploadCompleteSignal]>('uploadComplete');
-export const approveUpdate = defineUpdate<IntakeAnswer, [ApproveSignal]>('approve');
-export const rejectUpdate = defineUpdate<IntakeAnswer, [RejectSignal]>('reject');
+/** One Update per decision kind, named as the kind; its payload is the kind's (the review notes, the API's signature over the decision: without a valid one it changes nothing). */
+export const decisionUpdates = byKind((kind) => defineUpdate(kind)) as { [K in DecisionKind]: UpdateDefinition<IntakeAnswer, [DecisionPayload<K>], K> };
 
 /** A classifier's labels for a submission awaiting review (workflows/intake-classify.ts); never a transition. */
 export const classifyUpdate = defineUpdate<ClassifyAnswer, [ClassifyPayload]>('classify');
@@ -70,7 +69,7 @@ export const BUSY_REFUSALS = ['queue_full'] as const;
  */
 export interface RefusalNote {
   submissionId: string;
-  message: 'uploadComplete' | 'approve' | 'reject';
+  message: 'uploadComplete' | DecisionKind;
   requestId: string | null;
   by: Partial<ActorRef>;
   reason: string;

@@ -4,7 +4,7 @@
 // similar images, publish, settle, unpublish, evidence) is the intake API's own route, which takes
 // the console's session as a credential: one door.
 import { z } from '../openapi/zod';
-import { DraftRow, publications, QueueItem, RecentDecision, SubmissionDetail } from '../../lib/console/answers';
+import { DecisionCounts, DraftRow, publications, QueueItem, RecentDecision, SubmissionDetail } from '../../lib/console/answers';
 import { artistProfiles, consoleDrafts, decisionsSince, queueFigures, recentDecisions, reviewQueue, submissionDetail } from '../../lib/console/review';
 import { listArtists } from '../../lib/directory/artists';
 import { claim, releaseClaim } from '../../lib/console/sessions';
@@ -63,7 +63,7 @@ const Status = z
       waiting: z.number().int().describe('submissions awaiting review'),
       oldestWaitSeconds: z.number().int().describe('how long the oldest has waited (0 when none)'),
       byStatus: z.record(z.string(), z.number().int()).describe('submissions by intake status'),
-      decisions: z.object({ since: z.string(), approved: z.number().int(), rejected: z.number().int() }),
+      decisions: z.object({ since: z.string(), ...DecisionCounts.shape }),
     }),
   })
   .openapi('ConsoleStatus');

@@ -8,24 +8,24 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import crypto from 'node:crypto';
 import { accepts, outcomesOf, settledAfter } from '../../lib/intake/lifecycle';
 import { findSubmission, type SubmissionRow } from '../../lib/intake/submissions';
-import type { ActorRef, Decision, IntakeStatus } from '../../lib/intake/vocabulary';
+import type { ActorRef, IntakeStatus } from '../../lib/intake/vocabulary';
 import type { Actor } from '../auth/middleware';
 import { claimedByOther, releaseClaim } from '../../lib/console/sessions';
-import { detailsHash, type DecisionDetails } from '../../lib/intake/decision-proof';
-import type { ApprovePayload, RejectPayload } from '../../lib/intake/signal-shapes';
+import { detailsHash } from '../../lib/intake/decision-proof';
+import { byKind, DECISION_TABLE, decisionDetails, type Decision, type DecisionFields, type DecisionKind } from '../../lib/intake/decisions';
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import { approveUpdate, BUSY_REFUSALS, REFUSAL_SEPARATOR, rejectUpdate, type IntakeAnswer } from '../../workflows/messages';
+import { BUSY_REFUSALS, decisionUpdates, REFUSAL_SEPARATOR, type IntakeAnswer } from '../../workflows/messages';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { statusView } from '../../lib/intake/status-view';
 import { byActor } from '../auth/middleware';
 import { intakeHandle, requireWorker, temporalCall } from '../temporal/workflow-calls';
 
-export const REFUSED: Record<'upload_complete' | 'approve' | 'reject', (s: IntakeStatus) => string> = {
+/** What a route answers (409) when the submission's state does not take its trigger: a decision's from its kind's spec. */
+export const REFUSED: Record<'upload_complete' | DecisionKind, (s: IntakeStatus) => string> = {
   upload_complete: (s) => `Upload already completed (status ${s}).`,
-  approve: (s) => `Only a submission awaiting review can be decided (status ${s}).`,
-  reject: (s) => `Only a submission awaiting review can be decided (status ${s}).`,
+  ...byKind((kind) => DECISION_TABLE[kind].refused),
 };
 
 export const requestIdOf = (req: Request) => String(req.id ?? crypto.randomUUID());
@@ -34,16 +34,18 @@ export const requestIdOf = (req: Request) => String(req.id ?? crypto.randomUUID(
  * The proof that this API verified the operator making this decision (lib/intake/decision-proof.ts):
  * the worker acts on a decision only with it, so a signal sent around the API changes nothing.
  */
-async function proofOf(deps: AppDeps, row: SubmissionRow, d: { decision: Decision; requestId: string; by: ActorRef } & DecisionDetails) {
-  if (!row.verifiedSha256) throw new AppError('invalid_transition', REFUSED[d.decision](row.intakeStatus));
+async function proofOf(deps: AppDeps, row: SubmissionRow, d: Decision) {
+  const { requestId, by }: { requestId: string; by: ActorRef } = d.signal;
+  if (!row.verifiedSha256) throw new AppError('invalid_transition', REFUSED[d.kind](row.intakeStatus));
   return deps.decisionSigner.sign({
     submissionId: row.submissionId,
-    decision: d.decision,
-    actorId: d.by.actorId,
-    credentialId: d.by.credentialId,
+    decision: d.kind,
+    actorId: by.actorId,
+    credentialId: by.credentialId,
     sha256: row.verifiedSha256,
-    requestId: d.requestId,
-    detailsHash: detailsHash(d),
+    requestId,
+    // The details the kind's proof covers (lib/intake/decisions.ts), as the deciding activity hashes them.
+    detailsHash: detailsHash(decisionDetails(d)),
   });
 }
 
@@ -177,14 +179,12 @@ export function signalReply(r: { view: ReturnType<typeof statusView>; outcome: S
   return r.outcome === 'settled' ? reply(200, body) : reply(202, body);
 }
 
-/** An operator's decision as the approve / reject routes and the console take it. */
-export type DecisionInput =
-  | ({ decision: 'approve' } & Omit<ApprovePayload, 'requestId' | 'by' | 'proof' | 'seenMatches'> & { seenMatches?: string[] | undefined })
-  | ({ decision: 'reject' } & Required<Omit<RejectPayload, 'requestId' | 'by' | 'proof'>>);
+/** An operator's decision as the decision routes take it: its kind and its fields (lib/intake/decisions.ts). */
+export type DecisionInput = { [K in DecisionKind]: { decision: K } & DecisionFields<K> }[DecisionKind];
 
 /**
- * Decide a submission as `actor` (a verified human operator): the signed proof, the signal, the
- * settled state. The one path of the approve and reject routes and of the console.
+ * Decide a submission as `actor` (a verified human operator): the signed proof, the Update, the
+ * settled state. The one path of every decision route.
  */
 export async function decide(deps: AppDeps, actor: Actor, submissionId: string, d: DecisionInput, requestId: string) {
   // The decision went out: the operator's claim ends. Best effort: a lost database must not turn it into a 503 (claims lapse on their own).
@@ -193,14 +193,10 @@ export async function decide(deps: AppDeps, actor: Actor, submissionId: string, 
   const claimed = await claimedByOther(deps.sql, submissionId, actor.actorId);
   if (claimed) throw new AppError('claimed_by_other', `In review by ${claimed.actorId} until ${claimed.claimedUntil.toISOString()}.`);
   const find = () => findSubmission(deps.sql, submissionId);
-  const by = { requestId, by: byActor(actor) };
-  if (d.decision === 'approve') {
-    // seenMatches only when there are some: the payload of an approval without matches is as before.
-    const { decision: _, seenMatches, ...details } = d;
-    const approval = { ...by, ...details, ...(seenMatches?.length ? { seenMatches } : {}) };
-    return released(await updateAndSettle(deps, submissionId, find, 'approve', approveUpdate, async (row) => ({ ...approval, proof: await proofOf(deps, row, { decision: 'approve', ...approval }) })));
-  }
-  const { decision: _, ...details } = d;
-  const reject = { ...by, ...details };
-  return released(await updateAndSettle(deps, submissionId, find, 'reject', rejectUpdate, async (row) => ({ ...reject, proof: await proofOf(deps, row, { decision: 'reject', ...reject }) })));
+  const { decision: kind, ...fields } = d;
+  const signal = { requestId, by: byActor(actor), ...fields };
+  const update = decisionUpdates[kind] as UpdateDefinition<IntakeAnswer, [Decision['signal']]>;
+  return released(
+    await updateAndSettle(deps, submissionId, find, kind, update, async (row) => ({ ...signal, proof: await proofOf(deps, row, { kind, signal } as Decision) })),
+  );
 }

@@ -3,6 +3,7 @@
 // the OpenAPI document. Times are ISO 8601 strings, as JSON carries them.
 import { z } from 'zod';
 import { consentPostures, intakeStatuses, reviewStatuses, rightsPostures } from '../intake/vocabulary';
+import { DECISION_LABELS, type DecisionLabel } from '../intake/decisions';
 import { Classification } from '../agents/answers';
 import { CONTENT_FLAGS } from '../agents/vocabulary';
 
@@ -59,13 +60,18 @@ export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
 export const RecentDecision = z.object({
   submissionId: z.string(),
   fileName: z.string(),
-  decision: z.enum(['approved', 'rejected']),
+  /** The decision, as the console calls its kind (lib/intake/decisions.ts label). */
+  decision: z.enum(DECISION_LABELS),
   actorId: z.string(),
   at: iso,
   note: z.string().nullable(),
   intakeStatus: z.enum(intakeStatuses),
 });
 export type RecentDecision = z.infer<typeof RecentDecision>;
+
+/** Decisions since a time, by kind (its console label): a count each. */
+export const DecisionCounts = z.object(Object.fromEntries(DECISION_LABELS.map((l) => [l, z.number().int()])) as Record<DecisionLabel, z.ZodNumber>);
+export type DecisionCounts = z.infer<typeof DecisionCounts>;
 
 export const publications = ['draft', 'published', 'unpublished'] as const;
 export const DraftRow = z.object({

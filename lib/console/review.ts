@@ -2,9 +2,10 @@
 // GET /review-queue and the console's), one submission's detail with its full event history, recent
 // decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
+import { DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, type DecisionLabel } from '../intake/decisions';
 import { DECISIONS } from '../intake/lifecycle';
 import { classificationsOf } from '../agents/classifications';
-import { FLAG_CONFIDENCE, isoOf, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
+import { FLAG_CONFIDENCE, isoOf, type DecisionCounts, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
 
 export type { DraftRow, QueueItem, RecentDecision, SubmissionDetail };
 /** A row as PostgreSQL gives it: its times are Dates. */
@@ -107,10 +108,13 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
   return { ...asQueueItem(d), createdAt: isoOf(d.createdAt), classifications, events: events.map((e) => ({ ...e, at: isoOf(e.at) })) };
 }
 
+/** A decision event's console label: its trigger (the decision's kind) looked up in the decision table. */
+const labelOf = (sql: Tx) => sql`(${DECISION_KINDS.map((k) => DECISION_TABLE[k].label)}::text[])[array_position(${[...DECISION_KINDS]}::text[], e.trigger)]`;
+
 /** Who decided what, when, with the notes: the decision events, newest first. */
 export async function recentDecisions(sql: Tx, limit: number): Promise<RecentDecision[]> {
   const rows = await sql<Dated<RecentDecision, 'at'>[]>`
-    select e.submission_id, s.file_name, case when e.to_status = 'rejected' then 'rejected' else 'approved' end as decision,
+    select e.submission_id, s.file_name, ${labelOf(sql)} as decision,
       e.actor_id, e.at, e.note, s.intake_status
     from intake_events e join submissions s on s.submission_id = e.submission_id
     where e.to_status = any(${[...DECISIONS]})
@@ -151,12 +155,14 @@ export async function queueFigures(sql: Tx): Promise<QueueFigures> {
   return { queueDepth: q?.n ?? 0, oldestAgeSeconds: q?.age ?? 0, byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])) };
 }
 
-/** Decisions (approvals and rejections) since `since`, by kind. */
-export async function decisionsSince(sql: Tx, since: Date): Promise<{ approved: number; rejected: number }> {
-  const [r] = await sql<{ approved: number; rejected: number }[]>`
-    select count(*) filter (where to_status = 'promoting')::int as approved, count(*) filter (where to_status = 'rejected')::int as rejected
-    from intake_events where to_status = any(${[...DECISIONS]}) and at >= ${since}`;
-  return { approved: r?.approved ?? 0, rejected: r?.rejected ?? 0 };
+/** Decisions since `since`, by kind (its console label; 0 for a kind not taken). */
+export async function decisionsSince(sql: Tx, since: Date): Promise<DecisionCounts> {
+  const rows = await sql<{ decision: DecisionLabel; n: number }[]>`
+    select ${labelOf(sql)} as decision, count(*)::int as n
+    from intake_events e where e.to_status = any(${[...DECISIONS]}) and e.at >= ${since} group by 1`;
+  const counts = Object.fromEntries(DECISION_LABELS.map((l) => [l, 0])) as DecisionCounts;
+  for (const r of rows) if (r.decision in counts) counts[r.decision] = r.n;
+  return counts;
 }
 
 /** The runtime artist profiles whose name matches, with their studio and city: the publishing view's lookup. */

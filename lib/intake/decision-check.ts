@@ -1,12 +1,13 @@
 // What a workflow Update validator asks of a decision before anything is written to history: its
-// shape (./signal-shapes), a proof, a proof whose claims name this submission, this decision, this
+// shape (its payload schema, ./decisions), a proof, a proof whose claims name this submission, this decision, this
 // operator, this credential and this request, not older than a decision may wait, and, when the
 // run knows the API's public keys, a signature that verifies. Pure and synchronous (validators
 // cannot await): workflow code imports it. The activity that acts on a decision still verifies the
 // proof with the worker's key and re-checks the operator; this check keeps floods out of history.
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { SIGNAL_CHECKS, problemsLine, type ApprovePayload, type RejectPayload } from './signal-shapes';
+import { checkDecisionShape, DECISION_KINDS, type DecisionKind, type DecisionPayload } from './decisions';
+import { problemsLine } from './signal-shapes';
 import type { ActorRef, DecisionProof } from './vocabulary';
 
 /** How old a proof may be (as lib/intake/decision-proof.ts DECISION_PROOF_MAX_AGE_SECONDS). */
@@ -25,7 +26,9 @@ export type DecisionCheck<T> =
 export type DecisionKeys = Record<string, string>;
 
 /** What an API-signed proof vouches for: an operator's decision, or a classifier's classification (lib/agents/vocabulary.ts). */
-export type SignedAct = 'approve' | 'reject' | 'classify';
+export const SIGNED_ACTS = [...DECISION_KINDS, 'classify'] as const;
+export type SignedAct = (typeof SIGNED_ACTS)[number];
+export const isSignedAct = (v: unknown): v is SignedAct => (SIGNED_ACTS as readonly unknown[]).includes(v);
 
 /** sha256 of a text (UTF-8), hex: the details hash a validator compares with a proof's (pure JS, deterministic). */
 export function sha256Hex(text: string): string {
@@ -112,18 +115,18 @@ export function proofProblem(
   return valid ? null : { reason: 'proof_invalid', detail: 'the proof does not verify' };
 }
 
-/** A decision (approve or reject) as an Update validator sees it. */
-export function checkDecision<K extends 'approve' | 'reject'>(
+/** A decision (any kind of ./decisions) as an Update validator sees it. */
+export function checkDecision<K extends DecisionKind>(
   kind: K,
   payload: unknown,
   ctx: { submissionId: string; nowMs: number; keys?: DecisionKeys | undefined },
-): DecisionCheck<K extends 'approve' ? ApprovePayload : RejectPayload> {
-  const shape = SIGNAL_CHECKS[kind](payload);
+): DecisionCheck<DecisionPayload<K>> {
+  const shape = checkDecisionShape(kind, payload);
   if (!shape.ok) return { ok: false, reason: 'signal_malformed', detail: problemsLine(shape.problems), requestId: shape.requestId, by: shape.by };
   const d = shape.value;
   const refused = (reason: EarlyRefusal, detail: string, proofActorId?: string) => ({ ok: false as const, reason, detail, requestId: d.requestId, by: d.by, proofActorId });
   if (!d.proof) return refused('proof_missing', 'the decision carries no proof');
   const problem = proofProblem(kind, { requestId: d.requestId, by: d.by, proof: d.proof }, ctx);
   if (problem) return refused(problem.reason, problem.detail, problem.proofActorId);
-  return { ok: true, value: d as K extends 'approve' ? ApprovePayload : RejectPayload };
+  return { ok: true, value: d };
 }

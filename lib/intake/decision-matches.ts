@@ -2,11 +2,12 @@
 // transaction of its transition) in decision_matches, append-only: what the lookup found at
 // decision time and which match ids the operator was shown. Never in a partner's webhook.
 import type { Tx } from '../db';
+import type { DecisionKind } from './decisions';
 import { similarTo } from './similar';
 
 export async function recordDecisionMatches(
   tx: Tx,
-  d: { decision: 'approve' | 'reject'; requestId: string; by: { actorId: string; credentialId: string }; reviewNotes?: string | undefined; seenMatches?: string[] | undefined; transition: { submissionId: string } },
+  d: { decision: DecisionKind; requestId: string; by: { actorId: string; credentialId: string }; reviewNotes?: string | undefined; seenMatches?: string[] | undefined; transition: { submissionId: string } },
 ): Promise<void> {
   const submissionId = d.transition.submissionId;
   const found = await similarTo(tx, submissionId, {});

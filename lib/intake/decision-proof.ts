@@ -8,7 +8,8 @@
 import crypto from 'node:crypto';
 import { errors, importPKCS8, importSPKI, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import { loadOrCreateFile } from '../secrets';
-import type { DecisionKeys, SignedAct } from './decision-check';
+import { isSignedAct, type DecisionKeys, type SignedAct } from './decision-check';
+import type { DecisionDetails } from './decisions';
 import type { DecisionProof } from './vocabulary';
 
 const ALG = 'EdDSA';
@@ -56,19 +57,11 @@ export class DecisionProofError extends Error {
   }
 }
 
-/** What an operator decides besides approve or reject: the notes, the reason code, the matches they were shown. */
-export interface DecisionDetails {
-  reviewNotes?: string | undefined;
-  reasonCode?: string | undefined;
-  seenMatches?: readonly string[] | undefined;
-  /** Suggested labels accepted into the draft (lib/intake/signal-shapes.ts AcceptedSuggestion). */
-  accepted?: { classificationId: string; styleIds: readonly string[]; placement?: string | undefined; tags: readonly string[] } | undefined;
-}
-
 /**
- * The notes and reason code are part of what the operator signed off: a proof covers them too, and
- * the ids of the similar-image matches the operator was shown (sorted), when there were any. Without
- * them the hash is what it was before similar images, so proofs in flight still verify.
+ * A decision's details (lib/intake/decisions.ts DecisionSpec.details) are part of what the
+ * operator signed off: a proof covers the notes and reason code, and the ids of the similar-image
+ * matches the operator was shown (sorted) and the suggestions accepted, when there were any.
+ * Without those the hash is what it was before them, so proofs in flight still verify.
  */
 export function detailsHash(d: DecisionDetails): string {
   const details: unknown[] = [d.reasonCode ?? null, d.reviewNotes ?? null];
@@ -182,7 +175,7 @@ export async function createDecisionVerifier(cfg: { DECISION_VERIFY_KEY?: string
       }
       const str = (k: string) => (typeof payload[k] === 'string' ? (payload[k] as string) : '');
       const decision = str('dec');
-      if (decision !== 'approve' && decision !== 'reject' && decision !== 'classify') throw new DecisionProofError('proof_invalid', 'the proof names no decision');
+      if (!isSignedAct(decision)) throw new DecisionProofError('proof_invalid', 'the proof names no decision');
       return {
         submissionId: str('sid'),
         decision,

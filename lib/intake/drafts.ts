@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { Tx } from '../db';
 import type { ActorRef } from './vocabulary';
-import type { AcceptedSuggestion } from './signal-shapes';
+import type { AcceptedSuggestion } from './decisions';
 
 export function mediaDocumentId(submissionId: string): string {
   return 'mdoc_' + crypto.createHash('sha256').update(submissionId).digest('hex').slice(0, 24);

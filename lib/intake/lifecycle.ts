@@ -12,8 +12,11 @@
 // constraint, so a new status needs no migration of its own; one is needed where a migration's
 // partial index lists the statuses of a set the step joins (the undecided ones: a step before the
 // decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
-// only for the states worker/reconciler.ts's resumeOf names. Pure: workflow code imports it.
+// only for the states worker/reconciler.ts's RESUME_FROM names. The human decisions' rows (from
+// awaiting_review, one per kind) come from the decision table (./decisions.ts), which a new decision
+// is added to; nothing here changes for it. Pure: workflow code imports it.
 import type { ImageFacts } from '../media/vocabulary';
+import { DECISION_KINDS, DECISION_TABLE, type DecisionKind } from './decisions';
 import {
   intakeStatuses,
   SYSTEM_ACTOR,
@@ -30,8 +33,7 @@ export const triggers = [
   'upload_window_passed',
   'verification_passed',
   'verification_failed',
-  'approve',
-  'reject',
+  ...DECISION_KINDS,
   'promotion_done',
   'object_changed',
   'promotion_failed',
@@ -52,14 +54,19 @@ interface Row {
   gaveUp?: true;
 }
 
+/** A human decision's row: sent by an operator through its route, from awaiting_review to where its spec says. */
+function decisionRow(trigger: DecisionKind) {
+  const { to, review } = DECISION_TABLE[trigger].transition;
+  return { from: 'awaiting_review', trigger, source: 'client', to, review } as const;
+}
+
 const ROWS = [
   { from: null, trigger: 'create', source: 'client', to: 'staged', review: 'review_required' },
   { from: 'staged', trigger: 'upload_complete', source: 'client', to: 'verifying' },
   { from: 'staged', trigger: 'upload_window_passed', source: 'workflow', to: 'expired', review: 'not_reviewed' },
   { from: 'verifying', trigger: 'verification_passed', source: 'workflow', to: 'awaiting_review', outcome: 'ok' },
   { from: 'verifying', trigger: 'verification_failed', source: 'workflow', to: 'verification_failed', review: 'not_reviewed', outcome: 'failed' },
-  { from: 'awaiting_review', trigger: 'approve', source: 'client', to: 'promoting', review: 'approved' },
-  { from: 'awaiting_review', trigger: 'reject', source: 'client', to: 'rejected', review: 'rejected' },
+  ...DECISION_KINDS.map(decisionRow),
   { from: 'promoting', trigger: 'promotion_done', source: 'workflow', to: 'promoted_to_media_store', outcome: 'ok' },
   // The approval stands; the bytes it applied to are gone.
   { from: 'promoting', trigger: 'object_changed', source: 'workflow', to: 'verification_failed', outcome: 'failed' },

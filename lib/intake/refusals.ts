@@ -2,9 +2,11 @@
 // operator no longer mapped, a payload that was not the signal's shape. decision_refusals is
 // append-only; one line per (submission, request id), so a retried activity records it once.
 import type { Tx } from '../db';
+import type { DecisionKind } from './decisions';
 import type { ActorRef } from './vocabulary';
 
-export type RefusedSignal = 'approve' | 'reject' | 'upload_complete';
+/** What was refused: a decision (its kind) or an upload-complete. */
+export type RefusedSignal = DecisionKind | 'upload_complete';
 
 export interface Refusal {
   submissionId: string;

@@ -75,9 +75,6 @@ export interface IntakeView {
   rejectReasonCode: RejectReasonCode | null;
 }
 
-/** The two human decisions an operator can make on a submission awaiting review. */
-export type Decision = 'approve' | 'reject';
-
 /**
  * The API's signed statement that it verified a mapped human operator making this decision
  * (lib/intake/decision-proof.ts): the three parts of a compact JWS (EdDSA), kept apart so a

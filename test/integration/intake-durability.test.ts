@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { detailsHash } from '../../lib/intake/decision-proof';
-import { approveUpdate, intakeWorkflowId } from '../../workflows/messages';
+import { decisionUpdates, intakeWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';
@@ -43,7 +43,7 @@ describe('durability: the worker goes away while submissions are in flight', () 
       const proof = await stack.api.deps.decisionSigner.sign({
         submissionId: id, decision: 'approve', ...by, sha256: row!.verifiedSha256, requestId, detailsHash: detailsHash({ reviewNotes }),
       });
-      sent.push(stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id)).executeUpdate(approveUpdate, { args: [{ requestId, by, reviewNotes, proof }] }));
+      sent.push(stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id)).executeUpdate(decisionUpdates.approve, { args: [{ requestId, by, reviewNotes, proof }] }));
     }
     await stack.startWorker();
     expect((await Promise.all(sent)).every((a) => (a as { taken: boolean }).taken)).toBe(true);

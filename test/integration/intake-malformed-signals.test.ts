@@ -7,7 +7,9 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptDecision } from '../../activities/accept-decision';
 import { transitionOf } from '../../lib/intake/lifecycle';
-import { approveUpdate, intakeStateQuery, intakeWorkflowId, rejectUpdate, uploadCompleteUpdate } from '../../workflows/messages';
+import { decisionUpdates, intakeStateQuery, intakeWorkflowId, uploadCompleteUpdate } from '../../workflows/messages';
+
+const { approve: approveUpdate, reject: rejectUpdate } = decisionUpdates;
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, stageAndVerify, submissionBody } from '../helpers/intake';
 import { eventually, startTestStack, type TestStack } from '../helpers/stack';

@@ -11,7 +11,10 @@ import { upsertMapping } from '../../lib/identity/actors';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { createDecisionSigner, detailsHash } from '../../lib/intake/decision-proof';
 import type { DecisionProof } from '../../lib/intake/vocabulary';
-import { intakeStateQuery, intakeWorkflowId, type ApproveSignal } from '../../workflows/messages';
+import type { DecisionPayload } from '../../lib/intake/decisions';
+import { intakeStateQuery, intakeWorkflowId } from '../../workflows/messages';
+
+type ApproveSignal = DecisionPayload<'approve'>;
 import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, stageAndVerify } from '../helpers/intake';
 import { eventually, startTestStack, uid, type TestStack } from '../helpers/stack';

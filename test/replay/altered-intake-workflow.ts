@@ -6,14 +6,12 @@
 import { condition, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
 import { DECISION_UPDATES_PATCH, VERIFY_IN_ONE_STEP_PATCH } from '../../workflows/compat';
 import {
-  approveUpdate,
+  decisionUpdates,
   IntakeStatusKey,
-  rejectUpdate,
   ReviewStatusKey,
   uploadCompleteUpdate,
-  type ApproveSignal,
+  type Decision,
   type IntakeInput,
-  type RejectSignal,
   type UploadCompleteSignal,
 } from '../../workflows/messages';
 
@@ -28,11 +26,11 @@ export async function portfolioIntake(input: IntakeInput): Promise<string> {
   // As the real workflow: the shape asked first (each recorded shape has one of the markers here).
   if (!patched(VERIFY_IN_ONE_STEP_PATCH)) patched(DECISION_UPDATES_PATCH);
   let upload: UploadCompleteSignal | undefined;
-  let decision: ApproveSignal | RejectSignal | undefined;
+  let decision: Decision['signal'] | undefined;
   const taken = { taken: true as const, intakeStatus: 'verifying' as const };
   setHandler(uploadCompleteUpdate, (s) => ((upload ??= s), taken));
-  setHandler(approveUpdate, (s) => ((decision ??= s), taken));
-  setHandler(rejectUpdate, (s) => ((decision ??= s), taken));
+  setHandler(decisionUpdates.approve, (s) => ((decision ??= s), taken));
+  setHandler(decisionUpdates.reject, (s) => ((decision ??= s), taken));
   const moveTo = (intake: string, review: string) =>
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: intake },

@@ -2,7 +2,9 @@
 // a decision sent around the API with other labels than those signed does not match its proof.
 import { describe, expect, it } from 'vitest';
 import { detailsHash } from '../../lib/intake/decision-proof';
-import { checkApprove, decisionDetails } from '../../lib/intake/signal-shapes';
+import { checkDecisionShape, decisionDetails } from '../../lib/intake/decisions';
+
+const checkApprove = (p: unknown) => checkDecisionShape('approve', p);
 
 const accepted = { classificationId: 'cls_1', styleIds: ['blackwork'], placement: 'forearm', tags: ['floral'] };
 

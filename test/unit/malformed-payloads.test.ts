@@ -2,12 +2,13 @@
 // when the shape check refused it, and each can be sent (no payload shares or loops into another).
 import { describe, expect, it } from 'vitest';
 import { malformedPayloads } from '../../faults/resilience';
-import { checkApprove, checkReject, checkUploadComplete } from '../../lib/intake/signal-shapes';
+import { checkDecisionShape } from '../../lib/intake/decisions';
+import { checkUploadComplete } from '../../lib/intake/signal-shapes';
 
 describe('malformedPayloads', () => {
   it.each([
-    ['approve', checkApprove],
-    ['reject', checkReject],
+    ['approve', (p: unknown) => checkDecisionShape('approve', p)],
+    ['reject', (p: unknown) => checkDecisionShape('reject', p)],
     ['uploadComplete', checkUploadComplete],
   ] as const)('%s: 5,000 payloads, each serializable and refused by the shape check, the same for the same seed', (kind, check) => {
     const payloads = malformedPayloads(kind, 5000, 4242);

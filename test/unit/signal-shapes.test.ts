@@ -1,6 +1,11 @@
-// The shape checks every intake signal passes before the workflow records it (lib/intake/signal-shapes.ts).
+// The shape checks every intake Update passes before the workflow records it (lib/intake/signal-shapes.ts;
+// a decision's: its payload schema in lib/intake/decisions.ts).
 import { describe, expect, it } from 'vitest';
-import { checkApprove, checkReject, checkUploadComplete, problemsLine, SIGNAL_LIMITS } from '../../lib/intake/signal-shapes';
+import { checkDecisionShape } from '../../lib/intake/decisions';
+import { checkUploadComplete, problemsLine, SIGNAL_LIMITS } from '../../lib/intake/signal-shapes';
+
+const checkApprove = (p: unknown) => checkDecisionShape('approve', p);
+const checkReject = (p: unknown) => checkDecisionShape('reject', p);
 
 const by = { actorId: 'operator:ops-1', credentialId: 'cred_1' };
 const proof = { protected: 'eyJh', payload: 'eyJz', signature: 'c2ln' };

@@ -6,6 +6,7 @@ import { CLASSIFICATION_LIMITS, PLACEMENTS, STYLES, SUBJECTS } from '../../../li
 import { limitParam } from '../../../lib/directory/params';
 import { consentPostures, intakeStatuses, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
 import { mimeTypes } from '../../../lib/media/vocabulary';
+import type { DecisionFields, DecisionKind } from '../../../lib/intake/decisions';
 
 const id = trimmedText(200);
 
@@ -40,7 +41,7 @@ export const seenMatchesSchema = z
   .max(50)
   .describe('the ids of the similar-image matches the operator was shown (at most 50); the signed decision covers them');
 
-export const approveSchema = z
+const approveSchema = z
   .object({
     reviewNotes: plainText(2000, 3),
     seenMatches: seenMatchesSchema.optional(),
@@ -58,9 +59,16 @@ export const approveSchema = z
   })
   .strict();
 
-export const rejectSchema = z
+const rejectSchema = z
   .object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: plainText(2000, 3) })
   .strict();
+
+/**
+ * The request body of each decision's route (lib/intake/decisions.ts): what the operator sends,
+ * within the API's limits (smaller than the Update's). Total over the kinds; each body is at least
+ * the decision's fields (a route's guard takes any others off: signals.ts).
+ */
+export const decisionBodies = { approve: approveSchema, reject: rejectSchema } satisfies { [K in DecisionKind]: z.ZodType<DecisionFields<K>> };
 
 export const reviewQueueQuery = z
   .object({

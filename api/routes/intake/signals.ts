@@ -1,11 +1,15 @@
-// upload-complete, approve, reject: the routes of the signal operations (api/operations/decisions.ts).
+// upload-complete and one route per human decision (lib/intake/decisions.ts: its path segment,
+// operation id, summary and answers; its body: schemas.ts decisionBodies): the routes of the
+// Update operations (api/operations/decisions.ts).
+import type { z } from 'zod';
+import { DECISION_KINDS, DECISION_TABLE, type DecisionFields, type DecisionKind } from '../../../lib/intake/decisions';
 import { findOwnSubmission } from '../../../lib/intake/submissions';
 import { uploadCompleteUpdate } from '../../../workflows/messages';
-import { defineRoute, type Route } from '../../routing/route';
+import { defineRoute, type Route, type RouteContext } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { decide, requestIdOf, signalReply, updateAndSettle } from '../../operations/decisions';
+import { decide, requestIdOf, signalReply, updateAndSettle, type DecisionInput } from '../../operations/decisions';
 import { INTAKE_BASE } from '../../routing/bases';
-import { approveSchema, rejectSchema, submissionIdParams } from './schemas';
+import { decisionBodies, submissionIdParams } from './schemas';
 import { byActor } from '../../auth/middleware';
 import { surfaceOf } from '../../auth/session-surface';
 import { AppError } from '../../http/errors';
@@ -28,28 +32,36 @@ export function signalRoutes(): Route[] {
         );
       },
     }),
-    defineRoute({
-      ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/approve`, operationId: 'approveSubmission',
-      summary: 'Approve: the verified bytes become a private draft in the media store (the API signs the decision; the worker verifies it and re-checks the operator before anything moves)', body: approveSchema,
-      ok: { 200: ['promoted_to_media_store (or verification_failed: object_changed)', C.SignalEnvelope], 202: ['still promoting (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
-      async handler({ deps, params: { submissionId }, body, actor, req, res }) {
-        // In the review console a match is advice the operator must say they saw (never a refusal).
-        const { acknowledgeMatches, ...approval } = body;
-        // Suggested labels taken into the draft: only those of the current classification named.
-        const mismatch = approval.accepted && (await acceptedMismatch(deps.sql, submissionId, approval.accepted));
-        if (mismatch) throw new AppError('suggestion_mismatch', `The accepted suggestion cannot be taken: ${mismatch}.`);
-        if (surfaceOf(res) === 'console' && !acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
-          throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
-        return signalReply(await decide(deps, actor(), submissionId, { decision: 'approve', ...approval }, requestIdOf(req)));
-      },
-    }),
-    defineRoute({
-      ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/reject`, operationId: 'rejectSubmission',
-      summary: 'Reject with a reason code (signed and re-checked like approve)', body: rejectSchema,
-      ok: { 200: ['rejected', C.SignalEnvelope], 202: ['still recording (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
-      async handler({ deps, params: { submissionId }, body, actor, req }) {
-        return signalReply(await decide(deps, actor(), submissionId, { decision: 'reject', ...body }, requestIdOf(req)));
-      },
+    ...DECISION_KINDS.map((kind) => {
+      const { operationId, summary, ok200, ok202 } = DECISION_TABLE[kind].route;
+      return defineRoute({
+        ...review, method: 'post', path: `${INTAKE_BASE}/submissions/{submissionId}/${kind}`, operationId, summary, body: decisionBodies[kind] as z.ZodType<Body<DecisionKind>>,
+        ok: { 200: [ok200, C.SignalEnvelope], 202: [ok202, C.SignalEnvelope] },
+        async handler(ctx) {
+          const guard = GUARDS[kind] as Guard<DecisionKind> | undefined;
+          const fields = guard ? await guard(ctx) : ctx.body;
+          return signalReply(await decide(ctx.deps, ctx.actor(), ctx.params.submissionId, { decision: kind, ...fields } as DecisionInput, requestIdOf(ctx.req)));
+        },
+      });
     }),
   ];
 }
+
+type Body<K extends DecisionKind> = z.output<(typeof decisionBodies)[K]>;
+/** What a decision's route checks before it decides, and the decision's fields it leaves of the body. */
+type Guard<K extends DecisionKind> = (ctx: RouteContext<{ submissionId: string }, undefined, Body<K>>) => Promise<DecisionFields<K>>;
+
+/** The decisions whose route checks more than its body: the rest decide with the body as sent. */
+const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
+  async approve({ deps, params: { submissionId }, body, res }) {
+    // In the review console a match is advice the operator must say they saw (never a refusal).
+    const { acknowledgeMatches, seenMatches, ...approval } = body;
+    // Suggested labels taken into the draft: only those of the current classification named.
+    const mismatch = approval.accepted && (await acceptedMismatch(deps.sql, submissionId, approval.accepted));
+    if (mismatch) throw new AppError('suggestion_mismatch', `The accepted suggestion cannot be taken: ${mismatch}.`);
+    if (surfaceOf(res) === 'console' && !acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
+      throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
+    // seenMatches only when there are some: the payload of an approval without matches is as before.
+    return { ...approval, ...(seenMatches?.length ? { seenMatches } : {}) };
+  },
+};

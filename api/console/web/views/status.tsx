@@ -24,6 +24,9 @@ export function Status() {
       </p>
     );
   if (!f) return <p class="muted">Loading…</p>;
+  // Every kind of decision the API counts (its console label: lib/intake/decisions.ts), in its order.
+  const { since: _since, ...counts } = f.decisions;
+  const decided = Object.entries(counts) as [string, number][];
   return (
     <section data-testid="status-page">
       <div class="figures">
@@ -41,11 +44,9 @@ export function Status() {
         </div>
         <div class="figure">
           <span class="n" data-testid="decided-today">
-            {f.decisions.approved + f.decisions.rejected}
+            {decided.reduce((sum, [, n]) => sum + n, 0)}
           </span>
-          <span>
-            decisions today ({f.decisions.approved} approved, {f.decisions.rejected} rejected)
-          </span>
+          <span>decisions today ({decided.map(([label, n]) => `${n} ${label}`).join(', ')})</span>
         </div>
       </div>
       <p class="muted">Today: since {when(f.decisions.since)}. Refreshed every 15 s.</p>
