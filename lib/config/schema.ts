@@ -216,6 +216,8 @@ export const stackConfigSchema = z.object({
   /** `--temporal server` runs the JWT authorizer unless this says none; the dev server has none (jwt is refused there). */
   TEMPORAL_AUTH: z.enum(['none', 'jwt']).optional(),
   SEED_DEMO: bool.default(true),
+  /** `npm start -- --search opensearch`: the node's HTTP port (default 9200). */
+  SEARCH_OPENSEARCH_PORT: listenPort.optional(),
 });
 
 /** The tools (migrate, iam, seed, import, cutover): in production DATABASE_URL, never the embedded default. */

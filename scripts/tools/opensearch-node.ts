@@ -166,3 +166,38 @@ export async function startOpenSearchNode(o: OpenSearchNodeOptions): Promise<Ope
   const tail = fs.readFileSync(path.join(dataDir, 'logs', 'stdout.log'), 'utf8').split('\n').filter((l) => /ERROR|Exception|fatal/i.test(l)).slice(-5);
   throw new Error(`OpenSearch node ${name} did not become ready on ${url}${gone ? ' (it exited)' : ''}; ${path.join(dataDir, 'logs', 'stdout.log')}: ${tail.join(' | ')}`);
 }
+
+/**
+ * `npm start -- --search opensearch`: one node under `dataDir` on `httpPort`, restarted with
+ * backoff when it exits unasked (at most 5 times in a row; /search answers from PostgreSQL
+ * meanwhile); stop() ends it.
+ */
+export async function superviseOpenSearch(o: OpenSearchNodeOptions & { httpPort: number; transportPort: number }, say: (line: string) => void) {
+  let node = await startOpenSearchNode(o);
+  let stopping = false;
+  let restarts = 0;
+  const watch = (n: OpenSearchNode) =>
+    void n.exited.then(async (code) => {
+      if (stopping) return;
+      if (restarts >= 5) return say(`OpenSearch exited (${code}) ${restarts} times; not restarting it (search answers from PostgreSQL)`);
+      restarts++;
+      say(`OpenSearch exited (${code}); restarting it in ${restarts * 2} s`);
+      await sleep(restarts * 2000);
+      if (stopping) return;
+      try {
+        node = await startOpenSearchNode(o);
+        restarts = 0;
+        watch(node);
+      } catch (err) {
+        say(`OpenSearch did not restart: ${(err as Error).message}`);
+      }
+    });
+  watch(node);
+  return {
+    url: node.url,
+    async stop() {
+      stopping = true;
+      await node.stop();
+    },
+  };
+}

@@ -107,8 +107,8 @@ describe.skipIf(!OPENSEARCH_RUNS)('the OpenSearch index fed from search_changes'
     const r = await search('type=studio&sort_by=name&limit=50');
     expect(r.status).toBe(200);
     expect(r.headers.get('x-search-backend')).toBe('postgres-fallback');
-    const [{ n }] = await stack.sql<{ n: number }[]>`select count(*)::int as n from search_documents where type = 'studio'`;
-    expect(r.body.data.total).toBe(n);
+    const [studios] = await stack.sql<{ n: number }[]>`select count(*)::int as n from search_documents where type = 'studio'`;
+    expect(r.body.data.total).toBe(studios!.n);
     const ready = await call(stack, '/health/ready');
     expect(ready.body.dependencies.find((d: any) => d.id === 'search_engine')).toMatchObject({ status: 'degraded', required: false });
     expect((await call(stack, '/health')).body.services.search.status).toBe('fallback');
