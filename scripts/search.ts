@@ -22,6 +22,7 @@ DATABASE_URL (or the embedded stack's) and SEARCH_OPENSEARCH_URL (or --url) say 
     allowPositionals: true,
     options: {
       url: { type: 'string', description: 'OpenSearch base URL (default: SEARCH_OPENSEARCH_URL)' },
+      batch: { type: 'string', default: '500', description: 'index, drain: changes per batch (one transaction and one _bulk each)' },
       sample: { type: 'string', default: '500', description: 'compare: documents sampled on each side' },
       shards: { type: 'string', description: 'reindex: primary shards (default: SEARCH_OPENSEARCH_SHARDS)' },
       replicas: { type: 'string', description: 'reindex: replicas (default: SEARCH_OPENSEARCH_REPLICAS)' },
@@ -38,6 +39,8 @@ if (!command || !['reindex', 'compare', 'index', 'drain', 'status'].includes(com
 const cfg = loadConfigOrExit(toolConfigSchema);
 const search = loadConfigOrExit(z.object(searchEngineFields));
 const url = values.url ?? search.SEARCH_OPENSEARCH_URL;
+const batch = Number(values.batch);
+if (!Number.isInteger(batch) || batch < 1 || batch > 10_000) fail('--batch must be a whole number from 1 to 10000');
 if (!url) fail('no OpenSearch: set SEARCH_OPENSEARCH_URL or give --url');
 const engine: EngineConfig = { url: url!.replace(/\/$/, ''), alias: search.SEARCH_OPENSEARCH_ALIAS, timeoutMs: 60_000 };
 const sql = createSql(databaseUrlOf(cfg), { max: 4 });
@@ -54,7 +57,7 @@ try {
     console.log(`  pending   ${lag.pending} changes, oldest ${lag.lagSeconds.toFixed(1)} s`);
     if (d.missing.length + d.stale.length + d.differing.length + d.extra.length > 0 || d.postgresDocuments !== d.engineDocuments) process.exitCode = 1;
   } else if (command === 'index') {
-    const indexer = startIndexer(sql, engine, { onError: (err) => console.error(`batch failed, retrying: ${err.message}`) });
+    const indexer = startIndexer(sql, engine, { batch: Number(values.batch), onError: (err) => console.error(`batch failed, retrying: ${err.message}`) });
     console.log(`indexing into ${engine.alias} at ${engine.url}; stop with SIGINT or SIGTERM`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
@@ -64,7 +67,7 @@ try {
   } else if (command === 'drain') {
     let total = 0;
     for (let i = 0; i < 1_000_000; i++) {
-      const n = await drainOnce(sql, engine);
+      const n = await drainOnce(sql, engine, Number(values.batch));
       total += n;
       if (n === 0) break;
     }

@@ -22,7 +22,11 @@ import { EMBEDDED_DEFAULTS } from './root';
 /** GET /search's backend (issue 45): PostgreSQL (the default), or OpenSearch fed from the change log with PostgreSQL behind it. */
 export const searchEngineFields = {
   SEARCH_BACKEND: z.enum(['postgres', 'opensearch']).default('postgres'),
-  SEARCH_OPENSEARCH_URL: z.url().optional(),
+  /** One node's URL, or several comma-separated (the nodes of a cluster, tried in turn when one does not answer). */
+  SEARCH_OPENSEARCH_URL: z
+    .string()
+    .refine((v) => v.split(',').every((u) => URL.canParse(u.trim()) && /^https?:$/.test(new URL(u.trim()).protocol)), 'one http(s) URL, or several separated by commas')
+    .optional(),
   /** The read alias; its indices are named after it. */
   SEARCH_OPENSEARCH_ALIAS: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,100}$/, 'lowercase letters, digits, - and _').default('directory-search'),
   /** Per call to OpenSearch; past it /search answers from PostgreSQL. */

@@ -11,7 +11,7 @@ export class EngineUnavailable extends Error {
 }
 
 export interface EngineConfig {
-  /** Base URL, e.g. http://127.0.0.1:9200. */
+  /** Base URL, e.g. http://127.0.0.1:9200; several, comma-separated: the nodes of a cluster, tried in turn. */
   url: string;
   /** The read alias the API searches and the indexer keeps current. */
   alias: string;
@@ -24,19 +24,44 @@ export interface EngineResponse<T> {
   body: T;
 }
 
-/** One call; JSON in (or NDJSON text for _bulk), JSON out. Throws EngineUnavailable unless the engine answered below 500. */
+/** The node that answered last, per URL list: calls start there. */
+const preferred = new Map<string, number>();
+
+/**
+ * One call; JSON in (or NDJSON text for _bulk), JSON out. With several node URLs, a node that does
+ * not answer (refused, timed out) is passed over for the next. Throws EngineUnavailable unless a
+ * node answered below 500.
+ */
 export async function call<T = Record<string, unknown>>(e: Pick<EngineConfig, 'url' | 'timeoutMs'>, method: string, path: string, body?: unknown): Promise<EngineResponse<T>> {
+  const urls = e.url.split(',').map((u) => u.trim().replace(/\/$/, '')).filter(Boolean);
+  const first = preferred.get(e.url) ?? 0;
+  let last: Error | undefined;
+  for (let i = 0; i < urls.length; i++) {
+    const k = (first + i) % urls.length;
+    try {
+      const r = await callOne<T>(urls[k]!, e.timeoutMs, method, path, body);
+      preferred.set(e.url, k);
+      return r;
+    } catch (err) {
+      if (!(err instanceof EngineUnavailable) || !(err as EngineUnavailable & { unreachable?: boolean }).unreachable) throw err;
+      last = err;
+    }
+  }
+  throw last ?? new EngineUnavailable('no OpenSearch URL');
+}
+
+async function callOne<T>(url: string, timeoutMs: number, method: string, path: string, body?: unknown): Promise<EngineResponse<T>> {
   const ndjson = typeof body === 'string';
   let res: Response;
   try {
-    res = await fetch(`${e.url}${path}`, {
+    res = await fetch(`${url}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
       body: body === undefined ? undefined : ndjson ? body : JSON.stringify(body),
-      signal: AbortSignal.timeout(e.timeoutMs),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
-    throw new EngineUnavailable(`OpenSearch ${method} ${path}: ${(err as Error).message}`);
+    throw Object.assign(new EngineUnavailable(`OpenSearch ${method} ${url}${path}: ${(err as Error).message}`), { unreachable: true });
   }
   const text = await res.text().catch(() => '');
   if (res.status >= 500) throw new EngineUnavailable(`OpenSearch ${method} ${path}: ${res.status} ${text.slice(0, 300)}`);

@@ -169,7 +169,7 @@ export async function ensureIndex(sql: Sql, e: EngineConfig, shape: IndexShape, 
 }
 
 /** Drains the log until stopped: a full batch is followed at once, else it waits `idleMs`; an error waits and retries. */
-export function startIndexer(sql: Sql, e: EngineConfig, o: { idleMs?: number; onError?: (err: Error) => void } = {}) {
+export function startIndexer(sql: Sql, e: EngineConfig, o: { idleMs?: number; batch?: number; onError?: (err: Error) => void } = {}) {
   let stopped = false;
   let wake: (() => void) | undefined;
   const pause = (ms: number) => new Promise<void>((r) => {
@@ -182,8 +182,8 @@ export function startIndexer(sql: Sql, e: EngineConfig, o: { idleMs?: number; on
   const done = (async () => {
     while (!stopped) {
       try {
-        const n = await drainOnce(sql, e);
-        if (n < BATCH) await pause(o.idleMs ?? 200);
+        const n = await drainOnce(sql, e, o.batch ?? BATCH);
+        if (n < (o.batch ?? BATCH)) await pause(o.idleMs ?? 200);
       } catch (err) {
         o.onError?.(err as Error);
         await pause(1000);
