@@ -48,6 +48,7 @@ try {
   if (command === 'reindex') {
     const shape = { shards: Number(values.shards ?? search.SEARCH_OPENSEARCH_SHARDS), replicas: Number(values.replicas ?? search.SEARCH_OPENSEARCH_REPLICAS) };
     const r = await rebuild(sql, engine, shape, (line) => console.log(line));
+    if (r === 'present') throw new Error('unreachable: a rebuild without onlyIfMissing always builds');
     console.log(`reindexed: ${r.documents} documents into ${r.index} (${shape.shards} shards, ${shape.replicas} replicas) in ${(r.ms / 1000).toFixed(1)} s; ${engine.alias} points at it`);
   } else if (command === 'compare') {
     const d = await compare(sql, engine, Number(values.sample));

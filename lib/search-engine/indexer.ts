@@ -16,6 +16,8 @@ import { call, ok, type EngineConfig } from './client';
 import { docId, DOCUMENT_COLUMNS, DOCUMENT_MAPPINGS, documentsOf, indexSettings, toDocument, type DocumentRow } from './documents';
 
 export const FEED_LOCK = 45_045_001;
+/** Held by a build from start to swap: two builds (two API replicas' first start, a reindex) never overlap. */
+export const BUILD_LOCK = 45_045_002;
 export const BATCH = 500;
 
 interface Change {
@@ -102,7 +104,29 @@ export interface IndexShape {
  * A new index filled from a snapshot of search_documents, then the read alias moved onto it in one
  * step (answers never have a gap: the old index answers until the swap), the old indices dropped.
  */
-export async function rebuild(sql: Sql, e: EngineConfig, shape: IndexShape, log: (line: string) => void = () => {}): Promise<{ index: string; documents: number; ms: number }> {
+export async function rebuild(sql: Sql, e: EngineConfig, shape: IndexShape, log: (line: string) => void = () => {}, o: { onlyIfMissing?: boolean } = {}): Promise<{ index: string; documents: number; ms: number } | 'present'> {
+  const build = await sql.reserve();
+  try {
+    await build`select pg_advisory_lock(${BUILD_LOCK})`;
+    if (o.onlyIfMissing && (await fedAlias(sql, e))) {
+      await enableFeed(sql);
+      return 'present';
+    }
+    return await build_(sql, e, shape, log);
+  } finally {
+    await build`select pg_advisory_unlock(${BUILD_LOCK})`.catch(() => {});
+    build.release();
+  }
+}
+
+/** The alias exists and names the one index the indexer feeds as live. */
+async function fedAlias(sql: Sql, e: EngineConfig): Promise<boolean> {
+  const behind = await aliasIndices(e);
+  const fed = (await sql<{ name: string }[]>`select name from search_indices where state = 'live'`).map((r) => r.name);
+  return behind.length === 1 && fed.includes(behind[0]!);
+}
+
+async function build_(sql: Sql, e: EngineConfig, shape: IndexShape, log: (line: string) => void): Promise<{ index: string; documents: number; ms: number }> {
   const started = Date.now();
   await enableFeed(sql);
   const index = `${e.alias}-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 17)}`;
@@ -158,14 +182,7 @@ export async function aliasIndices(e: EngineConfig): Promise<string[]> {
 
 /** The alias exists and its index is the one the indexer feeds; else a rebuild. */
 export async function ensureIndex(sql: Sql, e: EngineConfig, shape: IndexShape, log?: (line: string) => void): Promise<'present' | 'built'> {
-  const behind = await aliasIndices(e);
-  const fed = (await sql<{ name: string }[]>`select name from search_indices where state = 'live'`).map((r) => r.name);
-  if (behind.length === 1 && fed.includes(behind[0]!)) {
-    await enableFeed(sql);
-    return 'present';
-  }
-  await rebuild(sql, e, shape, log);
-  return 'built';
+  return (await rebuild(sql, e, shape, log, { onlyIfMissing: true })) === 'present' ? 'present' : 'built';
 }
 
 /** Drains the log until stopped: a full batch is followed at once, else it waits `idleMs`; an error waits and retries. */
