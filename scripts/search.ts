@@ -1,6 +1,6 @@
 // `npm run search -- <command>`: the OpenSearch index of search_documents (issue 45).
 import { z } from 'zod';
-import { parseCli } from '../lib/cli';
+import { parseCli, usageOf } from '../lib/cli';
 import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
 import { searchEngineFields } from '../lib/config/schema';
 import { createSql } from '../lib/db';
@@ -8,29 +8,24 @@ import type { EngineConfig } from '../lib/search-engine/client';
 import { compare } from '../lib/search-engine/compare';
 import { drainOnce, feedLag, rebuild, startIndexer } from '../lib/search-engine/indexer';
 
-const { values, positionals } = parseCli(
-  `Commands:
+const ABOUT = `Commands:
   reindex   build a new index from a snapshot of search_documents, then move the read alias onto it (answers never pause)
   compare   sample documents on both sides and report drift (exit 1 when any)
   index     run the indexer: drain the change log into the index until stopped (SIGINT/SIGTERM)
   drain     drain the change log once, until it is empty, and exit
   status    the change log's pending changes and lag
 
-DATABASE_URL (or the embedded stack's) and SEARCH_OPENSEARCH_URL (or --url) say where.`,
-  'npm run search --',
-  {
-    allowPositionals: true,
-    options: {
-      url: { type: 'string', description: 'OpenSearch base URL (default: SEARCH_OPENSEARCH_URL)' },
-      batch: { type: 'string', default: '500', description: 'index, drain: changes per batch (one transaction and one _bulk each)' },
-      sample: { type: 'string', default: '500', description: 'compare: documents sampled on each side' },
-      shards: { type: 'string', description: 'reindex: primary shards (default: SEARCH_OPENSEARCH_SHARDS)' },
-      replicas: { type: 'string', description: 'reindex: replicas (default: SEARCH_OPENSEARCH_REPLICAS)' },
-    },
-  },
-);
+DATABASE_URL (or the embedded stack's) and SEARCH_OPENSEARCH_URL (or --url) say where.`;
+const OPTIONS = {
+  url: { type: 'string', description: 'OpenSearch base URL (default: SEARCH_OPENSEARCH_URL)' },
+  batch: { type: 'string', default: '500', description: 'index, drain: changes per batch (one transaction and one _bulk each)' },
+  sample: { type: 'string', default: '500', description: 'compare: documents sampled on each side' },
+  shards: { type: 'string', description: 'reindex: primary shards (default: SEARCH_OPENSEARCH_SHARDS)' },
+  replicas: { type: 'string', description: 'reindex: replicas (default: SEARCH_OPENSEARCH_REPLICAS)' },
+} as const;
+const { values, positionals } = parseCli(ABOUT, 'npm run search --', { allowPositionals: true, options: OPTIONS });
 const fail = (m: string): never => {
-  console.error(m);
+  console.error(`${m}\n\n${usageOf(ABOUT, 'npm run search --', OPTIONS, '[arguments]').slice(usageOf(ABOUT, 'npm run search --', OPTIONS, '[arguments]').indexOf('usage:'))}`);
   process.exit(64);
 };
 const [command] = positionals;
