@@ -2,7 +2,7 @@
 // (every /search goes straight to PostgreSQL meanwhile, instead of waiting on a dead engine), the
 // indexer this process runs (when SEARCH_INDEXER), and what /health and /metrics report.
 import type { ApiConfig } from '../config';
-import type { Sql } from '../db';
+import { createSql, type Sql } from '../db';
 import type { Logger } from '../logger';
 import { clusterHealth } from './admin';
 import type { EngineConfig } from './client';
@@ -26,13 +26,16 @@ export function createSearchEngineRuntime(sql: Sql, cfg: ApiConfig, log: Logger)
   const shape = { shards: cfg.SEARCH_OPENSEARCH_SHARDS, replicas: cfg.SEARCH_OPENSEARCH_REPLICAS };
   let indexer: { stop(): Promise<void> } | undefined;
   let stopped = false;
+  // A build holds session-level advisory locks and a snapshot across statements: behind a pooler in
+  // transaction mode (DATABASE_DIRECT_URL set) the indexer connects directly, as LISTEN does.
+  const indexSql = cfg.SEARCH_INDEXER && cfg.DATABASE_DIRECT_URL ? createSql(cfg.DATABASE_DIRECT_URL, { max: 3 }) : sql;
   if (cfg.SEARCH_INDEXER) {
     // The index is made (or found) first, then the log drained; an engine that is away is retried.
     const indexing = { ...engine, timeoutMs: Math.max(engine.timeoutMs, 30_000) };
     void (async () => {
       for (let attempt = 0; !stopped; attempt++) {
         try {
-          const made = await ensureIndex(sql, indexing, shape, (line) => log.info({ line }, 'search index build'));
+          const made = await ensureIndex(indexSql, indexing, shape, (line) => log.info({ line }, 'search index build'));
           log.info({ alias: engine.alias, made }, 'search index ready; indexer running');
           break;
         } catch (err) {
@@ -40,7 +43,7 @@ export function createSearchEngineRuntime(sql: Sql, cfg: ApiConfig, log: Logger)
           await new Promise((r) => setTimeout(r, 2000));
         }
       }
-      if (!stopped) indexer = startIndexer(sql, indexing, { onError: (err) => log.warn({ reason: err.message }, 'search indexer batch failed; retrying') });
+      if (!stopped) indexer = startIndexer(indexSql, indexing, { onError: (err) => log.warn({ reason: err.message }, 'search indexer batch failed; retrying') });
     })();
   }
   return {
@@ -56,6 +59,7 @@ export function createSearchEngineRuntime(sql: Sql, cfg: ApiConfig, log: Logger)
     async stop() {
       stopped = true;
       await indexer?.stop();
+      if (indexSql !== sql) await indexSql.end({ timeout: 5 });
     },
   };
 }
