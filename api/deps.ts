@@ -10,6 +10,7 @@ import type { SecretBox } from '../lib/webhooks/secret-box';
 import type { ApiMetrics } from './http/metrics';
 import type { RateLimits } from './http/rate-limit';
 import type { CutoverReads } from '../lib/cutover/reads';
+import type { SearchEngineRuntime } from '../lib/search-engine/runtime';
 
 /** Everything the HTTP app needs, built by api/main.ts (or by a test). */
 export interface AppDeps {
@@ -38,4 +39,6 @@ export interface AppDeps {
   rateLimits: RateLimits | undefined;
   /** The cutover stage and the read-only legacy store (lib/cutover/reads.ts). */
   cutover: CutoverReads;
+  /** SEARCH_BACKEND=opensearch: the engine /search reads first (PostgreSQL behind it); absent: PostgreSQL only. */
+  searchEngine?: SearchEngineRuntime | undefined;
 }

@@ -23,6 +23,7 @@ import { consoleSurface } from './console/session';
 import { portalSurface } from './portal/session';
 import type { AppDeps } from './deps';
 import { createApiMetrics } from './http/metrics';
+import { createSearchEngineRuntime } from '../lib/search-engine/runtime';
 import { createRateLimits } from './http/rate-limit';
 import { createCutoverReads } from '../lib/cutover/reads';
 
@@ -63,10 +64,12 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
   const sql = createSql(databaseUrl, { max: cfg.DATABASE_POOL_MAX, directUrl: cfg.DATABASE_DIRECT_URL });
   // Lazy: the API starts (and reports `blocked`) even while Temporal is away.
   const temporal = createTemporalClient(cfg, 'api');
-  const metrics = createApiMetrics(sql);
+  const metrics = createApiMetrics(sql, { searchFeed: cfg.SEARCH_BACKEND === 'opensearch' });
   const rateLimits = cfg.RATE_LIMITS_ENABLED ? createRateLimits(cfg, { url: databaseUrl, pooled: cfg.DATABASE_DIRECT_URL !== undefined }, (family) => metrics.rateLimited(family)) : undefined;
   const cutover = createCutoverReads(sql, { legacyUrl: cfg.LEGACY_DATA_URL, sampleRate: cfg.CUTOVER_SHADOW_SAMPLE_RATE });
+  const searchEngine = createSearchEngineRuntime(sql, cfg, log);
   const closeResources = async () => {
+    await searchEngine?.stop().catch(() => {});
     await rateLimits?.close().catch(() => {});
     await cutover.close().catch(() => {});
     await temporal.connection.close().catch(() => {});
@@ -104,6 +107,7 @@ export async function startApi(cfg: ApiConfig, log: Logger, opts: { migrate?: bo
         metrics,
         rateLimits,
         cutover,
+        searchEngine,
       };
       const app = createApp(deps, authenticators({ console: consoleSurface, portal: portalSurface }));
       const server = http.createServer(app);

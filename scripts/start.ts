@@ -11,6 +11,9 @@ import { requireProjectNode } from '../lib/node-version';
 import { launchStack, type Stack } from './stack';
 import { afterStackReady } from './stack-hooks';
 import { TEMPORAL_SERVER_DIR, temporalServerAt } from './tools/temporal-server';
+import { installOpenSearch, OPENSEARCH_VERSION, opensearchInstalled } from './tools/opensearch';
+import { superviseOpenSearch } from './tools/opensearch-node';
+import { freePort } from '../lib/net/free-port';
 
 requireProjectNode('npm start');
 const { values: args } = parseCli(
@@ -32,6 +35,11 @@ const { values: args } = parseCli(
         type: 'boolean',
         default: false,
         description: 'PgBouncer (transaction mode; npm run setup installs it) between the API and worker processes and PostgreSQL; their LISTEN and the migrations stay direct',
+      },
+      search: {
+        type: 'string',
+        default: 'postgres',
+        description: 'postgres: /search from PostgreSQL; opensearch: an OpenSearch node too (data in DATA_DIR/opensearch, HTTP on SEARCH_OPENSEARCH_PORT, default 9200; npm run setup -- --only opensearch installs it, done here when missing), fed from the change log, with PostgreSQL behind it',
       },
       'webhook-worker': {
         type: 'boolean',
@@ -56,6 +64,10 @@ if (args.temporal === 'server' && !realServer) {
   console.error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; run npm run setup -- --only temporal-server first (about 10 min)`);
   process.exit(69);
 }
+if (args.search !== 'postgres' && args.search !== 'opensearch') {
+  console.error(`--search is postgres or opensearch (got ${JSON.stringify(args.search)})`);
+  process.exit(64);
+}
 const cfg = loadConfigOrExit(stackConfigSchema);
 /** The real server runs the JWT authorizer unless TEMPORAL_AUTH=none; the dev server has no authorizer to run. */
 const temporalAuth = cfg.TEMPORAL_AUTH ?? (realServer && !cfg.TEMPORAL_ADDRESS ? 'jwt' : 'none');
@@ -70,6 +82,7 @@ const say = (msg: string) => console.log(`[stack] ${msg}`);
 const abort = new AbortController();
 let launching: Promise<Stack> | undefined;
 let stopping = false;
+let searchNode: { url: string; stop(): Promise<void> } | undefined;
 
 async function stopAll(code: number): Promise<never> {
   if (stopping) process.exit(code);
@@ -79,6 +92,7 @@ async function stopAll(code: number): Promise<never> {
   abort.abort();
   const stack = await launching?.catch(() => undefined);
   await stack?.stop().catch(() => {});
+  await searchNode?.stop().catch(() => {});
   say('stopped');
   process.exit(code);
 }
@@ -100,6 +114,12 @@ function lockDownDataDir(dataDir: string): void {
 for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, () => void stopAll(0));
 
 try {
+  if (args.search === 'opensearch') {
+    if (!opensearchInstalled()) say(`OpenSearch: ${installOpenSearch().detail}`);
+    const port = cfg.SEARCH_OPENSEARCH_PORT ?? 9200;
+    say(`starting OpenSearch on 127.0.0.1:${port} (data in ${path.join(cfg.DATA_DIR, 'opensearch')}) ...`);
+    searchNode = await superviseOpenSearch({ dataDir: path.join(cfg.DATA_DIR, 'opensearch'), httpPort: port, transportPort: await freePort() }, say);
+  }
   launching = launchStack({
     dataDir: cfg.DATA_DIR,
     postgres: cfg.DATABASE_URL ? { url: cfg.DATABASE_URL } : { embedded: { dir: path.join(cfg.DATA_DIR, 'pg'), port: cfg.POSTGRES_PORT } },
@@ -122,7 +142,7 @@ try {
       webhookWorker: args['webhook-worker'] === true,
       pooler: args.pooler === true,
       stdout: 'inherit',
-      env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT) },
+      env: { WORKER_METRICS_PORT: String(cfg.WORKER_METRICS_PORT), ...(searchNode ? { SEARCH_BACKEND: 'opensearch', SEARCH_OPENSEARCH_URL: searchNode.url } : {}) },
       // Every other exit is restarted by the supervisor; a configuration error (78) cannot be.
       onUnexpectedExit: (piece, code) => {
         if (stopping || code !== 78) return;
@@ -151,6 +171,7 @@ try {
     const p = new URL(stack.poolerUrl);
     console.log(`  Pooler:          PgBouncer (transaction mode) on ${p.host}: the processes' queries; LISTEN direct to PostgreSQL`);
   }
+  if (searchNode) console.log(`  Search:          OpenSearch ${OPENSEARCH_VERSION} on ${searchNode.url} (alias directory-search, fed from search_changes; PostgreSQL answers when it is away)`);
   if (args['webhook-worker'] === true) console.log(`  Webhooks:        delivered by a worker process of its own (WORKER_ROLE=webhooks, nice 10)`);
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);
   console.log(`  Docs:            ${apiUrl}/docs`);

@@ -7,6 +7,7 @@ import { queueFigures } from '../../lib/console/review';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../../lib/db';
 import { transitionsWritten } from '../../lib/intake/transitions';
+import { feedLag } from '../../lib/search-engine/indexer';
 
 export interface ApiMetrics {
   registry: Registry;
@@ -18,9 +19,11 @@ export interface ApiMetrics {
   /** Shadow reads (cutover stage shadow_reads): a sampled read the legacy store disagreed with. */
   shadowMismatch(route: string): void;
   shadowCompared(route: string, result: 'match' | 'mismatch' | 'error'): void;
+  /** GET /search answered by this backend (opensearch, or postgres-fallback when the engine failed). */
+  searchAnswered(backend: 'opensearch' | 'postgres-fallback'): void;
 }
 
-export function createApiMetrics(sql: Sql): ApiMetrics {
+export function createApiMetrics(sql: Sql, o: { searchFeed?: boolean } = {}): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -51,7 +54,19 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
   const queueDepth = new Gauge({ name: 'intake_review_queue_depth', help: 'Submissions awaiting review', registers: [registry] });
   const queueAge = new Gauge({ name: 'intake_review_queue_oldest_age_seconds', help: 'Age of the oldest submission awaiting review (0 when none)', registers: [registry] });
   const byStatus = new Gauge({ name: 'intake_submissions', help: 'Submissions by intake status', labelNames: ['status'], registers: [registry] });
+  const searchAnswers = new Counter({ name: 'search_backend_answers_total', help: 'GET /search answers with SEARCH_BACKEND=opensearch, by backend (opensearch, postgres-fallback)', labelNames: ['backend'], registers: [registry] });
+  const searchLag = new Gauge({ name: 'search_index_lag_seconds', help: 'Age of the oldest search_documents change not yet in OpenSearch (0 when none)', registers: [registry] });
+  const searchPending = new Gauge({ name: 'search_index_pending_changes', help: 'search_documents changes not yet in OpenSearch (counted up to 100,000)', registers: [registry] });
   const refresh = async () => {
+    if (o.searchFeed) {
+      try {
+        const lag = await feedLag(sql);
+        searchLag.set(lag.lagSeconds);
+        searchPending.set(lag.pending);
+      } catch {
+        scrapeErrors.inc();
+      }
+    }
     try {
       const f = await queueFigures(sql);
       queueDepth.set(f.queueDepth);
@@ -76,6 +91,7 @@ export function createApiMetrics(sql: Sql): ApiMetrics {
     temporalFailure: (operation) => temporalFailures.inc({ operation }),
     shadowMismatch: (route) => shadowMismatches.inc({ route }),
     shadowCompared: (route, result) => shadowReads.inc({ route, result }),
+    searchAnswered: (backend) => searchAnswers.inc({ backend }),
   };
 }
 

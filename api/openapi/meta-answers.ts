@@ -13,7 +13,7 @@ export const Readiness = z
       z.object({
         id: z.string(),
         group: z.string(),
-        status: z.enum(['ready', 'blocked', 'not_configured']),
+        status: z.enum(['ready', 'blocked', 'not_configured', 'degraded']).describe('degraded: an optional dependency is away and its work is done another way (the search engine: /search answers from PostgreSQL)'),
         required: z.boolean(),
         configuredEnv: z.array(z.string()).describe('variable names only, never values'),
         missingEnv: z.array(z.string()),

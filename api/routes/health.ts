@@ -10,7 +10,7 @@ import { runProbes, type ProbeResults, probeDepsOf } from '../health/probes';
 import { stageReport } from '../../lib/cutover/stage';
 import { LEGACY_READ_ROUTES } from '../../lib/cutover/reads';
 
-type DepStatus = 'ready' | 'blocked' | 'not_configured';
+type DepStatus = 'ready' | 'blocked' | 'not_configured' | 'degraded';
 
 interface DependencyGroup {
   id: string;
@@ -124,8 +124,14 @@ export const SAFETY_POSTURE = Object.freeze({
   objectBucketPublicAccessAllowed: false,
 });
 
-export function readiness(deps: AppDeps, p: ProbeResults): z.input<typeof C.Readiness> {
-  const dependencies = DEPENDENCY_GROUPS.map((g) => {
+/** SEARCH_BACKEND=opensearch: the engine's own dependency, never required (PostgreSQL answers /search without it). */
+function searchEngineDependency(deps: AppDeps, engineOk: boolean) {
+  const env = envOf(deps.cfg, ['SEARCH_BACKEND', 'SEARCH_OPENSEARCH_URL']);
+  return { id: 'search_engine', group: 'search engine', status: (engineOk ? 'ready' : 'degraded') as DepStatus, required: false, ...env };
+}
+
+export function readiness(deps: AppDeps, p: ProbeResults, engine?: { ok: boolean }): z.input<typeof C.Readiness> {
+  const dependencies: ReturnType<typeof searchEngineDependency>[] = DEPENDENCY_GROUPS.map((g) => {
     const env = envOf(deps.cfg, g.env);
     // A group with a missing variable is never ready: blocked if required (and readiness with it),
     // not_configured if optional (readiness does not wait for it).
@@ -133,6 +139,7 @@ export function readiness(deps: AppDeps, p: ProbeResults): z.input<typeof C.Read
     const status: DepStatus = ok ? 'ready' : g.required ? 'blocked' : 'not_configured';
     return { id: g.id, group: g.group, status, required: g.required, ...env };
   });
+  if (engine) dependencies.push(searchEngineDependency(deps, engine.ok));
   const blocked = new Set(dependencies.filter((d) => d.status === 'blocked').map((d) => d.id));
   const flows = FLOWS.map((f) => {
     const blockedBy = f.needs.filter((n) => blocked.has(n));
@@ -165,7 +172,8 @@ export function healthRoutes(): Route[] {
       ...health, method: 'get', path: `${PUBLIC_BASE}/health/ready`, operationId: 'ready', summary: 'Readiness (503 when blocked)',
       ok: { 200: ['ready', C.Readiness], 503: ['blocked: `flows[].blockedBy` names what is missing', C.Readiness] },
       async handler({ deps }) {
-        const body = readiness(deps, await probe(deps));
+        const [p, engine] = await Promise.all([probe(deps), deps.searchEngine?.probe()]);
+        const body = readiness(deps, p, engine);
         return body.status === 'ready' ? reply(200, body) : reply(503, body);
       },
     }),
@@ -177,8 +185,22 @@ export function healthRoutes(): Route[] {
   ];
 }
 
+/** SEARCH_BACKEND=opensearch: the engine's state and the indexer's lag (services.search in /health). */
+async function searchReport(deps: AppDeps) {
+  const se = deps.searchEngine;
+  if (!se) return undefined;
+  const [engine, lag] = await Promise.all([se.probe(), se.lag().catch(() => undefined)]);
+  return {
+    backend: 'opensearch',
+    status: engine.ok ? 'connected' : 'fallback',
+    cluster: engine.status ?? 'unreachable',
+    ...(lag ? { pendingChanges: lag.pending, lagSeconds: Math.round(lag.lagSeconds * 1000) / 1000 } : {}),
+    ...(se.lastError ? { lastError: se.lastError.slice(0, 300) } : {}),
+  };
+}
+
 async function legacyHealth({ deps }: { deps: AppDeps; res: Response }) {
-  const p = await probe(deps);
+  const [p, search] = await Promise.all([probe(deps), searchReport(deps)]);
   const status = !p.database.ok ? ('unhealthy' as const) : p.temporal.ok && p.worker.ok ? ('healthy' as const) : ('degraded' as const);
   const cfg = deps.cfg;
   const base = deps.publicBaseUrl;
@@ -192,6 +214,7 @@ async function legacyHealth({ deps }: { deps: AppDeps; res: Response }) {
       database: { status: p.database.ok ? 'connected' : 'disconnected', responseTime: p.database.ms },
       api: { status: 'operational', version: deps.version },
       temporal: { status: p.temporal.ok ? 'connected' : 'disconnected', workerPolling: p.worker.ok },
+      ...(search ? { search } : {}),
       configuration: {
         legacyDataUrl: cfg.LEGACY_DATA_URL !== undefined,
         anonKey: cfg.LEGACY_ANON_KEY !== undefined,

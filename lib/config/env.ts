@@ -53,3 +53,8 @@ export function childEnv(overrides: Env): Env {
 export function pathVariable(): string | undefined {
   return process.env.PATH;
 }
+
+/** JAVA_HOME, where the OpenSearch launcher looks for Java first (scripts/tools/opensearch.ts). */
+export function javaHomeVariable(): string | undefined {
+  return process.env.JAVA_HOME || undefined;
+}

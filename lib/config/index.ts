@@ -6,5 +6,5 @@ export { DATA_DIR_DEFAULT, EMBEDDED_DEFAULTS } from './root';
 export { trustProxySchema } from './fields';
 export { apiConfigSchema, stackConfigSchema, toolConfigSchema, workerConfigSchema, type ApiConfig, type StackConfig, type WorkerConfig } from './schema';
 export { databaseOf, databaseUrlOf, databaseWhereOf, directDatabaseUrlOf, POSTGRES_APP_PASSWORD_SECRET, POSTGRES_PASSWORD_SECRET, temporalAddressOf, webhookPolicyOf } from './derived';
-export { childEnv, loadConfigOrExit, parseConfig, pathVariable, STACK_PORT_VARIABLES } from './env';
+export { childEnv, javaHomeVariable, loadConfigOrExit, parseConfig, pathVariable, STACK_PORT_VARIABLES } from './env';
 export { ConfigError, environmentHelp, unreachableAt } from './diagnostics';

@@ -19,6 +19,26 @@ import {
 } from './fields';
 import { EMBEDDED_DEFAULTS } from './root';
 
+/** GET /search's backend (issue 45): PostgreSQL (the default), or OpenSearch fed from the change log with PostgreSQL behind it. */
+export const searchEngineFields = {
+  SEARCH_BACKEND: z.enum(['postgres', 'opensearch']).default('postgres'),
+  /** One node's URL, or several comma-separated (the nodes of a cluster, tried in turn when one does not answer). */
+  SEARCH_OPENSEARCH_URL: z
+    .string()
+    .refine((v) => v.split(',').every((u) => URL.canParse(u.trim()) && /^https?:$/.test(new URL(u.trim()).protocol)), 'one http(s) URL, or several separated by commas')
+    .optional(),
+  /** The read alias; its indices are named after it. */
+  SEARCH_OPENSEARCH_ALIAS: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,100}$/, 'lowercase letters, digits, - and _').default('directory-search'),
+  /** Per call to OpenSearch; past it /search answers from PostgreSQL. */
+  SEARCH_OPENSEARCH_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  /** After OpenSearch failed, /search goes straight to PostgreSQL for this long before trying it again. */
+  SEARCH_OPENSEARCH_RETRY_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  /** This API process also runs the indexer (any number may: one batch runs at a time). */
+  SEARCH_INDEXER: bool.default(true),
+  SEARCH_OPENSEARCH_SHARDS: z.coerce.number().int().min(1).max(1024).default(1),
+  SEARCH_OPENSEARCH_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
+};
+
 export const apiConfigSchema = z
   .object({
     ...shared,
@@ -75,6 +95,7 @@ export const apiConfigSchema = z
     CUTOVER_SHADOW_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.05),
     /** /search and /studios count totals exactly up to this many matches; beyond it `total` is this cap with total_relation "gte" (as Lucene's track_total_hits). */
     SEARCH_TOTAL_CAP: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+    ...searchEngineFields,
     /** Bearer token for GET /metrics; without it /metrics answers only outside production. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     ...webhookTargets,
@@ -94,6 +115,10 @@ export const apiConfigSchema = z
   .superRefine(webhookSecretKeyInProduction)
   .superRefine(payloadKeysInProduction)
   .superRefine(temporalAuthRules)
+  .superRefine((cfg, ctx) => {
+    if (cfg.SEARCH_BACKEND === 'opensearch' && cfg.SEARCH_OPENSEARCH_URL === undefined)
+      ctx.addIssue({ code: 'custom', path: ['SEARCH_OPENSEARCH_URL'], message: 'required when SEARCH_BACKEND=opensearch (e.g. http://127.0.0.1:9200)' });
+  })
   .superRefine((cfg, ctx) => {
     // The portal is the local identity provider's: in production it needs its own handoff key.
     if (cfg.NODE_ENV === 'production' && cfg.IDP_DRIVER === 'local' && cfg.PORTAL_HANDOFF_KEY === undefined)
@@ -195,6 +220,8 @@ export const stackConfigSchema = z.object({
   /** `--temporal server` runs the JWT authorizer unless this says none; the dev server has none (jwt is refused there). */
   TEMPORAL_AUTH: z.enum(['none', 'jwt']).optional(),
   SEED_DEMO: bool.default(true),
+  /** `npm start -- --search opensearch`: the node's HTTP port (default 9200). */
+  SEARCH_OPENSEARCH_PORT: listenPort.optional(),
 });
 
 /** The tools (migrate, iam, seed, import, cutover): in production DATABASE_URL, never the embedded default. */

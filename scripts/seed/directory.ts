@@ -338,7 +338,13 @@ export async function seedDirectory(sql: Sql, o: SeedOptions): Promise<SeedResul
       await tx`analyze studios, artists, portfolio_assets, designs`;
       const documents = await tx<{ n: number }[]>`select count(*)::int as n from search_document_source`;
       o.onProgress?.({ table: 'search_documents', done: 0, total: documents[0]!.n });
+      // Without a search engine fed from the change log (no search_feed row), its triggers are off
+      // for the rebuild: their transition tables would copy every document for nothing.
+      const [feed] = await tx<{ on: boolean }[]>`select exists (select 1 from search_feed) as on`;
+      const changeTriggers = ['search_documents_changes_insert', 'search_documents_changes_update', 'search_documents_changes_delete'];
+      if (!feed!.on) for (const t of changeTriggers) await tx`alter table search_documents disable trigger ${tx(t)}`;
       await rebuildSearchDocuments(tx as unknown as Sql);
+      if (!feed!.on) for (const t of changeTriggers) await tx`alter table search_documents enable trigger ${tx(t)}`;
       for (const ix of indexes.filter((x) => x.search)) await tx.unsafe(ix.def);
       o.onProgress?.({ table: 'search_documents', done: documents[0]!.n, total: documents[0]!.n });
     });

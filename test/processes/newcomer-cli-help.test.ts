@@ -62,11 +62,14 @@ const CASES: Case[] = [
   mistake('seed --bogus', 'scripts/seed.ts', ['--bogus'], /unknown option '--bogus'/i),
   mistake('seed --studios 0', 'scripts/seed.ts', ['--studios', '0'], /--studios must be a whole number/),
   helpCase('project --help', 'scripts/project-draft.ts', ['--help'], declaredOptions(read('scripts/project-draft.ts'))),
+  helpCase('search --help', 'scripts/search.ts', ['--help'], declaredOptions(read('scripts/search.ts'))),
+  mistake('search (no command)', 'scripts/search.ts', [], /give one command: reindex, compare, index, drain or status/),
+  mistake('search --batch 0', 'scripts/search.ts', ['drain', '--batch', '0', '--url', 'http://127.0.0.1:1'], /--batch must be a whole number from 1 to 10000/),
   mistake('project --bogus', 'scripts/project-draft.ts', ['--bogus'], /--bogus/),
   // --help and mistakes answer before anything is installed.
   helpCase('setup --help', 'scripts/setup-tools.ts', ['--help'], declaredOptions(read('scripts/setup-tools.ts'))),
   mistake('setup --bogus', 'scripts/setup-tools.ts', ['--bogus'], /unknown option '--bogus'/i),
-  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, haproxy, pgbouncer, tantivy, temporal-server \(not: nothing\)/),
+  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, haproxy, pgbouncer, tantivy, temporal-server, opensearch \(not: nothing\)/),
 ];
 
 describe('operator CLIs: --help and usage mistakes', () => {

@@ -10,6 +10,39 @@ import { PUBLIC_BASE } from '../../routing/bases';
 import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
 import { search, SEARCH_SORTS, SEARCH_TYPES, type SearchSort } from '../../../lib/directory/search';
 import { searchPagination } from './envelopes';
+import type { Response } from 'express';
+import type { AppDeps } from '../../deps';
+import { searchEngine } from '../../../lib/search-engine/backend';
+import { EngineUnavailable } from '../../../lib/search-engine/client';
+import type { SearchFilters } from '../../../lib/directory/search';
+
+/**
+ * SEARCH_BACKEND=opensearch: the engine answers, and `X-Search-Backend` says which backend did.
+ * When the engine fails (refused, timed out, no index, an error), PostgreSQL answers the same
+ * request (`X-Search-Backend: postgres-fallback`, search_backend_answers_total) and the engine is
+ * left alone for SEARCH_OPENSEARCH_RETRY_MS; never a 500 for the engine's sake.
+ */
+async function answer(deps: AppDeps, res: Response, f: SearchFilters) {
+  const se = deps.searchEngine;
+  if (!se) return search(deps.sql, f);
+  if (Date.now() >= se.downUntil) {
+    try {
+      const r = await searchEngine(deps.sql, se.engine, f);
+      se.lastError = undefined;
+      res.setHeader('X-Search-Backend', 'opensearch');
+      deps.metrics.searchAnswered('opensearch');
+      return r;
+    } catch (err) {
+      if (!(err instanceof EngineUnavailable)) throw err;
+      se.downUntil = Date.now() + se.retryMs;
+      se.lastError = err.message;
+      deps.log.warn({ reason: err.message }, 'search engine failed; answering from PostgreSQL');
+    }
+  }
+  res.setHeader('X-Search-Backend', 'postgres-fallback');
+  deps.metrics.searchAnswered('postgres-fallback');
+  return search(deps.sql, f);
+}
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 50;
@@ -43,10 +76,10 @@ export function searchRoutes(): Route[] {
     defineRoute({
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/search`, operationId: 'search', tag: 'search', auth: 'any', permission: 'search:read',
       summary: 'Search studios, artists and designs', query: searchQuery, ok: { 200: ['results', C.SearchPage] },
-      async handler({ deps, query: q }) {
+      async handler({ deps, query: q, res }) {
         const geo = geoOf(q);
         const sortBy: SearchSort = q.sort_by ?? (q.q ? 'relevance' : geo ? 'distance' : 'rating');
-        const result = await search(deps.sql, {
+        const result = await answer(deps, res, {
           page: q.page,
           limit: q.limit,
           q: q.q,

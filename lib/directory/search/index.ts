@@ -28,9 +28,11 @@ import { facetColumns, pickFacets, type FacetColumns } from './facets';
 import type { SearchFilters } from './filters';
 import { matchesCte, RESCORE_WINDOW, windowCtes } from './matches';
 import { pageQuery } from './rank';
-import { displayRows, searchResult, type PageKey } from './results';
-import { textQuery } from './text';
+import { pageResults, type PageKey } from './results';
+import { textQuery, type TextQuery } from './text';
 
+export { pageResults, type PageKey } from './results';
+export { textQuery } from './text';
 export { SEARCH_SORTS, SEARCH_TYPES, type SearchFilters, type SearchSort, type SearchType } from './filters';
 export { RESCORE_WINDOW, SEGMENTS } from './matches';
 export type TotalRelation = 'eq' | 'gte';
@@ -42,7 +44,7 @@ export type TotalRelation = 'eq' | 'gte';
  */
 export async function search(sql: Sql, f: SearchFilters) {
   const cap = f.totalCap ?? TOTAL_CAP_DEFAULT;
-  const text = f.q ? await textQuery(sql, f.q) : { tsquery: null, corrections: [] };
+  const text: Omit<TextQuery, 'words'> = f.q ? await textQuery(sql, f.q) : { tsquery: null, corrections: [] };
   const tsq = text.tsquery;
   const offset = offsetOf(f);
   const upTo = offset + f.limit + 1; // rows of the order needed for this page and the next row
@@ -68,12 +70,7 @@ export async function search(sql: Sql, f: SearchFilters) {
 
   const matched = agg?.matched ?? 0;
   const keys = (agg?.pageKeys ?? []).slice(0, f.limit);
-  const rows = keys.length ? await displayRows(sql, keys) : [];
-  const byKey = new Map(rows.map((r) => [`${r.type}:${r.id}`, r]));
-  const results = keys.flatMap((k) => {
-    const r = byKey.get(`${k.type}:${k.id}`);
-    return r ? [searchResult({ ...r, city: k.city, state: k.state, country: k.country, relevanceScore: k.relevance, distanceKm: k.distance }, f.geo !== undefined)] : [];
-  });
+  const results = await pageResults(sql, keys, f.geo !== undefined);
   return {
     results,
     total: Math.min(matched, cap),

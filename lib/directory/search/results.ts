@@ -62,3 +62,13 @@ export function searchResult(r: ResultRow, withDistance: boolean) {
     trust: trustOf(r),
   };
 }
+
+/** The page's results in the order of its keys (a row changed out of view meanwhile drops out). */
+export async function pageResults(sql: Sql, keys: PageKey[], withDistance: boolean) {
+  const rows = keys.length ? await displayRows(sql, keys) : [];
+  const byKey = new Map(rows.map((r) => [`${r.type}:${r.id}`, r]));
+  return keys.flatMap((k) => {
+    const r = byKey.get(`${k.type}:${k.id}`);
+    return r ? [searchResult({ ...r, city: k.city, state: k.state, country: k.country, relevanceScore: k.relevance, distanceKm: k.distance }, withDistance)] : [];
+  });
+}

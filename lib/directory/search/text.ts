@@ -8,6 +8,8 @@ const MIN_TYPO_LENGTH = 4;
 export interface TextQuery {
   /** A tsquery in its text form (every word, or its correction, ANDed); null: q has no words. */
   tsquery: string | null;
+  /** The words searched (corrections applied), as indexed; empty when q has none. */
+  words: string[];
   /** Words no document holds, with the indexed word used instead (none when nothing was near). */
   corrections: { word: string; usedInstead: string | null }[];
   /** The words searched (corrections applied), when some word was replaced. */
@@ -29,12 +31,13 @@ export async function textQuery(sql: Sql, q: string): Promise<TextQuery> {
       end as nearest
     from (select unnest(tsvector_to_array(to_tsvector('simple', ${q}))) as word limit ${MAX_WORDS}) w
     cross join lateral (select exists (select 1 from search_words s where s.word = w.word) as known) k`;
-  if (rows.length === 0) return { tsquery: null, corrections: [] };
+  if (rows.length === 0) return { tsquery: null, words: [], corrections: [] };
   const words = rows.map((r) => (r.known || !r.nearest ? r.word : r.nearest));
   // q as the client wrote it, each replaced word swapped for what was searched instead
   const replaced = new Map(rows.filter((r) => !r.known && r.nearest).map((r) => [r.word, r.nearest!]));
   return {
     tsquery: words.map(tsqueryLiteral).join(' & '),
+    words,
     corrections: rows.filter((r) => !r.known).map((r) => ({ word: r.word, usedInstead: r.nearest })),
     ...(replaced.size ? { correctedQuery: q.trim().replace(/[\p{L}\p{N}]+/gu, (w) => replaced.get(w.toLowerCase()) ?? w) } : {}),
   };
