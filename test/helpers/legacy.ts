@@ -48,7 +48,8 @@ export async function runtimeSnapshot(sql: Sql, withXmin = false): Promise<strin
   );
   parts.push(`ledger:${l!.n}:${l!.h}`);
   const [d] = await sql.unsafe<{ h: string; n: number }[]>(
-    `select md5(coalesce(string_agg(${withXmin ? "d.xmin::text || ':' || " : ''}d::text, '|' order by d.type, d.id), '')) as h, count(*)::int as n from search_documents d`,
+    // Without `version`: the search feed's order stamp (one sequence per database), not the document.
+    `select md5(coalesce(string_agg(${withXmin ? "d.xmin::text || ':' || " : ''}(to_jsonb(d) - 'version')::text, '|' order by d.type, d.id), '')) as h, count(*)::int as n from search_documents d`,
   );
   parts.push(`search_documents:${d!.n}:${d!.h}`);
   return parts.join(' ');
