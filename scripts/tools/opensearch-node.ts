@@ -176,27 +176,35 @@ export async function superviseOpenSearch(o: OpenSearchNodeOptions & { httpPort:
   let node = await startOpenSearchNode(o);
   let stopping = false;
   let restarts = 0;
+  /** A restart in flight: stop() waits for it, so a node started while the stack stops is stopped too (never left running). */
+  let restarting: Promise<void> | undefined;
+  const restart = async (code: number | null) => {
+    restarts++;
+    say(`OpenSearch exited (${code}); restarting it in ${restarts * 2} s`);
+    await sleep(restarts * 2000);
+    if (stopping) return;
+    try {
+      const started = await startOpenSearchNode(o);
+      if (stopping) return void (await started.stop());
+      node = started;
+      restarts = 0;
+      watch(node);
+    } catch (err) {
+      say(`OpenSearch did not restart: ${(err as Error).message}`);
+    }
+  };
   const watch = (n: OpenSearchNode) =>
-    void n.exited.then(async (code) => {
+    void n.exited.then((code) => {
       if (stopping) return;
       if (restarts >= 5) return say(`OpenSearch exited (${code}) ${restarts} times; not restarting it (search answers from PostgreSQL)`);
-      restarts++;
-      say(`OpenSearch exited (${code}); restarting it in ${restarts * 2} s`);
-      await sleep(restarts * 2000);
-      if (stopping) return;
-      try {
-        node = await startOpenSearchNode(o);
-        restarts = 0;
-        watch(node);
-      } catch (err) {
-        say(`OpenSearch did not restart: ${(err as Error).message}`);
-      }
+      restarting = restart(code);
     });
   watch(node);
   return {
     url: node.url,
     async stop() {
       stopping = true;
+      await restarting;
       await node.stop();
     },
   };
