@@ -8,49 +8,11 @@ import { RESILIENCE_SCENARIOS } from './resilience';
 import { notPromoted, sleep, withStack, type Row, type Scenario, type Size } from './harness';
 import { jpegMagicThenRandom, pngDeclaring } from '../bench/lib/images';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged } from './client';
+import { approveAsDocumented, completeAndApprove } from './intake-flow';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 
 export { sleep, withStack, type Row, type Scenario, type Size } from './harness';
-
-/**
- * upload-complete, poll the status over HTTP until verification is over, approve what awaits review;
- * every call retried while it answers 503, as a partner and an operator would. (PostgreSQL can say
- * awaiting_review a little before the workflow does, when a worker died before reporting the
- * activity's result; the workflow's view is the one that decides, so poll that.)
- */
-export async function completeAndApprove(s: BenchStack, id: string): Promise<void> {
-  const done = await retrying(() => complete(s, id));
-  // No object to verify (the upload was refused): the submission stays staged; nothing to approve.
-  if (done.status === 409 && done.body?.code === 'upload_missing') return;
-  const deadline = Date.now() + 150_000;
-  let status = '';
-  while (Date.now() < deadline) {
-    const r = await retrying(() => send(s, 'GET', `${INTAKE}/submissions/${id}`, { headers: s.partner.headers }));
-    status = r.body?.data?.intakeStatus ?? '';
-    if (status !== 'staged' && status !== 'verifying') break;
-    await sleep(250);
-  }
-  if (status === 'awaiting_review') await approveAsDocumented(s, id);
-}
-
-/**
- * Approve as docs/errors.md tells a client: again after a 503; after a 202 `pending` (sent, outcome
- * unknown: a worker died with the decision not yet taken), read the status and approve again only
- * while it has not moved. Bounded in count and time.
- */
-export async function approveAsDocumented(s: BenchStack, id: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (let i = 0; i < 10 && Date.now() < deadline; i++) {
-    const r = await retrying(() => approve(s, id));
-    if (!(r.status === 202 && r.body?.outcome === 'pending')) return;
-    for (let seen = 0; seen < 40; seen++) {
-      await sleep(250);
-      const now = await retrying(() => send(s, 'GET', `${INTAKE}/submissions/${id}`, { headers: s.partner.headers }));
-      if (now.body?.data?.intakeStatus !== 'awaiting_review') return;
-    }
-  }
-}
 
 const F1: Scenario = {
   id: 'F1',

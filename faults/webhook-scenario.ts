@@ -4,8 +4,9 @@
 // an id is allowed (the receiver dedupes on webhook-id), a missing one is not.
 import { startReceiver } from '../bench/lib/webhook-receiver';
 import { books, waitFinal } from './books';
-import { approve, complete, INTAKE, jpeg, retrying, send, staged } from './client';
+import { INTAKE, jpeg, send, staged } from './client';
 import { sleep, withStack, type Scenario } from './harness';
+import { completeAndApprove } from './intake-flow';
 
 export const F10: Scenario = {
   id: 'F10',
@@ -24,19 +25,9 @@ export const F10: Scenario = {
         const endpointId = reg.body.data.endpointId as string;
 
         const ids = await Promise.all(Array.from({ length: n }, () => staged(s, jpeg(16 * 1024))));
-        const flows = Promise.all(
-          ids.map(async (id) => {
-            await retrying(() => complete(s, id));
-            const deadline = Date.now() + 150_000;
-            while (Date.now() < deadline) {
-              const r = await retrying(() => send(s, 'GET', `${INTAKE}/submissions/${id}`, { headers: s.partner.headers }));
-              const st = r.body?.data?.intakeStatus;
-              if (st === 'awaiting_review') return void (await retrying(() => approve(s, id)));
-              if (st !== 'staged' && st !== 'verifying') return;
-              await sleep(250);
-            }
-          }),
-        );
+        // As docs/errors.md tells a client: a 202 `pending` (the worker died before taking the
+        // decision) is read back and sent again while the status has not moved.
+        const flows = Promise.all(ids.map((id) => completeAndApprove(s, id)));
         // Kill the worker while the events of these intakes are in flight, and start it again.
         for (let k = 0; k < kills; k++) {
           await sleep(700);
