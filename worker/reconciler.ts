@@ -60,7 +60,7 @@ const goneAs = (closedAs: string) => (closedAs === NOT_FOUND ? 'unknown to this 
 type Resumable = IntakeResume['intakeStatus'];
 type ResumeFrom = (sql: Sql, row: SubmissionRow, base: Pick<IntakeResume, 'uploadDeadline' | 'why'>) => Promise<IntakeResume | undefined>;
 const fromVerified: ResumeFrom = async (_sql, row, base) =>
-  row.verifiedSha256 ? { intakeStatus: row.intakeStatus as 'awaiting_review' | 'promoting', sha256: row.verifiedSha256, ...base } : undefined;
+  row.verifiedSha256 ? { intakeStatus: row.intakeStatus as 'awaiting_review' | 'awaiting_second_review' | 'promoting', sha256: row.verifiedSha256, ...base } : undefined;
 
 /**
  * How a new run starts from each open state of the lifecycle (lib/intake/lifecycle.ts OPEN):
@@ -75,6 +75,7 @@ export const RESUME_FROM: { [S in Resumable]: ResumeFrom } = {
     return { intakeStatus: 'verifying', ...base, ...(by ? { uploadedBy: by } : {}) };
   },
   awaiting_review: fromVerified,
+  awaiting_second_review: fromVerified,
   promoting: fromVerified,
 };
 

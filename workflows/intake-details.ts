@@ -11,6 +11,7 @@ export function currentDetailsOf(s: Pick<IntakeState, 'intakeStatus' | 'failureC
   const lines: Record<Exclude<IntakeStatus, WorkingStatus>, string> = {
     staged: `waiting for the upload and upload-complete until ${uploadDeadline.toISOString()}`,
     awaiting_review: `awaiting review since ${when}`,
+    awaiting_second_review: `approved once; awaiting a second, different operator since ${when}`,
     verification_failed: `verification failed: ${s.failureCode ?? 'unknown'} (${when})`,
     rejected: `rejected by an operator: ${s.rejectReasonCode ?? 'no reason code'} (${when})`,
     promoted_to_media_store: `promoted to the private media store as ${s.mediaStoreDocumentId ?? '?'} (${when})`,

@@ -3,15 +3,13 @@
 // continue as new when the history grew long, end. Deterministic code only.
 import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RowState } from '../activities/types';
-import { isWorking, transitionOf, WORK, type Transition, type Work, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import { isWorking, reviewIn, transitionOf, WORK, type Transition, type Work, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
 import type { ActorRef, IntakeStatus } from '../lib/intake/vocabulary';
 import { record } from './intake-activities';
 import { currentDetailsOf } from './intake-details';
 import { Inbox } from './intake-inbox';
 import { MAX_HISTORY_BYTES, MAX_HISTORY_EVENTS } from '../lib/intake/history-bounds';
 import { AwaitingSinceKey, IntakeStatusKey, ReviewStatusKey, type IntakeInput, type IntakeResume, type IntakeState } from './messages';
-
-export const REVIEW: Pick<IntakeState, 'intakeStatus' | 'reviewStatus'> = { intakeStatus: 'awaiting_review', reviewStatus: 'review_required' };
 
 /**
  * The shape a run was recorded with (workflows/compat.ts): `current` for new runs; runs of the
@@ -92,11 +90,12 @@ export class IntakeRun {
 
   /**
    * Back where a refused step was entered from, with no new AwaitingSince: the row never left it
-   * (a refused approval: awaiting_review; an upload-complete with no object: staged).
+   * (a refused approval: awaiting_review or awaiting_second_review; an upload-complete with no
+   * object: staged), with the review status that state carries.
    */
-  backTo(from: 'staged' | 'awaiting_review') {
+  backTo(from: 'staged' | 'awaiting_review' | 'awaiting_second_review') {
     const left = this.state.intakeStatus;
-    Object.assign(this.state, { intakeStatus: from, reviewStatus: 'review_required' });
+    Object.assign(this.state, { intakeStatus: from, reviewStatus: reviewIn(from) });
     if (!this.shown(left)) return this.details(); // the search attributes never showed the step it left
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: this.state.intakeStatus },

@@ -8,13 +8,13 @@
 import { condition, deprecatePatch, patched } from '@temporalio/workflow';
 import type { AcceptDecisionInput, WorkStepInput, WorkStepResult } from '../activities/types';
 import type { IntakeActivities } from '../activities/registered';
-import { gaveUpOf, isWorking, OPEN, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type Work, type WorkingStatus } from '../lib/intake/lifecycle';
-import { decisionDetails, decisionFacts, decisionNote } from '../lib/intake/decisions';
+import { gaveUpOf, isWorking, OPEN, reviewIn, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type Work, type WorkingStatus } from '../lib/intake/lifecycle';
+import { DECIDING, decisionDetails, decisionFacts, decisionNote, decisionTrigger, type DecidingStatus } from '../lib/intake/decisions';
 import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
 import { acts, localActs, record } from './intake-activities';
 import type { Decision } from './intake-inbox';
-import { IntakeRun, REVIEW } from './intake-run';
+import { IntakeRun } from './intake-run';
 import type { IntakeState, UploadCompleteSignal } from './messages';
 
 /** What a step hands the next: the request a work step answers (an upload or a decision that enters one), the verified bytes, a work step's entering transition. */
@@ -109,19 +109,22 @@ async function expire(run: IntakeRun): Promise<Next> {
  * proof and re-checks the operator before it writes anything; a refused decision changes nothing,
  * is answered as refused, and the next one is taken.
  */
-const awaitingReview: Step = async (run, { sha256 }) => {
-  if (!sha256) throw new Error('awaiting_review without the verified sha256');
+const awaitingReview: Step = async (run, { at, sha256 }) => {
+  if (!sha256) throw new Error(`${at} without the verified sha256`);
   const { inbox } = run;
   for (;;) {
     await condition(() => inbox.offered.length > 0 || run.historyLong());
     const o = inbox.offered.shift();
     if (!o) {
-      const next = await run.continued('awaiting_review', sha256);
+      const next = await run.continued(at as DecidingStatus, sha256);
       if (next) return { done: next };
       continue;
     }
-    const facts = decisionFacts(o);
-    const enter = run.decide(o.kind, { by: o.signal.by, note: decisionNote(o), ...(facts ? { facts } : {}) });
+    // Held where the second-review policy asks for two operators (the first approval waits in
+    // awaiting_second_review; the deciding activity refuses the same operator there).
+    const trigger = decisionTrigger(o, run.state.intakeStatus);
+    const facts = decisionFacts(o, trigger);
+    const enter = run.decide(trigger, { by: o.signal.by, note: decisionNote(o), ...(facts ? { facts } : {}) });
     if (isWorking(enter.to)) {
       run.moveTo(enter);
       return { at: enter.to, sha256, decision: o, enter };
@@ -131,7 +134,7 @@ const awaitingReview: Step = async (run, { sha256 }) => {
   }
 };
 
-/** A decision that enters no work step (a rejection) is written with its signed decision; undefined: refused or not written, still awaiting review. */
+/** A decision that enters no work step (a rejection, a held approval) is written with its signed decision; undefined: refused or not written, still awaiting a decision. */
 async function writeDecision(run: IntakeRun, o: Decision, decided: Transition, sha256: string): Promise<Next | undefined> {
   if (run.shape === 'decision-updates') deprecatePatch(TRANSITION_WRITER_PATCH);
   let written;
@@ -139,7 +142,7 @@ async function writeDecision(run: IntakeRun, o: Decision, decided: Transition, s
     written = await acts.recordTransition({ ...decided, decision: signedDecision(o, sha256, decided) });
   } catch (err) {
     // Whether the decision was written is what the row says.
-    const stuck = (await run.stalled(err, null)).intakeStatus === 'awaiting_review';
+    const stuck = (await run.stalled(err, null)).intakeStatus === decided.from;
     answer(run, o.signal.requestId, !stuck, 'step_gave_up');
     return stuck ? undefined : done(run);
   }
@@ -215,7 +218,7 @@ const work: Step = async (run, at) => {
   if ('refused' in result) {
     // Nothing was written (a signed decision that did not hold; an upload-complete with no object):
     // the run is back where the request found it, and waits there.
-    const from: 'staged' | 'awaiting_review' = enter.from === 'staged' ? 'staged' : 'awaiting_review';
+    const from = enter.from === 'staged' ? 'staged' : (enter.from as DecidingStatus);
     run.backTo(from);
     answerStep(run, at, false, result.reason);
     if (from === 'staged') {
@@ -237,7 +240,7 @@ function follow(run: IntakeRun, at: At, outcome: Transition): Promise<Next> | Ne
 }
 
 /** The waits, by the state they serve. */
-const WAITS: Partial<Record<IntakeStatus, Step>> = { staged, awaiting_review: awaitingReview };
+const WAITS: Partial<Record<IntakeStatus, Step>> = { staged, ...Object.fromEntries(DECIDING.map((s) => [s, awaitingReview])) };
 
 /** The step of the state the run is at: its wait, or `work` for every work step. */
 export function stepAt(at: IntakeStatus): Step {
@@ -249,10 +252,11 @@ export function stepAt(at: IntakeStatus): Step {
 /** Where a run starts: a new submission is staged; a resumed run starts where the row (or the run before) was. */
 export async function firstStep(run: IntakeRun): Promise<Next> {
   const resume = run.input.resume;
-  if (resume?.intakeStatus === 'awaiting_review' && resume.sha256) {
-    Object.assign(run.state, REVIEW);
+  if ((DECIDING as readonly string[]).includes(resume?.intakeStatus ?? '') && resume?.sha256) {
+    const at = resume.intakeStatus as DecidingStatus;
+    Object.assign(run.state, { intakeStatus: at, reviewStatus: reviewIn(at) });
     run.show();
-    return { at: 'awaiting_review', sha256: resume.sha256 };
+    return { at, sha256: resume.sha256 };
   }
   if (resume?.intakeStatus === 'promoting' && resume.sha256) {
     // The run that held the approval is gone: the approval is undone (recorded) and the decision asked again.

@@ -21,8 +21,8 @@ export interface IntakeInput extends SubmissionRef {
 
 /** Where a new run of a submission starts: the state the row (or the run before) recorded. */
 export interface IntakeResume {
-  intakeStatus: 'staged' | 'verifying' | 'awaiting_review' | 'promoting';
-  /** The verified bytes' sha256 (awaiting_review, promoting). */
+  intakeStatus: 'staged' | 'verifying' | 'awaiting_review' | 'awaiting_second_review' | 'promoting';
+  /** The verified bytes' sha256 (awaiting_review, awaiting_second_review, promoting). */
   sha256?: string | null;
   /** When the upload window ends (ISO time; staged). */
   uploadDeadline: string;

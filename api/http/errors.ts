@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   delivery_in_progress: 409,
   claimed_by_other: 409,
   matches_not_acknowledged: 409,
+  second_operator_required: 409,
   decision_refused: 409,
   classification_refused: 409,
   classification_conflict: 409,

@@ -1,6 +1,7 @@
 // The intake API's answers (submissions, their status, decisions, the review queue, resolutions).
 import { z } from './zod';
-import { consentPostures, intakeStatuses, rejectReasonCodes, reviewStatuses, rightsPostures, verificationFailureCodes } from '../../lib/intake/vocabulary';
+import { QueueItem } from '../../lib/console/answers';
+import { consentPostures, partnerStatuses, rejectReasonCodes, reviewStatuses, rightsPostures, verificationFailureCodes, type IntakeStatus } from '../../lib/intake/vocabulary';
 
 export const Governance = z.object({
   reviewRequired: z.boolean(),
@@ -13,7 +14,7 @@ export const SubmissionStatus = z
   .object({
     submissionId: z.string(),
     artistCanonicalId: z.string(),
-    intakeStatus: z.enum(intakeStatuses),
+    intakeStatus: z.enum(partnerStatuses as [IntakeStatus, ...IntakeStatus[]]),
     reviewStatus: z.enum(reviewStatuses),
     mediaStoreDocumentId: z.string().nullable(),
     failureReason: z.enum(verificationFailureCodes).optional(),
@@ -50,7 +51,7 @@ export const CreatedSubmission = z
   .object({
     success: z.literal(true),
     data: z.object({
-      submission: z.object({ submissionId: z.string(), intakeStatus: z.enum(intakeStatuses), reviewStatus: z.enum(reviewStatuses) }),
+      submission: z.object({ submissionId: z.string(), intakeStatus: z.enum(partnerStatuses as [IntakeStatus, ...IntakeStatus[]]), reviewStatus: z.enum(reviewStatuses) }),
       upload: z
         .object({
           method: z.literal('PUT'),
@@ -77,6 +78,7 @@ export const ReviewQueue = z.object({
       consentPosture: z.enum(consentPostures),
       awaitingSince: z.string(),
       ageSeconds: z.number().int(),
+      secondReview: QueueItem.shape.secondReview,
     }),
   ),
   pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),

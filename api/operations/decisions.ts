@@ -155,6 +155,8 @@ export async function updateAndSettle<P>(
   }
   if (answer && !answer.taken) {
     if (answer.reason === 'object_missing') throw new AppError('upload_missing', 'No uploaded object yet: PUT the bytes to the upload URL, then complete the upload. The submission stays staged until its upload window ends.');
+    if (answer.reason === 'same_operator')
+      throw new AppError('second_operator_required', 'The operator who approved this submission first cannot approve it again: the second-review policy needs a different operator. Either may reject it. The refusal is recorded.');
     if (answer.reason === 'state_moved') throw new AppError('invalid_transition', `The submission was decided otherwise (status ${answer.intakeStatus}).`);
     throw new AppError('decision_refused', `The decision was refused (${answer.reason}); nothing was changed. The refusal is recorded.`);
   }
@@ -167,7 +169,7 @@ export async function updateAndSettle<P>(
     return { view: statusView(before), outcome: 'pending' };
   }
   if (!row) throw new AppError('not_found', 'No such submission.');
-  const settled = settledAfter(trigger, row.intakeStatus);
+  const settled = settledAfter(trigger, row.intakeStatus, before.intakeStatus);
   if (settled && !outcomesOf(trigger).includes(row.intakeStatus))
     throw new AppError('invalid_transition', `The submission was decided otherwise (status ${row.intakeStatus}).`);
   return { view: statusView(row), outcome: settled ? 'settled' : 'accepted' };

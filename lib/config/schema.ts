@@ -61,6 +61,13 @@ export const apiConfigSchema = z
     UPLOAD_GRACE_SECONDS: z.coerce.number().int().min(0).max(86400).default(300),
     TEMPORAL_RPC_DEADLINE_MS: z.coerce.number().int().min(100).max(60000).default(5000),
     TRANSITION_WAIT_MS: z.coerce.number().int().min(0).max(60000).default(10000),
+    /** The second-review policy (lib/intake/second-review.ts): a flagged similar image asks for a second, different operator's approval. */
+    SECOND_REVIEW_SIMILAR_MATCHES: bool.default(true),
+    /** ... and so does a current classification's content flag at or above this confidence (0-1), or `off`. */
+    SECOND_REVIEW_CONTENT_FLAG: z
+      .union([z.literal('off'), z.coerce.number().min(0).max(1)])
+      .default(0.5)
+      .transform((v) => (v === 'off' ? null : v)),
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
     /** How long /health/ready (and /health) waits for PostgreSQL and Temporal to answer before it counts one as down (never above TEMPORAL_RPC_DEADLINE_MS). */
     READY_PROBE_DEADLINE_MS: z.coerce.number().int().min(100).max(30000).default(3000),

@@ -35,6 +35,10 @@ export const QueueItem = z.object({
   contentFlags: z
     .array(z.object({ id: z.enum(CONTENT_FLAGS), confidence: z.number(), actorId: z.string() }))
     .describe('content flags at or above FLAG_CONFIDENCE in current machine classifications, highest first: suggestions, never decisions'),
+  secondReview: z
+    .object({ firstApprovedBy: z.string(), firstApprovedAt: z.string(), firstNotes: z.string().nullable(), reasons: z.array(z.string()) })
+    .nullable()
+    .describe('approved once and waiting for a second, different operator (the second-review policy): who approved first, when, with what notes, and why a second is needed (similar_image:<id>, content_flag:<flag>:<confidence>); null otherwise'),
 });
 /** A machine's content flag at or above this confidence is shown in the queue. */
 export const FLAG_CONFIDENCE = 0.5;

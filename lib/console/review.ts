@@ -2,7 +2,7 @@
 // GET /review-queue and the console's), one submission's detail with its full event history, recent
 // decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
-import { DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, type DecisionLabel } from '../intake/decisions';
+import { DECIDING, DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, type DecisionLabel } from '../intake/decisions';
 import { DECISIONS } from '../intake/lifecycle';
 import { classificationsOf } from '../agents/classifications';
 import { FLAG_CONFIDENCE, isoOf, type DecisionCounts, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
@@ -46,6 +46,14 @@ const contentFlagsOf = (sql: Tx) => sql`
     from classifications c, jsonb_array_elements(c.labels->'contentFlags') f
     where c.submission_id = s.submission_id and c.superseded_at is null and (f->>'confidence')::float8 >= ${FLAG_CONFIDENCE}), '[]'::jsonb)`;
 
+/** A held approval's first half (lib/intake/second-review.ts): who approved first, when, and why a second operator is needed; null when none is waited for. */
+const secondReviewOf = (sql: Tx) => sql`
+  case when s.intake_status = 'awaiting_second_review' then (
+    select jsonb_build_object('firstApprovedBy', e.actor_id, 'firstApprovedAt', to_char(e.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      'firstNotes', e.note, 'reasons', to_jsonb(coalesce(s.second_review_reasons, '{}'::text[])))
+    from intake_events e where e.submission_id = s.submission_id and e.trigger = any(${[...HELD_TRIGGERS]}) order by e.at desc, e.id desc limit 1)
+  end`;
+
 const evidenceOf = (sql: Tx) => sql`
   case
     when exists (select 1 from artist_identity_evidence ev where ev.artist_canonical_id = s.artist_canonical_id and ev.verified_by_operator) then 'verified_by_operator'
@@ -66,7 +74,7 @@ const asQueueItem = <T extends { artistProfileId: string | null; awaitingSince: 
 export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: QueueItem[]; total: number }> {
   const none = sql``;
   const where = sql`
-    s.intake_status = 'awaiting_review'
+    s.intake_status = any(${[...DECIDING]})
     ${f.tenantId ? sql`and s.tenant_id = ${f.tenantId}` : none}
     ${f.partner ? sql`and (s.partner_actor_id = ${f.partner} or s.partner_organization_id = ${f.partner})` : none}
     ${f.minAgeMinutes ? sql`and s.awaiting_since <= now() - make_interval(mins => ${f.minAgeMinutes})` : none}`;
@@ -77,7 +85,7 @@ export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: Qu
       ${artistOrganizationsOf(sql)} as artist_organizations,
       s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height, s.image_orientation,
       s.awaiting_since, floor(extract(epoch from now() - s.awaiting_since))::int as age_seconds,
-      c.actor_id as claimed_by, c.claimed_until, ${contentFlagsOf(sql)} as content_flags
+      c.actor_id as claimed_by, c.claimed_until, ${contentFlagsOf(sql)} as content_flags, ${secondReviewOf(sql)} as second_review
     from submissions s
     left join review_claims c on c.submission_id = s.submission_id and c.claimed_until > now()
     where ${where}
@@ -95,7 +103,7 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
       ${artistOrganizationsOf(sql)} as artist_organizations,
       s.rights_posture, s.consent_posture, s.mime_type, s.size_bytes::float8 as size_bytes, s.image_width as width, s.image_height as height, s.image_orientation,
       s.awaiting_since, coalesce(floor(extract(epoch from now() - s.awaiting_since))::int, 0) as age_seconds,
-      c.actor_id as claimed_by, c.claimed_until, ${contentFlagsOf(sql)} as content_flags,
+      c.actor_id as claimed_by, c.claimed_until, ${contentFlagsOf(sql)} as content_flags, ${secondReviewOf(sql)} as second_review,
       s.intake_status, s.review_status, s.verified_sha256, s.image_format, s.image_frames,
       s.description, s.tags, s.style_ids, s.placement, s.created_at
     from submissions s
@@ -136,7 +144,7 @@ export async function consoleDrafts(sql: Tx, o: { publication?: string | undefin
 }
 
 export interface QueueFigures {
-  /** Submissions awaiting review. */
+  /** Submissions awaiting review (a first or a second operator). */
   queueDepth: number;
   /** Age of the oldest one (0 when none). */
   oldestAgeSeconds: number;
@@ -149,7 +157,7 @@ export async function queueFigures(sql: Tx): Promise<QueueFigures> {
   const [[q], rows] = await Promise.all([
     sql<{ n: number; age: number }[]>`
       select count(*)::int as n, coalesce(floor(extract(epoch from now() - min(awaiting_since))), 0)::int as age
-      from submissions where intake_status = 'awaiting_review'`,
+      from submissions where intake_status = any(${[...DECIDING]})`,
     sql<{ status: string; n: number }[]>`select intake_status as status, count(*)::int as n from submissions group by 1`,
   ]);
   return { queueDepth: q?.n ?? 0, oldestAgeSeconds: q?.age ?? 0, byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])) };

@@ -45,7 +45,9 @@ export type DecisionRefusal =
   | 'proof_invalid'
   | 'proof_expired'
   | 'proof_mismatch'
-  | 'operator_not_active';
+  | 'operator_not_active'
+  // A held decision (a second review) decided again by the operator who decided first.
+  | 'same_operator';
 
 export class DecisionProofError extends Error {
   constructor(
@@ -68,6 +70,8 @@ export function detailsHash(d: DecisionDetails): string {
   if (d.seenMatches?.length) details.push([...d.seenMatches].sort());
   // Accepted suggestions: what goes into the draft, in a fixed shape (absent: the hash is as before).
   if (d.accepted) details.push({ accepted: [d.accepted.classificationId, [...d.accepted.styleIds], d.accepted.placement ?? null, [...d.accepted.tags]] });
+  // Why a second operator is needed, as the API found it (absent: the hash is as before).
+  if (d.secondReview?.length) details.push({ secondReview: [...d.secondReview] });
   return crypto.createHash('sha256').update(JSON.stringify(details)).digest('hex');
 }
 

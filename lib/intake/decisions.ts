@@ -17,6 +17,12 @@ import { rejectReasonCodes, type IntakeStatus, type RejectReasonCode, type Revie
 /** Every human decision, in the order routes, triggers and counts list them. */
 export const DECISION_KINDS = ['approve', 'reject'] as const;
 export type DecisionKind = (typeof DECISION_KINDS)[number];
+/** The triggers of held decisions (DecisionSpec.held): the first of two operators. */
+export const HELD_TRIGGERS = ['first_approval'] as const;
+export type HeldTrigger = (typeof HELD_TRIGGERS)[number];
+/** The states a decision is taken in: awaiting_review, and where a held decision waits for its second operator. */
+export const DECIDING = ['awaiting_review', 'awaiting_second_review'] as const satisfies readonly IntakeStatus[];
+export type DecidingStatus = (typeof DECIDING)[number];
 
 // Payload parts: each refusal names the field and what was expected (the refusal record's detail).
 const say = (error: string) => ({ error });
@@ -35,6 +41,9 @@ const LABELS = `expected at most ${SIGNAL_LIMITS.acceptedLabels} ids`;
 const label = (error: string) => z.string(say(error)).min(1, say(error)).max(SIGNAL_LIMITS.label, say(error));
 const labels = z.array(label(LABELS), say(LABELS)).max(SIGNAL_LIMITS.acceptedLabels, say(LABELS));
 /** Labels of a machine classification the operator took into the draft (docs/agents.md); ids only here, the API checked them against the classification. */
+const REASONS = `expected at most ${SIGNAL_LIMITS.secondReviewReasons} reasons`;
+/** Why the second-review policy asks for another operator (lib/intake/second-review.ts reasons), as the API found them; covered by the proof. */
+const secondReview = z.array(z.string(say(REASONS)).min(1, say(REASONS)).max(SIGNAL_LIMITS.id, say(REASONS)), say(REASONS)).max(SIGNAL_LIMITS.secondReviewReasons, say(REASONS));
 const accepted = z.strictObject(
   { classificationId: z.string(say('expected an id')).min(1, say('expected an id')).max(SIGNAL_LIMITS.id, say('expected an id')), styleIds: labels, placement: label('expected an id').optional(), tags: labels },
   say('expected an object'),
@@ -49,6 +58,7 @@ export interface DecisionDetails {
   reasonCode?: RejectReasonCode | undefined;
   seenMatches?: string[] | undefined;
   accepted?: AcceptedSuggestion | undefined;
+  secondReview?: string[] | undefined;
 }
 
 export interface DecisionSpec<P extends z.ZodType = z.ZodType> {
@@ -56,8 +66,15 @@ export interface DecisionSpec<P extends z.ZodType = z.ZodType> {
   payload: P;
   /** The fields of the payload its proof covers (also what the deciding activity is handed besides who and what). */
   details(p: z.output<P>): DecisionDetails;
-  /** Its row in the lifecycle (lifecycle.ts): awaiting_review -> `to`, with the review status after. A `to` that is a work step is entered with the decision; any other is written with it. */
+  /** Its row in the lifecycle (lifecycle.ts): from each state that awaits a decision (DECIDING) -> `to`, with the review status after. A `to` that is a work step is entered with the decision; any other is written with it. */
   transition: { to: IntakeStatus; review: ReviewStatus };
+  /**
+   * Where one operator is not enough (the second-review policy, lib/intake/second-review.ts): from
+   * awaiting_review, a decision whose payload names `reasons` is held as `trigger` in `to` (written
+   * with its signed decision, the reasons among the row's facts) until a different operator decides
+   * there; the same operator deciding again is refused (`same_operator`).
+   */
+  held?: { trigger: HeldTrigger; to: IntakeStatus; review: ReviewStatus; reasons(p: z.output<P>): string[] };
   /** The note its transition records. */
   note(p: z.output<P>): string;
   /** The facts its transition records, when it has some. */
@@ -77,9 +94,15 @@ const undecidable = (s: IntakeStatus) => `Only a submission awaiting review can 
 
 export const DECISION_TABLE = {
   approve: decision({
-    payload: z.object({ ...common, reviewNotes: notes, proof, seenMatches: seenMatches.optional(), accepted: accepted.optional() }, say('expected an object')),
-    details: (p) => ({ reviewNotes: p.reviewNotes, ...(p.seenMatches ? { seenMatches: p.seenMatches } : {}), ...(p.accepted ? { accepted: p.accepted } : {}) }),
+    payload: z.object({ ...common, reviewNotes: notes, proof, seenMatches: seenMatches.optional(), accepted: accepted.optional(), secondReview: secondReview.optional() }, say('expected an object')),
+    details: (p) => ({
+      reviewNotes: p.reviewNotes,
+      ...(p.seenMatches ? { seenMatches: p.seenMatches } : {}),
+      ...(p.accepted ? { accepted: p.accepted } : {}),
+      ...(p.secondReview?.length ? { secondReview: p.secondReview } : {}),
+    }),
     transition: { to: 'promoting', review: 'approved' },
+    held: { trigger: 'first_approval', to: 'awaiting_second_review', review: 'second_review_required', reasons: (p) => p.secondReview ?? [] },
     note: (p) => p.reviewNotes,
     route: {
       operationId: 'approveSubmission',
@@ -152,5 +175,16 @@ export function checkDecisionShape<K extends DecisionKind>(kind: K, payload: unk
 export const decisionDetails = (d: Decision): DecisionDetails => specOf(d.kind).details(d.signal);
 /** The note a decision's transition records. */
 export const decisionNote = (d: Decision): string => specOf(d.kind).note(d.signal);
-/** The facts a decision's transition records (undefined: none). */
-export const decisionFacts = (d: Decision) => specOf(d.kind).facts?.(d.signal);
+/** The facts a decision's transition records (undefined: none); a held one records why it is held. */
+export function decisionFacts(d: Decision, trigger: DecisionTrigger = d.kind): { rejectReasonCode?: RejectReasonCode; secondReviewReasons?: string[] } | undefined {
+  const spec = specOf(d.kind);
+  if (trigger !== d.kind && spec.held) return { ...spec.facts?.(d.signal), secondReviewReasons: spec.held.reasons(d.signal) };
+  return spec.facts?.(d.signal);
+}
+
+/** The trigger a decision is taken as in `at`: held (the first of two operators) where its kind holds it and its payload names reasons; else its kind. */
+export type DecisionTrigger = DecisionKind | HeldTrigger;
+export function decisionTrigger(d: Decision, at: IntakeStatus): DecisionTrigger {
+  const held = specOf(d.kind).held;
+  return held && at === 'awaiting_review' && held.reasons(d.signal).length > 0 ? held.trigger : d.kind;
+}

@@ -12,11 +12,11 @@
 // constraint, so a new status needs no migration of its own; one is needed where a migration's
 // partial index lists the statuses of a set the step joins (the undecided ones: a step before the
 // decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
-// only for the states worker/reconciler.ts's RESUME_FROM names. The human decisions' rows (from
-// awaiting_review, one per kind) come from the decision table (./decisions.ts), which a new decision
-// is added to; nothing here changes for it. Pure: workflow code imports it.
+// only for the states worker/reconciler.ts's RESUME_FROM names. The human decisions' rows (one per
+// kind from each state awaiting a decision, and the held rows of a second review) come from the
+// decision table (./decisions.ts), which a new decision is added to; nothing here changes for it. Pure: workflow code imports it.
 import type { ImageFacts } from '../media/vocabulary';
-import { DECISION_KINDS, DECISION_TABLE, type DecisionKind } from './decisions';
+import { DECIDING, DECISION_KINDS, DECISION_TABLE, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
 import {
   intakeStatuses,
   SYSTEM_ACTOR,
@@ -34,6 +34,7 @@ export const triggers = [
   'verification_passed',
   'verification_failed',
   ...DECISION_KINDS,
+  ...HELD_TRIGGERS,
   'promotion_done',
   'object_changed',
   'promotion_failed',
@@ -52,12 +53,22 @@ interface Row {
   outcome?: 'ok' | 'failed';
   /** Ends a step that gave up after its attempts: a way out, not one of the step's outcomes (outcomesOf, acceptsDuringStep skip it). */
   gaveUp?: true;
+  /** A held decision's row: the decision kind it holds (its route's outcomes include this row's target). */
+  of?: DecisionKind;
 }
 
-/** A human decision's row: sent by an operator through its route, from awaiting_review to where its spec says. */
-function decisionRow(trigger: DecisionKind) {
+/** A human decision's row: sent by an operator through its route, from a state awaiting a decision to where its spec says. */
+function decisionRow(trigger: DecisionKind, from: DecidingStatus) {
   const { to, review } = DECISION_TABLE[trigger].transition;
-  return { from: 'awaiting_review', trigger, source: 'client', to, review } as const;
+  return { from, trigger, source: 'client', to, review } as const;
+}
+
+/** A held decision's row (the first of two operators): from awaiting_review to where it waits for the second. */
+function heldRows() {
+  return DECISION_KINDS.flatMap((kind) => {
+    const held = (DECISION_TABLE[kind] as { held?: (typeof DECISION_TABLE)['approve']['held'] }).held;
+    return held ? [{ from: 'awaiting_review', trigger: held.trigger, source: 'client', to: held.to, review: held.review, of: kind } as const] : [];
+  });
 }
 
 const ROWS = [
@@ -66,7 +77,8 @@ const ROWS = [
   { from: 'staged', trigger: 'upload_window_passed', source: 'workflow', to: 'expired', review: 'not_reviewed' },
   { from: 'verifying', trigger: 'verification_passed', source: 'workflow', to: 'awaiting_review', outcome: 'ok' },
   { from: 'verifying', trigger: 'verification_failed', source: 'workflow', to: 'verification_failed', review: 'not_reviewed', outcome: 'failed' },
-  ...DECISION_KINDS.map(decisionRow),
+  ...DECIDING.flatMap((from) => DECISION_KINDS.map((kind) => decisionRow(kind, from))),
+  ...heldRows(),
   { from: 'promoting', trigger: 'promotion_done', source: 'workflow', to: 'promoted_to_media_store', outcome: 'ok' },
   // The approval stands; the bytes it applied to are gone.
   { from: 'promoting', trigger: 'object_changed', source: 'workflow', to: 'verification_failed', outcome: 'failed' },
@@ -141,6 +153,12 @@ const reviewsIn = (() => {
   }
   return seen;
 })();
+/** The review status a submission in `s` carries (every way into it gives the same one: staged, awaiting_review review_required; awaiting_second_review second_review_required). */
+export function reviewIn(s: IntakeStatus): ReviewStatus {
+  const all = [...reviewsIn.get(s)!];
+  if (all.length !== 1) throw new Error(`${s} carries ${all.length === 0 ? 'no' : 'more than one'} review status`);
+  return all[0]!;
+}
 const human = (r: ReviewStatus | undefined) => r === 'approved' || r === 'rejected';
 
 /** Statuses an operator's decision (approve or reject) moves a submission to: the decision events. */
@@ -159,6 +177,8 @@ export interface TransitionFacts {
   rejectReasonCode?: RejectReasonCode;
   mediaStoreDocumentId?: string;
   image?: ImageFacts;
+  /** Why a held decision waits for a second operator (lib/intake/second-review.ts). */
+  secondReviewReasons?: string[];
 }
 
 /** One decided transition: what the workflow moves to, and what every writer persists. */
@@ -175,13 +195,6 @@ export interface Transition {
 
 function rowOf(from: IntakeStatus | null, trigger: Trigger): Row | undefined {
   return TRANSITIONS.find((t) => t.from === from && t.trigger === trigger);
-}
-
-/** The one state `trigger` leaves (every trigger of the table starts from exactly one state). */
-export function fromOf(trigger: Exclude<Trigger, 'create'>): IntakeStatus {
-  const from = TRANSITIONS.find((t) => t.trigger === trigger)?.from;
-  if (!from) throw new InvalidTransitionError(null, trigger);
-  return from;
 }
 
 /** Does a submission in `status` accept `trigger`? */
@@ -225,14 +238,13 @@ export function outcomesOf(trigger: Trigger): IntakeStatus[] {
     seen.add(s);
     for (const t of TRANSITIONS) if (t.from === s && !t.gaveUp) walk(t.to, seen);
   };
-  for (const t of TRANSITIONS) if (t.trigger === trigger) walk(t.to, new Set());
+  for (const t of TRANSITIONS) if (t.trigger === trigger || t.of === trigger) walk(t.to, new Set());
   return [...out];
 }
 
-/** After sending `trigger`, has the submission settled: moved off the state it was in, and not working? */
-export function settledAfter(trigger: Trigger, status: IntakeStatus): boolean {
-  const froms = TRANSITIONS.filter((t) => t.trigger === trigger).map((t) => t.from);
-  return !froms.includes(status) && !isWorking(status);
+/** After sending `trigger` in `before`, has the submission settled: moved off that state, and not working? */
+export function settledAfter(trigger: Trigger, status: IntakeStatus, before: IntakeStatus): boolean {
+  return status !== before && accepts(before, trigger) && !isWorking(status);
 }
 
 export class InvalidTransitionError extends Error {

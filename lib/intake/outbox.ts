@@ -23,11 +23,13 @@ export const EVENTS_CHANNEL = 'webhook_events';
 
 /**
  * Every status but the work steps (partners hear of none: lib/intake/lifecycle.ts WORK), total: a
- * new status that is no work step does not compile until it names its event.
+ * new status that is no work step does not compile until it names its event, or null where
+ * partners hear of none (a second review: they keep seeing awaiting_review).
  */
-const BY_STATUS: Record<Exclude<IntakeStatus, WorkingStatus>, EventType> = {
+const BY_STATUS: Record<Exclude<IntakeStatus, WorkingStatus>, EventType | null> = {
   staged: 'submission.staged',
   awaiting_review: 'submission.awaiting_review',
+  awaiting_second_review: null,
   verification_failed: 'submission.verification_failed',
   expired: 'submission.expired',
   rejected: 'submission.rejected',
@@ -36,7 +38,7 @@ const BY_STATUS: Record<Exclude<IntakeStatus, WorkingStatus>, EventType> = {
 
 /** The event a transition into `status` causes; none into a work step. */
 export function eventTypeOf(status: IntakeStatus): EventType | undefined {
-  return isWorking(status) ? undefined : BY_STATUS[status];
+  return isWorking(status) ? undefined : (BY_STATUS[status] ?? undefined);
 }
 
 const newEventId = (tx: Tx) => tx`'msg_' || replace(gen_random_uuid()::text, '-', '')`;

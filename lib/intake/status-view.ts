@@ -2,7 +2,7 @@
 // routes, the list, the webhook payloads and the events feed.
 import { renditionPath } from '../media/renditions';
 import type { SubmissionTimes } from './submissions';
-import type { IntakeView } from './vocabulary';
+import { partnerStatus, type IntakeView } from './vocabulary';
 
 /**
  * The contract's status view (2.3): no storage pointers, review notes or credential details; with
@@ -12,14 +12,14 @@ export function statusView(s: IntakeView, t?: { times: SubmissionTimes; publicBa
   return {
     submissionId: s.submissionId,
     artistCanonicalId: s.artistCanonicalId,
-    intakeStatus: s.intakeStatus,
+    intakeStatus: partnerStatus(s.intakeStatus),
     reviewStatus: s.reviewStatus,
     mediaStoreDocumentId: s.mediaStoreDocumentId,
     ...(s.failureCode ? { failureReason: s.failureCode } : {}),
     ...(s.rejectReasonCode ? { rejectReason: s.rejectReasonCode } : {}),
     ...(t ? timesView(t.times, t.publicBaseUrl) : {}),
     governance: {
-      reviewRequired: s.reviewStatus === 'review_required',
+      reviewRequired: s.reviewStatus === 'review_required' || s.reviewStatus === 'second_review_required',
       promotedToMediaStore: s.intakeStatus === 'promoted_to_media_store',
       publicSurfaceActivated: false as const,
       canonicalRuntimeMutationExecuted: false as const,

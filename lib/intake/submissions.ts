@@ -7,7 +7,7 @@ import { DECIDED, transitionOf, UNDECIDED } from './lifecycle';
 import { countTransition, eventFromWritten } from './transitions';
 import { EVENTS_CHANNEL, eventFromWrittenRow } from './outbox';
 import type { MimeType } from '../media/vocabulary';
-import type { ActorRef, IntakeStatus, RejectReasonCode, ReviewStatus, SubmissionRef, VerificationFailureCode } from './vocabulary';
+import { statusesShownAs, type ActorRef, type IntakeStatus, type RejectReasonCode, type ReviewStatus, type SubmissionRef, type VerificationFailureCode } from './vocabulary';
 
 /** The row as the lifecycle sees it (no free text, no review notes). */
 export interface SubmissionRow extends SubmissionRef {
@@ -202,7 +202,7 @@ export async function listOwnSubmissions(sql: Tx, f: OwnListFilters): Promise<{ 
     select ${rowColumns(sql)}, ${timeColumns(sql)}, s.created_at::text as cursor_created_at
     from submissions s
     where s.partner_actor_id = ${f.actorId}
-      ${f.intakeStatus ? sql`and s.intake_status = ${f.intakeStatus}` : none}
+      ${f.intakeStatus ? sql`and s.intake_status = any(${statusesShownAs(f.intakeStatus)})` : none}
       ${f.tenantId ? sql`and s.tenant_id = ${f.tenantId}` : none}
       ${f.createdAfter ? sql`and s.created_at > ${f.createdAfter}` : none}
       ${f.createdBefore ? sql`and s.created_at < ${f.createdBefore}` : none}

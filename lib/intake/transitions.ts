@@ -58,6 +58,7 @@ export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
         image_height = coalesce(${f.image?.height ?? null}::int, image_height),
         image_frames = coalesce(${f.image?.frames ?? null}::int, image_frames),
         image_orientation = coalesce(${f.image?.orientation ?? null}::int, image_orientation),
+        second_review_reasons = coalesce(${f.secondReviewReasons ?? null}::text[], second_review_reasons),
         awaiting_since = case when ${t.to}::text = 'awaiting_review' then coalesce(awaiting_since, now()) else awaiting_since end,
         updated_at = now()
       where submission_id = ${t.submissionId} and intake_status = ${t.from}

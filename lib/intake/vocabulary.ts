@@ -7,6 +7,9 @@ export const intakeStatuses = [
   'staged',
   'verifying',
   'awaiting_review',
+  // Approved once where the second-review policy asks for two operators (lib/intake/second-review.ts):
+  // waits for a different operator. Partners see it as awaiting_review (lib/intake/status-view.ts).
+  'awaiting_second_review',
   'promoting',
   'promoted_to_media_store',
   'rejected',
@@ -15,7 +18,17 @@ export const intakeStatuses = [
 ] as const;
 export type IntakeStatus = (typeof intakeStatuses)[number];
 
-export const reviewStatuses = ['review_required', 'approved', 'rejected', 'not_reviewed'] as const;
+/**
+ * The status partners see: a submission waiting for its second operator is still awaiting review
+ * to them (its reviewStatus, second_review_required, says why it takes longer).
+ */
+export const partnerStatus = (s: IntakeStatus): IntakeStatus => (s === 'awaiting_second_review' ? 'awaiting_review' : s);
+/** The statuses partners see (and filter on). */
+export const partnerStatuses = intakeStatuses.filter((s) => partnerStatus(s) === s);
+/** The statuses partners see as `shown`. */
+export const statusesShownAs = (shown: IntakeStatus): IntakeStatus[] => intakeStatuses.filter((s) => partnerStatus(s) === shown);
+
+export const reviewStatuses = ['review_required', 'second_review_required', 'approved', 'rejected', 'not_reviewed'] as const;
 export type ReviewStatus = (typeof reviewStatuses)[number];
 
 export const verificationFailureCodes = [

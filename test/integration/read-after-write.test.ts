@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => stack?.stop());
 
 /** How far along the lifecycle a status is (the order a submission goes through them). */
-const RANK: Record<IntakeStatus, number> = { staged: 0, expired: 1, verifying: 1, verification_failed: 2, awaiting_review: 2, rejected: 3, promoting: 3, promoted_to_media_store: 4 };
+const RANK: Record<IntakeStatus, number> = { staged: 0, expired: 1, verifying: 1, verification_failed: 2, awaiting_review: 2, awaiting_second_review: 3, rejected: 3, promoting: 3, promoted_to_media_store: 4 };
 const INTAKES = 200;
 const READS = 20;
 

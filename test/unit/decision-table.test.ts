@@ -10,7 +10,7 @@ import { decisionBodies } from '../../api/routes/intake/schemas';
 import { signalRoutes } from '../../api/routes/intake/signals';
 import { DecisionCounts, RecentDecision } from '../../lib/console/answers';
 import { SIGNED_ACTS } from '../../lib/intake/decision-check';
-import { DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, checkDecisionShape, decisionDetails, decisionNote, type Decision } from '../../lib/intake/decisions';
+import { DECIDING, DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, checkDecisionShape, decisionDetails, decisionNote, type Decision } from '../../lib/intake/decisions';
 import { TRANSITIONS, triggers } from '../../lib/intake/lifecycle';
 import { decisionUpdates } from '../../workflows/messages';
 
@@ -29,14 +29,22 @@ describe('the decision table', () => {
     for (const k of kinds) expect(decisionUpdates[k].name).toBe(k);
   });
 
-  it('gives the lifecycle one trigger and one operator row from awaiting_review per kind, and no other operator row from there', () => {
+  it('gives the lifecycle one trigger and one operator row per kind from each state awaiting a decision, a held row where a kind holds, and no other operator row from there', () => {
     for (const k of kinds) {
       expect(triggers).toContain(k);
       const rows = TRANSITIONS.filter((t) => t.trigger === k);
-      expect(rows).toEqual([{ from: 'awaiting_review', trigger: k, source: 'client', to: DECISION_TABLE[k].transition.to, review: DECISION_TABLE[k].transition.review }]);
+      expect(rows).toEqual(DECIDING.map((from) => ({ from, trigger: k, source: 'client', to: DECISION_TABLE[k].transition.to, review: DECISION_TABLE[k].transition.review })));
     }
-    const fromReview = TRANSITIONS.filter((t) => t.from === 'awaiting_review' && t.source === 'client').map((t) => t.trigger);
-    expect(fromReview).toEqual(kinds);
+    const held = kinds.flatMap((k) => {
+      const h = (DECISION_TABLE[k] as { held?: { trigger: string; to: string; review: string } }).held;
+      return h ? [{ from: 'awaiting_review', trigger: h.trigger, source: 'client', to: h.to, review: h.review, of: k }] : [];
+    });
+    expect(held.map((h) => h.trigger)).toEqual([...HELD_TRIGGERS]);
+    for (const h of held) expect(TRANSITIONS.filter((t) => t.trigger === h.trigger)).toEqual([h]);
+    for (const from of DECIDING) {
+      const rows = TRANSITIONS.filter((t) => t.from === from && t.source === 'client').map((t) => t.trigger);
+      expect(rows).toEqual(from === 'awaiting_review' ? [...kinds, ...HELD_TRIGGERS] : kinds);
+    }
   });
 
   it('has one route per kind (POST …/{submissionId}/<kind>, the table’s operation id), with a body, a refusal text and a signed act', () => {

@@ -33,9 +33,10 @@ describe('the intake transition table', () => {
     for (const s of ['verifying', 'promoting'] as const) for (const t of ['upload_complete', 'approve', 'reject'] as const) expect(accepts(s, t)).toBe(false);
   });
 
-  it('a decision is accepted only while awaiting review, an upload only while staged', () => {
-    expect(intakeStatuses.filter((s) => accepts(s, 'approve'))).toEqual(['awaiting_review']);
-    expect(intakeStatuses.filter((s) => accepts(s, 'reject'))).toEqual(['awaiting_review']);
+  it('a decision is accepted only while awaiting review (a first or a second one), an upload only while staged', () => {
+    expect(intakeStatuses.filter((s) => accepts(s, 'approve'))).toEqual(['awaiting_review', 'awaiting_second_review']);
+    expect(intakeStatuses.filter((s) => accepts(s, 'reject'))).toEqual(['awaiting_review', 'awaiting_second_review']);
+    expect(intakeStatuses.filter((s) => accepts(s, 'first_approval'))).toEqual(['awaiting_review']);
     expect(intakeStatuses.filter(acceptsUpload)).toEqual(['staged']);
   });
 
@@ -55,12 +56,16 @@ describe('the intake transition table', () => {
   });
 
   it('an approval settles in promoted or, when the bytes changed, verification_failed with the approval kept', () => {
-    expect(outcomesOf('approve').sort()).toEqual(['promoted_to_media_store', 'verification_failed']);
+    expect(outcomesOf('approve').sort()).toEqual(['awaiting_second_review', 'promoted_to_media_store', 'verification_failed']);
     expect(outcomesOf('upload_complete').sort()).toEqual(['awaiting_review', 'verification_failed']);
     expect(outcomesOf('reject')).toEqual(['rejected']);
-    expect(settledAfter('approve', 'awaiting_review')).toBe(false);
-    expect(settledAfter('approve', 'promoting')).toBe(false);
-    expect(settledAfter('approve', 'promoted_to_media_store')).toBe(true);
+    expect(settledAfter('approve', 'awaiting_review', 'awaiting_review')).toBe(false);
+    expect(settledAfter('approve', 'promoting', 'awaiting_review')).toBe(false);
+    expect(settledAfter('approve', 'promoted_to_media_store', 'awaiting_review')).toBe(true);
+    // Held for a second operator: settled (the first approval is written); the second one's too.
+    expect(settledAfter('approve', 'awaiting_second_review', 'awaiting_review')).toBe(true);
+    expect(settledAfter('approve', 'awaiting_second_review', 'awaiting_second_review')).toBe(false);
+    expect(settledAfter('approve', 'promoted_to_media_store', 'awaiting_second_review')).toBe(true);
     const promoting = transitionOf({ intakeStatus: 'awaiting_review', reviewStatus: 'review_required' }, 'approve', { submissionId: 's1', by });
     const offered = stepOutcomes(promoting, 'promotion_done', 'object_changed');
     expect(outcomeOf(offered, { ok: false, code: 'object_changed' })).toMatchObject({
@@ -71,7 +76,8 @@ describe('the intake transition table', () => {
 
   it('names each work step’s work and outcomes in the table: WORK, the ok and failed rows, the gave-up transition', () => {
     expect(Object.keys(WORK).sort()).toEqual(intakeStatuses.filter(isWorking).sort());
-    for (const s of intakeStatuses) expect(eventTypeOf(s) === undefined, s).toBe(isWorking(s));
+    // Partners hear of no work step, and of no second review (they keep seeing awaiting_review).
+    for (const s of intakeStatuses) expect(eventTypeOf(s) === undefined, s).toBe(isWorking(s) || s === 'awaiting_second_review');
     const verifying = transitionOf({ intakeStatus: 'staged', reviewStatus: 'review_required' }, 'upload_complete', { submissionId: 's1', by });
     const promoting = transitionOf({ intakeStatus: 'awaiting_review', reviewStatus: 'review_required' }, 'approve', { submissionId: 's1', by });
     expect(stepOutcomes(verifying)).toEqual(stepOutcomes(verifying, 'verification_passed', 'verification_failed'));

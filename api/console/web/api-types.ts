@@ -429,7 +429,7 @@ export interface components {
             /** @enum {string} */
             intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
             /** @enum {string} */
-            reviewStatus: "review_required" | "approved" | "rejected" | "not_reviewed";
+            reviewStatus: "review_required" | "second_review_required" | "approved" | "rejected" | "not_reviewed";
             mediaStoreDocumentId: string | null;
             /** @enum {string} */
             failureReason?: "object_missing" | "size_mismatch" | "magic_bytes_mismatch" | "undecodable" | "type_mismatch" | "dimensions_exceeded" | "object_changed" | "verification_error";
@@ -468,7 +468,7 @@ export interface components {
              * @description stable machine-readable code
              * @enum {string}
              */
-            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "preview_url_invalid" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "decision_refused" | "classification_refused" | "classification_conflict" | "suggestion_mismatch" | "upload_missing" | "route_retired" | "moved_to_portal" | "webhook_ingress_closed" | "media_taken_down" | "preview_gone" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "payload_undecodable" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "workflow_busy" | "workflow_resuming" | "preview_pending";
+            code: "validation_failed" | "invalid_json" | "unauthenticated" | "invalid_credential" | "forbidden" | "actor_not_mapped" | "permission_denied" | "out_of_scope" | "artist_out_of_scope" | "operator_required" | "csrf_failed" | "upload_url_invalid" | "upload_url_expired" | "preview_url_invalid" | "not_found" | "public_writes_blocked" | "method_not_allowed" | "invalid_transition" | "upload_sealed" | "posture_not_publishable" | "artist_profile_missing" | "artist_profile_conflict" | "draft_not_publishable" | "asset_taken_down" | "evidence_missing" | "delivery_in_progress" | "claimed_by_other" | "matches_not_acknowledged" | "second_operator_required" | "decision_refused" | "classification_refused" | "classification_conflict" | "suggestion_mismatch" | "upload_missing" | "route_retired" | "moved_to_portal" | "webhook_ingress_closed" | "media_taken_down" | "preview_gone" | "payload_too_large" | "misdirected_request" | "unsupported_media_type" | "idempotency_key_reused" | "webhook_target_refused" | "permission_not_selectable" | "handoff_refused" | "payload_undecodable" | "rate_limited" | "quota_exceeded" | "internal_error" | "dependency_unavailable" | "identity_provider_unavailable" | "workflow_unavailable" | "workflow_busy" | "workflow_resuming" | "preview_pending";
             requestId: string;
             /** @description one entry per invalid field */
             errors?: {
@@ -791,6 +791,13 @@ export interface components {
                     confidence: number;
                     actorId: string;
                 }[];
+                /** @description approved once and waiting for a second, different operator (the second-review policy): who approved first, when, with what notes, and why a second is needed (similar_image:<id>, content_flag:<flag>:<confidence>); null otherwise */
+                secondReview: {
+                    firstApprovedBy: string;
+                    firstApprovedAt: string;
+                    firstNotes: string | null;
+                    reasons: string[];
+                } | null;
                 /** @description the image matches another artist's published or pending work */
                 similarFlag: boolean;
             }[];
@@ -814,7 +821,7 @@ export interface components {
                 at: string;
                 note: string | null;
                 /** @enum {string} */
-                intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
+                intakeStatus: "staged" | "verifying" | "awaiting_review" | "awaiting_second_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
             }[];
         };
         ConsoleSubmission: {
@@ -859,10 +866,17 @@ export interface components {
                     confidence: number;
                     actorId: string;
                 }[];
+                /** @description approved once and waiting for a second, different operator (the second-review policy): who approved first, when, with what notes, and why a second is needed (similar_image:<id>, content_flag:<flag>:<confidence>); null otherwise */
+                secondReview: {
+                    firstApprovedBy: string;
+                    firstApprovedAt: string;
+                    firstNotes: string | null;
+                    reasons: string[];
+                } | null;
                 /** @enum {string} */
-                intakeStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
+                intakeStatus: "staged" | "verifying" | "awaiting_review" | "awaiting_second_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
                 /** @enum {string} */
-                reviewStatus: "review_required" | "approved" | "rejected" | "not_reviewed";
+                reviewStatus: "review_required" | "second_review_required" | "approved" | "rejected" | "not_reviewed";
                 verifiedSha256: string | null;
                 imageFormat: string | null;
                 imageFrames: number | null;
@@ -923,9 +937,9 @@ export interface components {
                     /** @description ISO 8601 */
                     at: string;
                     /** @enum {string|null} */
-                    fromStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired" | null;
+                    fromStatus: "staged" | "verifying" | "awaiting_review" | "awaiting_second_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired" | null;
                     /** @enum {string} */
-                    toStatus: "staged" | "verifying" | "awaiting_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
+                    toStatus: "staged" | "verifying" | "awaiting_review" | "awaiting_second_review" | "promoting" | "promoted_to_media_store" | "rejected" | "verification_failed" | "expired";
                     trigger: string;
                     actorId: string;
                     note: string | null;
@@ -1278,6 +1292,13 @@ export interface operations {
                             consentPosture: "client_consented" | "not_required" | "review_required";
                             awaitingSince: string;
                             ageSeconds: number;
+                            /** @description approved once and waiting for a second, different operator (the second-review policy): who approved first, when, with what notes, and why a second is needed (similar_image:<id>, content_flag:<flag>:<confidence>); null otherwise */
+                            secondReview: {
+                                firstApprovedBy: string;
+                                firstApprovedAt: string;
+                                firstNotes: string | null;
+                                reasons: string[];
+                            } | null;
                         }[];
                         pagination: {
                             page: number;

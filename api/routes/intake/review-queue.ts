@@ -17,7 +17,7 @@ export function reviewQueueRoutes(): Route[] {
         const { items, total } = await reviewQueue(deps.sql, q);
         const data = items.map((i) => ({
           submissionId: i.submissionId, tenantId: i.tenantId, artistCanonicalId: i.artistCanonicalId, mimeType: i.mimeType, sizeBytes: i.sizeBytes,
-          rightsPosture: i.rightsPosture, consentPosture: i.consentPosture, awaitingSince: i.awaitingSince, ageSeconds: i.ageSeconds,
+          rightsPosture: i.rightsPosture, consentPosture: i.consentPosture, awaitingSince: i.awaitingSince, ageSeconds: i.ageSeconds, secondReview: i.secondReview,
         }));
         return { data, pagination: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit) } };
       },

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { plainText, trimmedText } from '../../../lib/validation/text';
 import { CLASSIFICATION_LIMITS, PLACEMENTS, STYLES, SUBJECTS } from '../../../lib/agents/vocabulary';
 import { limitParam } from '../../../lib/directory/params';
-import { consentPostures, intakeStatuses, rejectReasonCodes, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
+import { consentPostures, partnerStatuses, rejectReasonCodes, type IntakeStatus, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
 import { mimeTypes } from '../../../lib/media/vocabulary';
 import type { DecisionFields, DecisionKind } from '../../../lib/intake/decisions';
 
@@ -86,7 +86,7 @@ export function encodeCursor(c: { createdAt: string; submissionId: string }): st
 
 export const listSubmissionsQuery = z
   .object({
-    intakeStatus: z.enum(intakeStatuses).optional(),
+    intakeStatus: z.enum(partnerStatuses as [IntakeStatus, ...IntakeStatus[]]).optional(),
     tenantId: id.optional(),
     createdAfter: z.iso.datetime({ offset: true }).optional().describe('RFC 3339; only submissions created after it'),
     createdBefore: z.iso.datetime({ offset: true }).optional().describe('RFC 3339; only submissions created before it'),

@@ -3,7 +3,6 @@
 // Update operations (api/operations/decisions.ts).
 import type { z } from 'zod';
 import { DECISION_KINDS, DECISION_TABLE, type DecisionFields, type DecisionKind } from '../../../lib/intake/decisions';
-import { findOwnSubmission } from '../../../lib/intake/submissions';
 import { uploadCompleteUpdate } from '../../../workflows/messages';
 import { defineRoute, type Route, type RouteContext } from '../../routing/route';
 import * as C from '../../openapi/components';
@@ -14,7 +13,10 @@ import { byActor } from '../../auth/middleware';
 import { surfaceOf } from '../../auth/session-surface';
 import { AppError } from '../../http/errors';
 import { flaggedMatchesOf } from '../../../lib/intake/similar';
-import { acceptedMismatch } from '../../../lib/agents/classifications';
+import { acceptedMismatch, classificationsOf } from '../../../lib/agents/classifications';
+import { firstDecisionOf, secondReviewReasons } from '../../../lib/intake/second-review';
+import { findOwnSubmission, findSubmission } from '../../../lib/intake/submissions';
+import { SIGNAL_LIMITS } from '../../../lib/intake/signal-shapes';
 
 export function signalRoutes(): Route[] {
   const review = { doc: 'intake', tag: 'review', auth: 'operator', permission: 'portfolio_intake:review', params: submissionIdParams, problems: [404, 409] } as const;
@@ -53,15 +55,36 @@ type Guard<K extends DecisionKind> = (ctx: RouteContext<{ submissionId: string }
 
 /** The decisions whose route checks more than its body: the rest decide with the body as sent. */
 const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
-  async approve({ deps, params: { submissionId }, body, res }) {
+  async approve({ deps, params: { submissionId }, body, res, actor }) {
     // In the review console a match is advice the operator must say they saw (never a refusal).
     const { acknowledgeMatches, seenMatches, ...approval } = body;
     // Suggested labels taken into the draft: only those of the current classification named.
     const mismatch = approval.accepted && (await acceptedMismatch(deps.sql, submissionId, approval.accepted));
     if (mismatch) throw new AppError('suggestion_mismatch', `The accepted suggestion cannot be taken: ${mismatch}.`);
-    if (surfaceOf(res) === 'console' && !acknowledgeMatches && (await flaggedMatchesOf(deps.sql, submissionId)).some((m) => m.flagged))
+    const [row, matches] = await Promise.all([findSubmission(deps.sql, submissionId), flaggedMatchesOf(deps.sql, submissionId)]);
+    if (surfaceOf(res) === 'console' && !acknowledgeMatches && matches.some((m) => m.flagged))
       throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
     // seenMatches only when there are some: the payload of an approval without matches is as before.
-    return { ...approval, ...(seenMatches?.length ? { seenMatches } : {}) };
+    const fields = { ...approval, ...(seenMatches?.length ? { seenMatches } : {}) };
+    // The second-review policy (lib/intake/second-review.ts): the second approval is a different operator's.
+    if (row?.intakeStatus === 'awaiting_second_review') {
+      const first = await firstDecisionOf(deps.sql, submissionId);
+      if (first?.actorId === actor().actorId) throw sameOperator(first.at);
+      return fields;
+    }
+    if (row?.intakeStatus !== 'awaiting_review') return fields; // the decision route answers for any other state
+    const reasons = secondReviewReasons(
+      { similarMatches: deps.cfg.SECOND_REVIEW_SIMILAR_MATCHES, contentFlagAtLeast: deps.cfg.SECOND_REVIEW_CONTENT_FLAG },
+      { matches, classifications: await classificationsOf(deps.sql, submissionId, { currentOnly: true }) },
+    );
+    // secondReview only when the policy asks for it: the payload of any other approval is as before.
+    return { ...fields, ...(reasons.length ? { secondReview: reasons.slice(0, SIGNAL_LIMITS.secondReviewReasons) } : {}) };
   },
 };
+
+/** The operator who approved first approving again (409 second_operator_required). */
+export const sameOperator = (at?: Date) =>
+  new AppError(
+    'second_operator_required',
+    `You approved this submission first${at ? ` (${at.toISOString()})` : ''}; the second-review policy needs a different operator's approval. Either of you may reject it.`,
+  );

@@ -15,6 +15,14 @@ type Settled = Schemas['SignalResult'];
 const NOTES_MIN = 3;
 const NOTES_MAX = 2000;
 
+/** A second-review reason (lib/intake/second-review.ts) in words: similar_image:<id>, content_flag:<flag>:<confidence>. */
+export function reasonWords(r: string): string {
+  const [kind, a, b] = r.split(':');
+  if (kind === 'similar_image') return `similar to another artist's work (${a})`;
+  if (kind === 'content_flag') return `a classifier flagged ${words(a ?? '')} (${b})`;
+  return r;
+}
+
 export function Detail({ id, me }: { id: string; me: Me }) {
   const [d, setD] = useState<Submission | null>(null);
   const [matches, setMatches] = useState<Match[]>([]);
@@ -97,7 +105,12 @@ export function Detail({ id, me }: { id: string; me: Me }) {
     );
   if (!d) return <p class="muted">Loading…</p>;
   const blocked = claim !== null && !claim.mine;
-  const open = d.intakeStatus === 'awaiting_review' && !result;
+  // A decision is taken while the submission awaits review, a first or a second one (the second-review policy).
+  const awaiting = d.intakeStatus === 'awaiting_review' || d.intakeStatus === 'awaiting_second_review';
+  const open = awaiting && !result;
+  const second = d.secondReview;
+  // The operator who approved first may reject, never approve again (409 second_operator_required).
+  const approvedFirst = second !== null && second.firstApprovedBy === me.actorId;
   const notesLength = notes.trim().length;
   return (
     <section class="detail" data-testid="detail">
@@ -116,7 +129,7 @@ export function Detail({ id, me }: { id: string; me: Me }) {
         )}
         <dl class="meta">
           <dt>Status</dt>
-          <dd data-testid="status">{result ? result.intakeStatus : d.intakeStatus}</dd>
+          <dd data-testid="status">{result && result.reviewStatus !== 'second_review_required' ? result.intakeStatus : d.intakeStatus}</dd>
           <dt>Submission</dt>
           <dd>
             <code>{d.submissionId}</code>
@@ -155,8 +168,15 @@ export function Detail({ id, me }: { id: string; me: Me }) {
             <code class="hash">{d.verifiedSha256 ?? ''}</code>
           </dd>
         </dl>
+        {second && (
+          <div class="second-review" role="note" data-testid="second-review">
+            <strong>Second review required.</strong> Approved first by {second.firstApprovedBy} at {when(second.firstApprovedAt)}
+            {second.firstNotes ? `: “${second.firstNotes}”` : ''}. Why a second operator: {second.reasons.map(reasonWords).join('; ') || 'the policy asked for one'}.{' '}
+            {approvedFirst ? 'You approved first: another operator approves it; you may still reject it.' : 'Your approval promotes it; either of you may reject it.'}
+          </div>
+        )}
         <h3>Machine suggestions</h3>
-        <Suggestions list={d.classifications} open={d.intakeStatus === 'awaiting_review' && !result} accepted={accepted} onAccept={setAccepted} />
+        <Suggestions list={d.classifications} open={open} accepted={accepted} onAccept={setAccepted} />
         <h3>Similar images</h3>
         <Similar matches={matches} />
         <h3>History</h3>
@@ -184,8 +204,8 @@ export function Detail({ id, me }: { id: string; me: Me }) {
               </label>
             )}
             <div class="actions">
-              <button class="primary" type="button" disabled={blocked || busy} onClick={() => void decide('approve')}>
-                Approve
+              <button class="primary" type="button" disabled={blocked || busy || approvedFirst} onClick={() => void decide('approve')}>
+                {second ? 'Approve (second operator)' : 'Approve'}
               </button>
               <label for="reason">Reject because</label>
               <select id="reason" name="reason" value={reason} onChange={(e) => setReason((e.target as HTMLSelectElement).value as RejectReasonCode)}>

@@ -160,6 +160,14 @@ export function Queue() {
                         </span>
                       </>
                     )}
+                    {s.secondReview && (
+                      <>
+                        <br />
+                        <span class="claim" data-testid="second-review-flag" title={s.secondReview.reasons.join(', ')}>
+                          second review: approved first by {s.secondReview.firstApprovedBy}
+                        </span>
+                      </>
+                    )}
                     {s.similarFlag && (
                       <>
                         <br />
