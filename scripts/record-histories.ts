@@ -19,7 +19,10 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { startApi, type RunningApi } from '../api/server';
 import { realJpeg } from '../bench/lib/images';
-import { startBenchStack, type BenchStack } from '../bench/lib/stack';
+import { startBenchStack, upsertReviewOperator, type BenchStack } from '../bench/lib/stack';
+import { createDecisionSigner, detailsHash } from '../lib/intake/decision-proof';
+import { issueLocalToken, loadOrCreateSigningKey } from '../lib/identity/local-keys';
+import { LOCAL_ISSUER } from '../lib/identity';
 import { startReceiver } from '../bench/lib/webhook-receiver';
 import { versions } from '../bench/lib/results';
 import { apiConfigSchema, parseConfig, PROJECT_ROOT } from '../lib/config';
@@ -171,6 +174,25 @@ async function main() {
       secrets.push(key, key.split('_').slice(2).join('_'));
       return (classifierKey = { headers: { 'x-api-key': key } });
     };
+    // A second human operator, for the second-review scenario.
+    const secondOperator = async () => {
+      await upsertReviewOperator(stack.sql, 'fixture-second-operator');
+      const token = await issueLocalToken(await loadOrCreateSigningKey(stack.dataDir), { subject: 'fixture-second-operator', issuer: LOCAL_ISSUER, ttlSeconds: 3600 });
+      secrets.push(token);
+      return { headers: { authorization: `Bearer ${token}` } };
+    };
+    // The first operator's approval sent again straight to Temporal, with a proof the API's key signs.
+    const sameOperatorAgain = async (id: string) => {
+      const [row] = await stack.sql<{ verifiedSha256: string; actorId: string; credentialId: string }[]>`
+        select s.verified_sha256, e.actor_id, e.credential_id from submissions s join intake_events e using (submission_id)
+        where s.submission_id = ${id} and e.trigger = 'first_approval'`;
+      const requestId = `fixture-again-${id}`;
+      const signal = { requestId, by: { actorId: row!.actorId, credentialId: row!.credentialId }, reviewNotes: 'Again.' };
+      const signer = await createDecisionSigner({ DATA_DIR: stack.dataDir });
+      const proof = await signer.sign({ submissionId: id, decision: 'approve', actorId: row!.actorId, credentialId: row!.credentialId, sha256: row!.verifiedSha256, requestId, detailsHash: detailsHash({ reviewNotes: signal.reviewNotes }) });
+      const answer = await client.workflow.getHandle(intakeWorkflowId(id)).executeUpdate<{ taken: boolean; reason?: string }, [never]>('approve', { args: [{ ...signal, proof } as never] });
+      if (answer.taken || answer.reason !== 'same_operator') throw new Error(`second-review: the same operator's second approval was not refused (${JSON.stringify(answer)})`);
+    };
     const scenarios: { scenario: string; workflowType: FixtureEntry['workflowType']; expectResult: Record<string, unknown>; /** Drives the scenario over HTTP; returns the workflow id. */ run: () => Promise<string> }[] = [
       {
         scenario: 'promoted',
@@ -197,6 +219,30 @@ async function main() {
           };
           await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/classifications`, (await classifier()).headers, labels);
           await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/approve`, stack.operator.headers, { reviewNotes: 'Rights attested, approved.' });
+          return intakeWorkflowId(id);
+        },
+      },
+      {
+        // The second-review policy: a classifier's content flag (0.8) holds the first approval in
+        // awaiting_second_review; the same operator's second approval is refused (same_operator);
+        // a different operator's promotes.
+        scenario: 'second-review',
+        workflowType: 'portfolioIntake',
+        expectResult: { intakeStatus: 'promoted_to_media_store', reviewStatus: 'approved', failureCode: null },
+        run: async () => {
+          const { id, status } = await stage(stack, 'second-review', jpeg(4096));
+          if (status.intakeStatus !== 'awaiting_review') throw new Error(`second-review: ${status.intakeStatus}`);
+          const labels = {
+            styles: [{ id: 'blackwork', confidence: 0.8 }], placement: null, subjects: [],
+            contentFlags: [{ id: 'face_visible', confidence: 0.8 }], model: { name: 'fixture-model', version: '1.0.0' }, rationale: 'a face beside the tattoo',
+          };
+          await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/classifications`, (await classifier()).headers, labels);
+          const held = await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/approve`, stack.operator.headers, { reviewNotes: 'Consent on file.' });
+          if (held.data?.reviewStatus !== 'second_review_required') throw new Error(`second-review: not held (${JSON.stringify(held)})`);
+          // The same operator again, around the route's check: the deciding activity refuses it.
+          await sameOperatorAgain(id);
+          const other = await secondOperator();
+          await call(stack.apiUrl, 'POST', `${INTAKE}/submissions/${id}/approve`, other.headers, { reviewNotes: 'Second look: agreed.' });
           return intakeWorkflowId(id);
         },
       },
