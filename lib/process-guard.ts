@@ -32,6 +32,8 @@ export interface GuardOptions {
   onFatal?: () => Promise<void>;
   fatalGraceMs?: number;
   exit?: (code: number) => void;
+  /** Where one line about the fatal error also goes (the log may be a stdout nobody reads, as a launcher's child's can be): installProcessGuard writes it to stderr. */
+  stderr?: (line: string) => void;
 }
 
 /** What the guard does with one uncaught error (exported for the unit test). */
@@ -47,6 +49,7 @@ export function guardHandler(o: GuardOptions): (err: unknown, origin: string) =>
     }
     if (dying) return;
     dying = true;
+    o.stderr?.(`${o.name}: uncaught ${origin}: ${err instanceof Error ? (err.stack ?? err.message).split('\n').slice(0, 6).join('\n') : String(err).slice(0, 500)}\n`);
     o.log.fatal({ origin, err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, `${o.name}: uncaught ${origin}; exiting with code ${EXIT_UNCAUGHT} for the supervisor to restart it`);
     const timer = setTimeout(() => exit(EXIT_UNCAUGHT), o.fatalGraceMs ?? 5000);
     timer.unref();
@@ -60,7 +63,7 @@ export function guardHandler(o: GuardOptions): (err: unknown, origin: string) =>
  * runs before the exit (best effort, bounded by `fatalGraceMs`).
  */
 export function installProcessGuard(o: GuardOptions): () => void {
-  const handle = guardHandler(o);
+  const handle = guardHandler({ stderr: (line) => void process.stderr.write(line), ...o });
   const onException = (err: unknown) => handle(err, 'exception');
   const onRejection = (err: unknown) => handle(err, 'rejection');
   process.on('uncaughtException', onException);

@@ -34,7 +34,8 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    // The second-review policy's similar-image half on (the test stacks turn it off: their images look alike).
+    stack = await startTestStack({ env: { SECOND_REVIEW_SIMILAR_MATCHES: 'true' } });
     alice = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review', 'portfolios:publish'] });
     bob = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
     partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage', 'artists:read'] });
@@ -272,7 +273,7 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     // a fresh operator: alice was deactivated above
     const carol = await bearerActor(stack, { operator: true, permissions: ['portfolio_intake:review'] });
     const code = await createSigninCode(stack.sql, { subject: carol.subject!, issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 3600_000) });
-    const page = await newPage();
+    let page = await newPage();
     await page.goto(`${stack.url}/console/signin?code=${code}`);
     await row(page, copy.id).waitFor({ timeout: 30_000 });
     expect(await row(page, copy.id).locator('[data-testid="similar-flag"]').count()).toBe(1);
@@ -289,10 +290,31 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     await page.locator('input[name="acknowledgeMatches"]').check();
     await page.locator('button.primary').click();
     await page.locator('[data-testid="result"]').waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-testid="status"]').textContent()).toBe('promoted_to_media_store');
+    // Another artist's work: the second-review policy holds the approval for a different operator.
+    await page.locator('[data-testid="second-review"]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid="status"]').textContent()).toBe('awaiting_second_review');
+    expect(await page.locator('[data-testid="second-review"]').textContent()).toContain(`Approved first by ${carol.actorId}`);
+    expect(await page.locator('[data-testid="second-review"]').textContent()).toContain("similar to another artist's work");
+    await page.screenshot({ path: path.join(import.meta.dirname, '../../.data/tmp/console-second-review.png'), fullPage: true });
     const [rec] = await stack.sql<{ seenMatches: string[]; matches: { id: string }[] }[]>`select seen_matches, matches from decision_matches where submission_id = ${copy.id}`;
     expect(rec!.seenMatches).toContain(own.id);
     expect(rec!.matches.map((m) => m.id)).toContain(own.id);
+    await page.context().close();
+    // A second operator: the queue row says who approved first; their approval promotes it.
+    const { page: second } = await operatorPage(['portfolio_intake:review']);
+    await row(second, copy.id).waitFor({ timeout: 30_000 });
+    expect(await row(second, copy.id).locator('[data-testid="second-review-flag"]').textContent()).toContain(carol.actorId);
+    await row(second, copy.id).click();
+    await second.locator('[data-testid="second-review"]').waitFor();
+    expect(await second.locator('button.primary').textContent()).toContain('second operator');
+    await second.locator('textarea[name="notes"]').fill('Second look: the licence covers this use.');
+    await second.locator('input[name="acknowledgeMatches"]').check();
+    await second.locator('button.primary').click();
+    await second.locator('[data-testid="status"]', { hasText: 'promoted_to_media_store' }).waitFor({ timeout: 30_000 });
+    await second.context().close();
+    page = await newPage();
+    await page.goto(`${stack.url}/console/signin?code=${await createSigninCode(stack.sql, { subject: carol.subject!, issuer: LOCAL_ISSUER, ttlSeconds: 600, sessionExpiresAt: new Date(Date.now() + 3600_000) })}`);
+    await page.locator('[data-testid="queue"]').waitFor({ timeout: 30_000 });
     // Open the match from the detail: the other submission's detail (the copy is a draft now: its id is the document's)
     await page.keyboard.press('Escape');
     await row(page, own.id).click();

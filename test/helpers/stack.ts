@@ -88,6 +88,10 @@ export async function startTestStack(
     DATA_DIR: dataDir,
     // Tests send bursts on purpose; the rate-limit tests turn the limiter on.
     RATE_LIMITS_ENABLED: 'false',
+    // The fixtures' images look alike (jpegBytes: one picture, padded), so under the second-review
+    // policy's default every approval beside another artist's submission would wait for a second
+    // operator. The tests of similar images and of the second review turn it on.
+    SECOND_REVIEW_SIMILAR_MATCHES: 'false',
     ...opts.env,
   };
   const cfg = parseConfig(apiConfigSchema, env);

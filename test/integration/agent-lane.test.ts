@@ -342,8 +342,11 @@ describe('the agent lane', () => {
     const parallel = async (kind: string) => {
       const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => classify(id, classifier, labels({ model: { name: 'm', version: `${kind}${i}` } }))));
       const statuses = answers.map((a) => a.status);
-      expect(statuses.filter((s) => s >= 500), JSON.stringify(answers.filter((a) => a.status >= 500).map((a) => a.body))).toEqual([]);
-      for (const a of answers.filter((x) => x.status !== 201)) expect([409, 'classification_refused'], JSON.stringify(a.body)).toEqual([a.status, a.body.code]);
+      // Never a 500. A 503 workflow_unavailable (nothing applied: retry) is the documented answer when
+      // the Temporal call outlasts its deadline, as 24 Updates at once can on a loaded machine.
+      expect(statuses.filter((s) => s >= 500 && s !== 503), JSON.stringify(answers.filter((a) => a.status >= 500).map((a) => a.body))).toEqual([]);
+      for (const a of answers.filter((x) => x.status !== 201))
+        expect([[409, 'classification_refused'], [503, 'workflow_unavailable']], JSON.stringify(a.body)).toContainEqual([a.status, a.body.code]);
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(0);
       const current = await stack.sql<{ kind: string }[]>`select kind from classifications where submission_id = ${id} and actor_id = ${classifier.actorId} and superseded_at is null`;
       expect(current.map((c) => c.kind)).toEqual([kind]);

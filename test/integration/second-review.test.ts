@@ -22,7 +22,8 @@ let first: TestCredential;
 let second: TestCredential;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // The second-review policy's similar-image half on (the test stacks turn it off: their images look alike).
+  stack = await startTestStack({ env: { SECOND_REVIEW_SIMILAR_MATCHES: 'true' } });
   partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
   otherPartner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
   classifier = await apiKeyActor(stack, { permissions: ['agent_context:read', 'portfolio_intake:classify'], organizationId: partner.organizationId!, selfService: false, role: 'classifier' });

@@ -25,7 +25,8 @@ const ownerArtist = uid('artist-owner-');
 const copierArtist = uid('artist-copier-');
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // The second-review policy's similar-image half on (the test stacks turn it off: their images look alike).
+  stack = await startTestStack({ env: { SECOND_REVIEW_SIMILAR_MATCHES: 'true' } });
   owner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
   copier = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
   operator = await bearerActor(stack, { operator: true, permissions: [...PUBLISHING_OPERATOR] });
@@ -149,7 +150,10 @@ describe('similar images of re-uploads', () => {
     const approved = await call(stack, 'POST', `${INTAKE}/submissions/${r.submissionId}/approve`, {
       headers: operator.headers, body: { reviewNotes: 'The copier showed a licence from the owner.', seenMatches: seen },
     });
-    expect(approved.body.data.intakeStatus, JSON.stringify(approved.body)).toBe('promoted_to_media_store');
+    // Another artist's published work: the second-review policy holds the approval for a second operator, with the match as its reason.
+    expect(approved.body.data, JSON.stringify(approved.body)).toMatchObject({ intakeStatus: 'awaiting_review', reviewStatus: 'second_review_required' });
+    const [held] = await stack.sql<{ reasons: string[] }[]>`select second_review_reasons as reasons from submissions where submission_id = ${r.submissionId}`;
+    expect(held!.reasons).toContain(`similar_image:${published[1]!.assetId}`);
     const [row] = await stack.sql<{ decision: string; matches: any[]; seenMatches: string[]; reviewNotes: string }[]>`
       select decision, matches, seen_matches, review_notes from decision_matches where submission_id = ${r.submissionId}`;
     expect(row).toMatchObject({ decision: 'approve', seenMatches: seen, reviewNotes: 'The copier showed a licence from the owner.' });

@@ -170,8 +170,8 @@ export function Detail({ id, me }: { id: string; me: Me }) {
         </dl>
         {second && (
           <div class="second-review" role="note" data-testid="second-review">
-            <strong>Second review required.</strong> Approved first by {second.firstApprovedBy} at {when(second.firstApprovedAt)}
-            {second.firstNotes ? `: “${second.firstNotes}”` : ''}. Why a second operator: {second.reasons.map(reasonWords).join('; ') || 'the policy asked for one'}.{' '}
+            <strong>Second review required.</strong> Approved first by {second.firstApprovedBy} at {when(second.firstApprovedAt)}.{' '}
+            {second.firstNotes ? `Their notes: “${second.firstNotes}” ` : ''}Why a second operator: {second.reasons.map(reasonWords).join('; ') || 'the policy asked for one'}.{' '}
             {approvedFirst ? 'You approved first: another operator approves it; you may still reject it.' : 'Your approval promotes it; either of you may reject it.'}
           </div>
         )}
