@@ -61,8 +61,11 @@ const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
     // Suggested labels taken into the draft: only those of the current classification named.
     const mismatch = approval.accepted && (await acceptedMismatch(deps.sql, submissionId, approval.accepted));
     if (mismatch) throw new AppError('suggestion_mismatch', `The accepted suggestion cannot be taken: ${mismatch}.`);
-    const [row, matches] = await Promise.all([findSubmission(deps.sql, submissionId), flaggedMatchesOf(deps.sql, submissionId)]);
-    if (surfaceOf(res) === 'console' && !acknowledgeMatches && matches.some((m) => m.flagged))
+    const inConsole = surfaceOf(res) === 'console';
+    const policy = { similarMatches: deps.cfg.SECOND_REVIEW_SIMILAR_MATCHES, contentFlagAtLeast: deps.cfg.SECOND_REVIEW_CONTENT_FLAG };
+    // The matches only where someone looks at them: the console's acknowledgement, the policy.
+    const [row, matches] = await Promise.all([findSubmission(deps.sql, submissionId), inConsole || policy.similarMatches ? flaggedMatchesOf(deps.sql, submissionId) : []]);
+    if (inConsole && !acknowledgeMatches && matches.some((m) => m.flagged))
       throw new AppError('matches_not_acknowledged', 'The image matches another artist\'s published or pending work: look at the matches, say in the notes why approving is right, and acknowledge them.');
     // seenMatches only when there are some: the payload of an approval without matches is as before.
     const fields = { ...approval, ...(seenMatches?.length ? { seenMatches } : {}) };
@@ -73,10 +76,8 @@ const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
       return fields;
     }
     if (row?.intakeStatus !== 'awaiting_review') return fields; // the decision route answers for any other state
-    const reasons = secondReviewReasons(
-      { similarMatches: deps.cfg.SECOND_REVIEW_SIMILAR_MATCHES, contentFlagAtLeast: deps.cfg.SECOND_REVIEW_CONTENT_FLAG },
-      { matches, classifications: await classificationsOf(deps.sql, submissionId, { currentOnly: true }) },
-    );
+    const classifications = policy.contentFlagAtLeast === null ? [] : await classificationsOf(deps.sql, submissionId, { currentOnly: true });
+    const reasons = secondReviewReasons(policy, { matches, classifications });
     // secondReview only when the policy asks for it: the payload of any other approval is as before.
     return { ...fields, ...(reasons.length ? { secondReview: reasons.slice(0, SIGNAL_LIMITS.secondReviewReasons) } : {}) };
   },
