@@ -56,6 +56,16 @@ async function killWhenHolding(sql: Sql, app: string, kill: () => Promise<void>)
   return mid;
 }
 
+/** Waits (bounded) for a connection named `app`. */
+async function connected(sql: Sql, app: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (let i = 0; i < 10_000 && Date.now() < deadline; i++) {
+    if ((await sql`select 1 from pg_stat_activity where application_name = ${app}`).length) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
 const pendingOf = async (sql: Sql) => (await sql<{ n: number }[]>`select count(*)::int as n from search_changes`)[0]!.n;
 
 /** Every document's version, in PostgreSQL and in the index (by key). */
@@ -100,8 +110,12 @@ function searchPoller(s: BenchStack) {
   const backends: Record<string, number> = {};
   /** Per phase (set by the scenario): answers from the engine / from PostgreSQL / none. */
   const phases: Record<string, [number, number, number]> = {};
-  let phase = 'seed';
+  let phase = 'start';
+  /** When each phase began (ms), in order: the phases' lengths in the row. */
+  const began: [string, number][] = [['start', performance.now()]];
   let noAnswer = 0;
+  /** Asked and not answered in 15 s while the API ran: a hang, counted apart from a refused connection. */
+  let timedOut = 0;
   let stopped = false;
   const queries = ['type=studio&sort_by=name', 'q=tattoo', 'type=artist&include_facets=true', 'q=japanese&type=all'];
   const done = (async () => {
@@ -112,8 +126,9 @@ function searchPoller(s: BenchStack) {
         const b = r.headers.get('x-search-backend') ?? 'none';
         backends[b] = (backends[b] ?? 0) + 1;
         (phases[phase] ??= [0, 0, 0])[b === 'opensearch' ? 0 : 1]++;
-      } catch {
-        noAnswer++; // the API killed: no answer at all, not a 5xx
+      } catch (err) {
+        if ((err as Error).name === 'TimeoutError') timedOut++;
+        else noAnswer++; // the API killed: no answer at all, not a 5xx
         (phases[phase] ??= [0, 0, 0])[2]++;
       }
       await sleep(25);
@@ -123,9 +138,16 @@ function searchPoller(s: BenchStack) {
     statuses,
     backends,
     noAnswer: () => noAnswer,
-    phases: () => Object.entries(phases).map(([k, v]) => `${k}:${v.join('/')}`).join(' '),
+    timedOut: () => timedOut,
+    /** Per phase: engine/PostgreSQL/no answer, and its seconds. */
+    phases: () =>
+      began
+        .filter(([k], i) => i > 0 || phases[k])
+        .map(([k, t], i, all) => `${k}:${(phases[k] ?? [0, 0, 0]).join('/')}@${Math.round(((all[i + 1]?.[1] ?? performance.now()) - t) / 1000)}s`)
+        .join(' '),
     set phase(p: string) {
       phase = p;
+      began.push([p, performance.now()]);
     },
     async stop() {
       stopped = true;
@@ -156,7 +178,7 @@ const exitOf = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !
 export const F20: Scenario = {
   id: 'F20',
   fault: 'kill -9 of OpenSearch, of an indexer process and of the API (its indexer on), each mid-batch, while batches of changes are indexed',
-  holds: 'after each restart nothing pending; every document equals its PostgreSQL row and version (none lost, none backwards); /search never 5xx',
+  holds: 'after each restart nothing pending; every document equals its PostgreSQL row and version (none lost, none backwards); /search never 5xx nor hung, always with X-Search-Backend',
   run: async (size) => {
     const studios = size === 'short' ? 120 : 600;
     const rounds = size === 'short' ? 1 : 3;
@@ -164,14 +186,19 @@ export const F20: Scenario = {
     const osDir = tempStackDir('f20-opensearch-');
     const [httpPort, transportPort] = [await freePort(), await freePort()];
     const nodeOptions = { dataDir: osDir, httpPort, transportPort, heapMb: 384 };
-    let node: OpenSearchNode = await startOpenSearchNode(nodeOptions);
-    const e: EngineConfig = { url: node.url, alias: ALIAS, timeoutMs: 30_000 };
+    const url = `http://127.0.0.1:${httpPort}`;
+    const e: EngineConfig = { url, alias: ALIAS, timeoutMs: 30_000 };
+    // The node and the stack start side by side: the API retries its index until the node answers.
+    let node: OpenSearchNode | undefined;
+    const first = startOpenSearchNode(nodeOptions).then((n) => (node = n));
+    first.catch(() => undefined); // awaited below; a failure is reported there, not as unhandled
     let indexer: ChildProcess | undefined;
     try {
       return await withStack(
         async (s) => {
+          await first;
           // The API builds the (empty) index at its start and feeds it; the seed arrives through the log.
-          if (!(await caughtUp(s.sql, e, 60_000))) throw new Error('the API built no index');
+          if (!(await caughtUp(s.sql, e, 120_000))) throw new Error('the API built no index');
           await seedDirectory(s.sql, { studios, seed: 20 });
           if (!(await caughtUp(s.sql, e, 120_000))) throw new Error('the seed did not reach the index');
           const poller = searchPoller(s);
@@ -190,8 +217,8 @@ export const F20: Scenario = {
               // (a) the OpenSearch JVM, while the API's indexer writes a batch to it
               poller.phase = `${round}a`;
               const [a] = await Promise.all([killWhenHolding(s.sql, API_APP, async () => {
-                node.kill();
-                await node.exited;
+                node!.kill();
+                await node!.exited;
               }), writeBatch(s.sql, `${round}a`, takenDown)]);
               killed.opensearch++;
               midBatch.opensearch += a ? 1 : 0;
@@ -205,15 +232,17 @@ export const F20: Scenario = {
 
               // (b) an indexer process of its own, killed holding a batch; then started again
               poller.phase = `${round}b`;
-              const own = spawnIndexer(s, node.url);
+              const own = spawnIndexer(s, url);
               indexer = own;
+              // its first batch under way (connected) before the changes come, or the API could take them all
+              if (!(await connected(s.sql, INDEXER_APP, 60_000))) throw new Error('the indexer process never connected');
               const [b] = await Promise.all([killWhenHolding(s.sql, INDEXER_APP, async () => {
                 own.kill('SIGKILL');
                 await exitOf(own);
               }), writeBatch(s.sql, `${round}b`, takenDown)]);
               killed.indexer++;
               midBatch.indexer += b ? 1 : 0;
-              indexer = spawnIndexer(s, node.url); // it and the API drain the rest
+              indexer = spawnIndexer(s, url); // it and the API drain the rest
               await settle();
 
               // (c) the API, killed holding a batch; changes keep coming while it is away
@@ -269,6 +298,7 @@ export const F20: Scenario = {
             searchStatuses: Object.entries(poller.statuses).map(([k, v]) => `${k}x${v}`).join(','),
             searchBackends: Object.entries(poller.backends).map(([k, v]) => `${k}x${v}`).join(','),
             searchNoAnswer: poller.noAnswer(),
+            searchTimedOut: poller.timedOut(),
             answersByPhase: poller.phases(),
             serverErrors,
             lastBackend: last.headers.get('x-search-backend') ?? 'none',
@@ -279,17 +309,18 @@ export const F20: Scenario = {
             droppedWhileDown === 0 && notCaughtUp === 0 &&
             drift.missing.length + drift.stale.length + drift.differing.length + drift.extra.length === 0 &&
             drift.engineDocuments === n && drift.sampled === n && versionMismatch === 0 && backwards === 0 &&
-            serverErrors === 0 && (poller.statuses[200] ?? 0) > 0 && last.status === 200 && measured.lastBackend === 'opensearch';
+            serverErrors === 0 && poller.timedOut() === 0 && (poller.backends.none ?? 0) === 0 && (poller.statuses[200] ?? 0) > 0 && last.status === 200 && measured.lastBackend === 'opensearch';
           return { measured, pass };
         },
-        { SEARCH_BACKEND: 'opensearch', SEARCH_OPENSEARCH_URL: node.url, SEARCH_OPENSEARCH_RETRY_MS: '300', PGAPPNAME: API_APP },
+        { SEARCH_BACKEND: 'opensearch', SEARCH_OPENSEARCH_URL: url, SEARCH_OPENSEARCH_RETRY_MS: '300', PGAPPNAME: API_APP },
       );
     } finally {
       if (indexer) {
         indexer.kill('SIGKILL');
         await exitOf(indexer);
       }
-      await node.stop();
+      await first.catch(() => undefined);
+      await node?.stop();
       fs.rmSync(osDir, { recursive: true, force: true });
     }
   },
