@@ -55,8 +55,8 @@ export function jvmPids(dataDir: string): number[] {
   return out;
 }
 
-/** Starts the command in a process group of its own (as a terminal runs it) and waits for its ready banner. */
-export async function npmStartOpenSearch(): Promise<NpmStart> {
+/** Starts the command in a process group of its own (as a terminal runs it); not waiting for anything. */
+export async function spawnNpmStart(): Promise<Omit<NpmStart, 'launcherPid' | 'key'>> {
   const dir = tempStackDir('npm-start-opensearch-');
   const dataDir = path.join(dir, 'data');
   const [api, pg, temporal, ui, search] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
@@ -71,18 +71,30 @@ export async function npmStartOpenSearch(): Promise<NpmStart> {
   child.stdout!.on('data', (d: Buffer) => void (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => void (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const s: Omit<NpmStart, 'launcherPid' | 'key'> = { child, dir, dataDir, apiUrl: `http://127.0.0.1:${api}`, searchUrl: `http://127.0.0.1:${search}`, output: () => out, exited };
+  return { child, dir, dataDir, apiUrl: `http://127.0.0.1:${api}`, searchUrl: `http://127.0.0.1:${search}`, output: () => out, exited };
+}
+
+/** The parent of a process (the launcher, for the JVM it spawned). */
+export function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+/** The command started and ready (its banner printed): the stack a file's tests use. */
+export async function npmStartOpenSearch(): Promise<NpmStart> {
+  const s = await spawnNpmStart();
+  const { exited } = s;
   try {
     await Promise.race([
-      eventually(async () => out.includes('Press Ctrl-C'), 300_000, 500),
-      exited.then((code) => Promise.reject(new Error(`npm start exited (code ${code}): ${out.slice(-2000)}`))),
+      eventually(async () => s.output().includes('Press Ctrl-C'), 300_000, 500),
+      exited.then((code) => Promise.reject(new Error(`npm start exited (code ${code}): ${s.output().slice(-2000)}`))),
     ]);
   } catch (err) {
-    await stopGroup({ ...s, launcherPid: 0, key: '' });
+    await stopGroup({ ...s, launcherPid: 0 });
     throw err;
   }
-  const launcherPid = readRunFile(dataDir)!.launcherPid;
-  const key = fs.readFileSync(path.join(dataDir, 'secrets', 'demo-partner-key'), 'utf8').trim();
+  const launcherPid = readRunFile(s.dataDir)!.launcherPid;
+  const key = fs.readFileSync(path.join(s.dataDir, 'secrets', 'demo-partner-key'), 'utf8').trim();
   return { ...s, launcherPid, key };
 }
 
@@ -97,7 +109,7 @@ export async function allGone(pids: number[], timeoutMs: number): Promise<boolea
 }
 
 /** Clean-up whatever happened: SIGKILL to the group and to any JVM of the DATA_DIR left, then the folder. */
-export async function stopGroup(s: NpmStart): Promise<void> {
+export async function stopGroup(s: Omit<NpmStart, 'key'>): Promise<void> {
   try {
     process.kill(-s.child.pid!, 'SIGKILL');
   } catch {
