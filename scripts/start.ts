@@ -83,6 +83,8 @@ const abort = new AbortController();
 let launching: Promise<Stack> | undefined;
 let stopping = false;
 let searchNode: { url: string; stop(): Promise<void> } | undefined;
+/** OpenSearch's start: a stop meanwhile aborts it (abort.signal) and waits for the node to be gone. */
+let searchStarting: Promise<{ url: string; stop(): Promise<void> }> | undefined;
 
 async function stopAll(code: number): Promise<never> {
   if (stopping) process.exit(code);
@@ -92,7 +94,7 @@ async function stopAll(code: number): Promise<never> {
   abort.abort();
   const stack = await launching?.catch(() => undefined);
   await stack?.stop().catch(() => {});
-  await searchNode?.stop().catch(() => {});
+  await (searchNode ?? (await searchStarting?.catch(() => undefined)))?.stop().catch(() => {});
   say('stopped');
   process.exit(code);
 }
@@ -118,7 +120,8 @@ try {
     if (!opensearchInstalled()) say(`OpenSearch: ${installOpenSearch().detail}`);
     const port = cfg.SEARCH_OPENSEARCH_PORT ?? 9200;
     say(`starting OpenSearch on 127.0.0.1:${port} (data in ${path.join(cfg.DATA_DIR, 'opensearch')}) ...`);
-    searchNode = await superviseOpenSearch({ dataDir: path.join(cfg.DATA_DIR, 'opensearch'), httpPort: port, transportPort: await freePort() }, say);
+    searchStarting = superviseOpenSearch({ dataDir: path.join(cfg.DATA_DIR, 'opensearch'), httpPort: port, transportPort: await freePort(), signal: abort.signal }, say);
+    searchNode = await searchStarting;
   }
   launching = launchStack({
     dataDir: cfg.DATA_DIR,

@@ -80,8 +80,18 @@ const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'];
 
 function routeConfig(op: Operation): RouteConfig {
   const responses: RouteConfig['responses'] = {};
+  const headers = op.okHeaders
+    ? {
+        headers: Object.fromEntries(
+          Object.entries(op.okHeaders).map(([name, h]) => [
+            name,
+            { description: h.description, required: h.required ?? false, schema: { type: 'string' as const, ...(h.schema.enum ? { enum: [...h.schema.enum] } : {}) } },
+          ]),
+        ),
+      }
+    : {};
   for (const [status, [description, schema]] of Object.entries(op.ok))
-    responses[status] = schema ? { description, content: { [op.okContentType ?? 'application/json']: { schema } } } : { description };
+    responses[status] = schema ? { description, ...headers, content: { [op.okContentType ?? 'application/json']: { schema } } } : { description, ...headers };
   Object.assign(responses, problems(...problemStatusesOf(op)));
   const request: RouteConfig['request'] = {
     ...(op.query ? { query: op.query } : {}),

@@ -39,9 +39,18 @@ interface Documented {
   tag: string;
   /** Success answers: status -> [description, schema] (null: an answer without a body, such as 304). */
   ok: Readonly<Record<number, readonly [string, z.ZodType | null]>>;
+  /** Headers of the success answers (OpenAPI header objects: what each says, its values). */
+  okHeaders?: Readonly<Record<string, OkHeader>>;
   /** Problem answers besides the ones every operation of its kind has. */
   problems?: readonly ProblemStatus[];
   deprecated?: boolean;
+}
+
+/** A response header as the documents describe it; `required` when every success answer carries it. */
+export interface OkHeader {
+  description: string;
+  required?: boolean;
+  schema: { type: 'string'; enum?: readonly string[] };
 }
 
 /** What the documents need of an operation (a definition without its handler). */

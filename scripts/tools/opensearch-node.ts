@@ -29,6 +29,8 @@ export interface OpenSearchNodeOptions {
   /** Wait for the node's HTTP port only, not for a healthy cluster (a node of a cluster still forming). */
   waitForHealth?: boolean;
   home?: string;
+  /** Aborted while the node is starting: it is stopped and the start rejects (a stack stopped meanwhile leaves no JVM). */
+  signal?: AbortSignal;
 }
 
 export interface OpenSearchNode {
@@ -157,12 +159,13 @@ export async function startOpenSearchNode(o: OpenSearchNodeOptions): Promise<Ope
   };
   const deadline = Date.now() + (o.readyTimeoutMs ?? 120_000);
   while (Date.now() < deadline) {
-    if (gone) break;
+    if (gone || o.signal?.aborted) break;
     const status = await clusterStatus(url);
     if (status && (o.waitForHealth === false || status === 'green' || status === 'yellow')) return node;
     await sleep(500);
   }
   await node.stop(5000);
+  if (o.signal?.aborted) throw new Error(`OpenSearch node ${name}: start abandoned (stopping)`);
   const tail = fs.readFileSync(path.join(dataDir, 'logs', 'stdout.log'), 'utf8').split('\n').filter((l) => /ERROR|Exception|fatal/i.test(l)).slice(-5);
   throw new Error(`OpenSearch node ${name} did not become ready on ${url}${gone ? ' (it exited)' : ''}; ${path.join(dataDir, 'logs', 'stdout.log')}: ${tail.join(' | ')}`);
 }
@@ -173,10 +176,13 @@ export async function startOpenSearchNode(o: OpenSearchNodeOptions): Promise<Ope
  * meanwhile); stop() ends it.
  */
 export async function superviseOpenSearch(o: OpenSearchNodeOptions & { httpPort: number; transportPort: number }, say: (line: string) => void) {
+  // o.signal (the stack stopping while this first start runs) ends the first start; stop() ends a restart under way
   let node = await startOpenSearchNode(o);
+  const stopped = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, stopped.signal]) : stopped.signal;
   let stopping = false;
   let restarts = 0;
-  /** A restart in flight: stop() waits for it, so a node started while the stack stops is stopped too (never left running). */
+  /** A restart in flight: stop() abandons it and waits for it, so a node started while the stack stops is stopped too (never left running). */
   let restarting: Promise<void> | undefined;
   const restart = async (code: number | null) => {
     restarts++;
@@ -184,13 +190,13 @@ export async function superviseOpenSearch(o: OpenSearchNodeOptions & { httpPort:
     await sleep(restarts * 2000);
     if (stopping) return;
     try {
-      const started = await startOpenSearchNode(o);
+      const started = await startOpenSearchNode({ ...o, signal });
       if (stopping) return void (await started.stop());
       node = started;
       restarts = 0;
       watch(node);
     } catch (err) {
-      say(`OpenSearch did not restart: ${(err as Error).message}`);
+      if (!stopping) say(`OpenSearch did not restart: ${(err as Error).message}`);
     }
   };
   const watch = (n: OpenSearchNode) =>
@@ -204,6 +210,7 @@ export async function superviseOpenSearch(o: OpenSearchNodeOptions & { httpPort:
     url: node.url,
     async stop() {
       stopping = true;
+      stopped.abort();
       await restarting;
       await node.stop();
     },

@@ -67,6 +67,13 @@ describe('the documents', () => {
     // Probes are never rate limited, so they document no 429.
     const { body: pub } = await call(stack, 'GET', '/api/v1/openapi.json');
     expect(pub.paths['/api/v1/health/live'].get.responses).not.toHaveProperty('429');
+    // /search says which backend answered (SEARCH_BACKEND=opensearch), absent on the default one.
+    expect(pub.paths['/api/v1/search'].get.responses['200'].headers).toEqual({
+      'X-Search-Backend': { description: expect.stringContaining('postgres-fallback'), required: false, schema: { type: 'string', enum: ['opensearch', 'postgres-fallback'] } },
+    });
+    const plain = await call(stack, 'GET', '/api/v1/search?type=studio', { headers: reader.headers });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('x-search-backend')).toBeNull();
     expect(body.paths['/api/private/portfolio-intake/v1/submissions/{submissionId}/upload-complete'].post.security).toEqual([{ ApiKeyAuth: [] }]);
     expect(body.paths['/api/private/portfolio-intake/v1/submissions'].post.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }]);
   });

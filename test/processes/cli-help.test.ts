@@ -30,7 +30,7 @@ describe('tool options', () => {
       for (const line of options) expect(line, `${scripts[i]}: ${line}`).toMatch(/^ {2}\S.*?\S {2,}\w/);
     });
     // faults --only names its scenarios; record:histories shows a project-relative default
-    for (const id of ['F1', 'F10', 'F15']) expect(helps[0]!.stdout).toMatch(new RegExp(`^ +${id} +\\w`, 'm'));
+    for (const id of ['F1', 'F10', 'F15', 'F20']) expect(helps[0]!.stdout).toMatch(new RegExp(`^ +${id} +\\w`, 'm'));
     expect(helps[5]!.stdout).toContain('(default test/fixtures/histories)');
   }, 60_000);
 

@@ -4,7 +4,7 @@
 // `total` is exact up to SEARCH_TOTAL_CAP (default 10,000), beyond it the cap with
 // `total_relation: "gte"` (lib/directory/search/index.ts says how the ranking and the facets stay bounded).
 import { z } from 'zod';
-import { defineRoute, type Route } from '../../routing/route';
+import { defineRoute, type OkHeader, type Route } from '../../routing/route';
 import * as C from '../../openapi/components';
 import { PUBLIC_BASE } from '../../routing/bases';
 import { boolParam, checkGeo, geoOf, geoParams, limitParam, numParam, pageParam, slugListParam, textParam } from '../../../lib/directory/params';
@@ -15,6 +15,18 @@ import type { AppDeps } from '../../deps';
 import { searchEngine } from '../../../lib/search-engine/backend';
 import { EngineUnavailable } from '../../../lib/search-engine/client';
 import type { SearchFilters } from '../../../lib/directory/search';
+
+export const SEARCH_BACKEND_HEADER = 'X-Search-Backend';
+/** The header's values; on the default backend (SEARCH_BACKEND=postgres) it is absent. */
+export const SEARCH_BACKENDS = ['opensearch', 'postgres-fallback'] as const;
+const SEARCH_BACKEND_DOC: OkHeader = {
+  description:
+    'Which backend answered, when the service runs with SEARCH_BACKEND=opensearch: `opensearch` (the engine), or `postgres-fallback` ' +
+    '(the engine did not answer: down, timed out, or no index yet; PostgreSQL answered the same request, with the same contract: docs/read-clients.md, "Search backends"). ' +
+    'Absent on the default backend (PostgreSQL alone).',
+  required: false,
+  schema: { type: 'string', enum: SEARCH_BACKENDS },
+};
 
 /**
  * SEARCH_BACKEND=opensearch: the engine answers, and `X-Search-Backend` says which backend did.
@@ -29,7 +41,7 @@ async function answer(deps: AppDeps, res: Response, f: SearchFilters) {
     try {
       const r = await searchEngine(deps.sql, se.engine, f);
       se.lastError = undefined;
-      res.setHeader('X-Search-Backend', 'opensearch');
+      res.setHeader(SEARCH_BACKEND_HEADER, 'opensearch' satisfies (typeof SEARCH_BACKENDS)[number]);
       deps.metrics.searchAnswered('opensearch');
       return r;
     } catch (err) {
@@ -39,7 +51,7 @@ async function answer(deps: AppDeps, res: Response, f: SearchFilters) {
       deps.log.warn({ reason: err.message }, 'search engine failed; answering from PostgreSQL');
     }
   }
-  res.setHeader('X-Search-Backend', 'postgres-fallback');
+  res.setHeader(SEARCH_BACKEND_HEADER, 'postgres-fallback' satisfies (typeof SEARCH_BACKENDS)[number]);
   deps.metrics.searchAnswered('postgres-fallback');
   return search(deps.sql, f);
 }
@@ -75,7 +87,7 @@ export function searchRoutes(): Route[] {
   return [
     defineRoute({
       doc: 'public', method: 'get', path: `${PUBLIC_BASE}/search`, operationId: 'search', tag: 'search', auth: 'any', permission: 'search:read',
-      summary: 'Search studios, artists and designs', query: searchQuery, ok: { 200: ['results', C.SearchPage] },
+      summary: 'Search studios, artists and designs', query: searchQuery, ok: { 200: ['results', C.SearchPage] }, okHeaders: { [SEARCH_BACKEND_HEADER]: SEARCH_BACKEND_DOC },
       async handler({ deps, query: q, res }) {
         const geo = geoOf(q);
         const sortBy: SearchSort = q.sort_by ?? (q.q ? 'relevance' : geo ? 'distance' : 'rating');
