@@ -38,7 +38,8 @@ async function send(e: EngineConfig, reqs: ReturnType<typeof searchRequests>): P
     const r = await call<SearchBody>(e, 'POST', `/${e.alias}/_search?${SEARCH_FILTER}`, reqs.page);
     return { page: r, counts: r };
   }
-  const ndjson = [{}, reqs.page, { request_cache: true }, reqs.counts].map((l) => JSON.stringify(l)).join('\n') + '\n';
+  // no request_cache flag: a size-0 search is cached by default, and an index that turns the cache off keeps it off
+  const ndjson = [{}, reqs.page, {}, reqs.counts].map((l) => JSON.stringify(l)).join('\n') + '\n';
   const r = await call<{ responses?: (SearchBody & { status: number })[] }>(e, 'POST', `/${e.alias}/_msearch?${MSEARCH_FILTER}`, ndjson);
   const [page, counts] = r.body.responses ?? [];
   if (r.status !== 200 || !page || !counts) {
