@@ -60,6 +60,9 @@ function sortOf(f: SearchFilters, byScore: boolean): object[] {
 
 const terms = (field: string, extra: object = {}) => ({ terms: { field, size: FACET_TOP, shard_size: FACET_TOP * 10, order: [{ _count: 'desc' }, { _key: 'asc' }], ...extra } });
 
+/** What a hit carries (`fields`, each a list of one value; absent when the document has none). */
+export const HIT_FIELDS = ['type', 'id', 'city', 'state', 'country', 'latitude', 'longitude'] as const;
+
 /**
  * The request: `words` are q's words as PostgreSQL's dictionary resolved them (corrections
  * applied); null: q has no words (no match, as in PostgreSQL). Without q every document of the
@@ -73,7 +76,9 @@ export function searchRequest(f: SearchFilters, words: string[] | null, offset: 
     size: f.limit + 1,
     track_total_hits: cap + 1,
     track_scores: Boolean(f.q),
-    _source: ['type', 'id', 'city', 'state', 'country', 'latitude', 'longitude'],
+    // the page's keys from doc values: no stored document is read, decompressed and parsed per hit
+    stored_fields: '_none_',
+    docvalue_fields: [...HIT_FIELDS],
     query: { bool: { must, filter: filterClauses(f) } },
     sort: sortOf(f, byScore),
     ...(f.includeFacets
@@ -95,3 +100,22 @@ export function searchRequest(f: SearchFilters, words: string[] | null, offset: 
 /** relevance_score from the engine's score: 0..1 (score / (score + 1)), 4 decimals; 0 without q. */
 export const relevanceOf = (score: number | null | undefined, hasText: boolean) =>
   hasText && typeof score === 'number' && Number.isFinite(score) ? Math.round((score / (score + 1)) * 10_000) / 10_000 : 0;
+
+/**
+ * What is sent for a search. Without facets: searchRequest, one _search. With facets: two searches
+ * in one _msearch, because the facets need every match and the page does not: `page` is the request
+ * without its aggregations and without a count (the engine can stop scoring documents that can no
+ * longer reach the page), `counts` the bounded count and the facets with the query in filter context
+ * (nothing scored) and no hits, which OpenSearch's shard request cache keeps until the index next
+ * changes (a repeated q and filters is then answered from it). The total and the facets come from
+ * `counts`, the page and has_next from `page`.
+ */
+export function searchRequests(f: SearchFilters, words: string[] | null, offset: number, cap: number) {
+  const { aggs, ...page } = searchRequest(f, words, offset, cap);
+  if (!aggs) return { page };
+  const { must, filter } = page.query.bool;
+  return {
+    page: { ...page, track_total_hits: false },
+    counts: { size: 0, track_total_hits: cap + 1, query: { bool: { filter: [...must, ...filter] } }, aggs },
+  };
+}

@@ -1,7 +1,7 @@
 // The OpenSearch request a search becomes, and the document a search_documents row becomes
 // (lib/search-engine/query.ts, documents.ts): the pure parts the parity suite relies on.
 import { describe, expect, it } from 'vitest';
-import { distanceKm, relevanceOf, searchRequest } from '../../lib/search-engine/query';
+import { distanceKm, HIT_FIELDS, relevanceOf, searchRequest, searchRequests } from '../../lib/search-engine/query';
 import { toDocument, type DocumentRow } from '../../lib/search-engine/documents';
 import type { SearchFilters } from '../../lib/directory/search';
 
@@ -53,6 +53,27 @@ describe('searchRequest', () => {
     expect(Object.keys(aggs).sort()).toEqual(['cities', 'countries', 'specialties', 'states', 'styles', 'types', 'verified']);
     expect(aggs.cities.terms).toMatchObject({ field: 'city', size: 20, order: [{ _count: 'desc' }, { _key: 'asc' }], exclude: [''] });
     expect(aggs.verified.terms.order).toEqual({ _key: 'desc' });
+  });
+});
+
+describe('searchRequests', () => {
+  it('without facets: the one request, its keys from doc values (no stored document read)', () => {
+    const f = { ...base, q: 'koi', sortBy: 'relevance' as const };
+    const r = searchRequests(f, ['koi'], 0, 100);
+    expect(r).toEqual({ page: searchRequest(f, ['koi'], 0, 100) });
+    expect(r.page).toMatchObject({ stored_fields: '_none_', docvalue_fields: [...HIT_FIELDS] });
+    expect(r.page).not.toHaveProperty('_source');
+  });
+
+  it('with facets: the page without aggregations or count, and the count to cap + 1 with the facets over the same matches, unscored', () => {
+    const f: SearchFilters = { ...base, q: 'iron koi', sortBy: 'relevance', city: 'Austin', includeFacets: true };
+    const whole = searchRequest(f, ['iron', 'koi'], 20, 150);
+    const { page, counts } = searchRequests(f, ['iron', 'koi'], 20, 150);
+    const { aggs, ...rest } = whole;
+    expect(page).toEqual({ ...rest, track_total_hits: false });
+    expect(counts).toEqual({ size: 0, track_total_hits: 151, query: { bool: { filter: [...whole.query.bool.must, ...whole.query.bool.filter] } }, aggs });
+    // q without words matches nothing in the count either
+    expect(searchRequests({ ...f, q: '!!!' }, null, 0, 150).counts!.query.bool.filter).toContainEqual({ match_none: {} });
   });
 });
 
