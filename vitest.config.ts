@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { isPostgresClosedSocketFault } from './lib/process-guard';
+import { isSurvivablePostgresFault } from './lib/process-guard';
 
 export default defineConfig({
   test: {
@@ -12,9 +12,10 @@ export default defineConfig({
     // Two cores: two files at a time, each with its own database and task queue.
     maxWorkers: 2,
     reporters: ['default'],
-    // The postgres.js closed-socket fault, thrown outside any query when a test stops PostgreSQL
-    // under a pool: the processes survive it (lib/process-guard.ts), and so does a test file.
-    // Every other unhandled error still fails the run.
-    onUnhandledError: (error) => !isPostgresClosedSocketFault(error),
+    // The postgres.js faults of a lost connection (a closed socket, the array-type lookup of a new
+    // connection), thrown outside any query when a test stops PostgreSQL under a pool: the
+    // processes survive them (lib/process-guard.ts), and so does a test file. Every other unhandled
+    // error still fails the run.
+    onUnhandledError: (error) => !isSurvivablePostgresFault(error),
   },
 });

@@ -3,7 +3,9 @@
 // a connection whose socket has just been closed, and connection.js throws
 // `TypeError: Cannot read properties of null (reading 'write')` outside any query's promise
 // (upstream porsager/postgres, no fix released). The connection is already gone and the pool
-// opens a new one on the next query, so the process goes on. Anything else is a state the process
+// opens a new one on the next query, so the process goes on. So is a second one: the array-type
+// lookup postgres.js sends on every new connection (not awaited by anyone) rejects when PostgreSQL
+// drops that connection mid-query; the next connection looks the types up again. Anything else is a state the process
 // cannot vouch for: it is logged and the process exits non-zero, so that its supervisor (the
 // launcher, systemd, Kubernetes) restarts it.
 
@@ -20,6 +22,17 @@ export function isPostgresClosedSocketFault(err: unknown): boolean {
   const top = (typeof e.stack === 'string' ? e.stack : '').split('\n').slice(1, 4).join('\n');
   return /[\\/]postgres[\\/](cjs[\\/])?src[\\/]connection\.js/.test(top);
 }
+
+/** postgres.js's array-type lookup (connection.js fetchArrayTypes, sent on each new connection) lost with its connection. */
+export function isPostgresTypeFetchLost(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; query?: unknown };
+  const lost = ['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED'];
+  return typeof e.code === 'string' && lost.includes(e.code) && typeof e.query === 'string' && /from pg_catalog\.pg_type a\s+left join pg_catalog\.pg_type b on b\.oid = a\.typelem/.test(e.query);
+}
+
+/** The postgres.js faults a process survives (see above). */
+export const isSurvivablePostgresFault = (err: unknown): boolean => isPostgresClosedSocketFault(err) || isPostgresTypeFetchLost(err);
 
 export interface GuardLog {
   warn(obj: object, msg: string): void;
@@ -42,9 +55,9 @@ export function guardHandler(o: GuardOptions): (err: unknown, origin: string) =>
   let survived = 0;
   let dying = false;
   const handle = (err: unknown, origin: string) => {
-    if (isPostgresClosedSocketFault(err)) {
+    if (isSurvivablePostgresFault(err)) {
       survived++;
-      o.log.warn({ origin, survived }, `${o.name}: survived the postgres.js closed-socket fault (PostgreSQL connection lost); the pool reconnects`);
+      o.log.warn({ origin, survived }, `${o.name}: survived a postgres.js fault of a lost PostgreSQL connection (${isPostgresTypeFetchLost(err) ? 'its array-type lookup' : 'a closed socket'}); the pool reconnects`);
       return;
     }
     if (dying) return;

@@ -1,6 +1,6 @@
 // What the worker and the API do with an error nobody caught (lib/process-guard.ts).
 import { describe, expect, it } from 'vitest';
-import { EXIT_UNCAUGHT, guardHandler, isPostgresClosedSocketFault } from '../../lib/process-guard';
+import { EXIT_UNCAUGHT, guardHandler, isPostgresClosedSocketFault, isPostgresTypeFetchLost } from '../../lib/process-guard';
 
 /** The fault as postgres.js throws it: a TypeError whose top frame is its connection.js. */
 function closedSocketFault(file = '/app/node_modules/postgres/src/connection.js'): TypeError {
@@ -9,7 +9,20 @@ function closedSocketFault(file = '/app/node_modules/postgres/src/connection.js'
   return err;
 }
 
+/** postgres.js's array-type lookup of a new connection, rejected when PostgreSQL dropped the connection (as CI saw it). */
+function typeFetchLost(code = 'ECONNRESET', query = '\n      select b.oid, b.typarray\n      from pg_catalog.pg_type a\n      left join pg_catalog.pg_type b on b.oid = a.typelem\n      where a.typcategory = \'A\'\n      group by b.oid, b.typarray\n      order by b.oid\n    ') {
+  return Object.assign(new Error(`read ${code}`), { errno: -104, code, syscall: 'read', query, parameters: [] });
+}
+
 describe('process guard', () => {
+  it('recognises the lost array-type lookup of a new postgres.js connection, and no other lost query', () => {
+    expect(isPostgresTypeFetchLost(typeFetchLost())).toBe(true);
+    expect(isPostgresTypeFetchLost(typeFetchLost('CONNECTION_CLOSED'))).toBe(true);
+    expect(isPostgresTypeFetchLost(typeFetchLost('ECONNRESET', 'select * from submissions'))).toBe(false);
+    expect(isPostgresTypeFetchLost(typeFetchLost('42P01'))).toBe(false);
+    expect(isPostgresTypeFetchLost(new Error('read ECONNRESET'))).toBe(false);
+  });
+
   it('recognises the postgres.js closed-socket fault, and nothing else', () => {
     expect(isPostgresClosedSocketFault(closedSocketFault())).toBe(true);
     expect(isPostgresClosedSocketFault(closedSocketFault('/app/node_modules/postgres/cjs/src/connection.js'))).toBe(true);
@@ -27,10 +40,13 @@ describe('process guard', () => {
     const handle = guardHandler({ log, name: 'worker', exit: (c) => void exits.push(c), fatalGraceMs: 50 });
     handle(closedSocketFault(), 'exception');
     expect(exits).toEqual([]);
-    expect(lines[0]).toMatch(/^warn worker: survived the postgres.js closed-socket fault/);
+    expect(lines[0]).toMatch(/^warn worker: survived a postgres.js fault of a lost PostgreSQL connection \(a closed socket\)/);
+    handle(typeFetchLost(), 'rejection');
+    expect(exits).toEqual([]);
+    expect(lines[1]).toMatch(/its array-type lookup/);
     handle(new RangeError('boom'), 'exception');
     await new Promise((r) => setTimeout(r, 100));
     expect(exits[0]).toBe(EXIT_UNCAUGHT);
-    expect(lines[1]).toMatch(/^fatal worker: uncaught exception; exiting with code 70/);
+    expect(lines[2]).toMatch(/^fatal worker: uncaught exception; exiting with code 70/);
   });
 });
