@@ -12,7 +12,7 @@ import type { Sql } from '../lib/db';
 import { isActiveOperator } from '../lib/identity/actors';
 import { DecisionProofError, detailsHash, type DecisionRefusal, type DecisionVerifier } from '../lib/intake/decision-proof';
 import { insertRefusal } from '../lib/intake/refusals';
-import { checkDecisionShape, DECISION_TABLE, isDecisionKind, type DecisionSpec } from '../lib/intake/decisions';
+import { checkDecisionShape, heldOf, isDecisionKind } from '../lib/intake/decisions';
 import { problemsLine } from '../lib/intake/signal-shapes';
 import { recordDecisionMatches } from '../lib/intake/decision-matches';
 import { findSubmission } from '../lib/intake/submissions';
@@ -73,7 +73,7 @@ async function check(deps: DecisionDeps, i: AcceptDecisionInput): Promise<{ refu
   if (!(await isActiveOperator(deps.sql, { actorId: claims.actorId, credentialId: claims.credentialId, permission: 'portfolio_intake:review' })))
     return { refused: 'operator_not_active', detail: 'the operator is no longer an active human operator with portfolio_intake:review', proofActorId: claims.actorId };
   // A held decision's second half (lib/intake/second-review.ts): a different operator's only.
-  const held = (DECISION_TABLE[i.decision] as DecisionSpec).held;
+  const held = heldOf(i.decision);
   const first = held && i.transition.from === held.to ? await firstDecisionOf(deps.sql, i.transition.submissionId, i.decision) : undefined;
   if (first && first.actorId === claims.actorId)
     return { refused: 'same_operator', detail: 'the operator who approved first cannot approve again: a second review needs a different operator', proofActorId: claims.actorId };

@@ -64,6 +64,13 @@ export function deliveryUnknown(err: unknown): boolean {
   return code === grpcStatus.DEADLINE_EXCEEDED || code === grpcStatus.CANCELLED;
 }
 
+/** The operator who approved first approving again (409 second_operator_required): at the route, or refused by the deciding activity (`same_operator`). */
+export const sameOperator = (at?: Date) =>
+  new AppError(
+    'second_operator_required',
+    `You approved this submission first${at ? ` (${at.toISOString()})` : ''}; the second-review policy needs a different operator's approval. Either of you may reject it.`,
+  );
+
 /** A validator's refusal as the route answers it. */
 function refusalProblem(deps: AppDeps, trigger: keyof typeof REFUSED, message: string, status: IntakeStatus): AppError {
   const cut = message.indexOf(REFUSAL_SEPARATOR);
@@ -155,8 +162,7 @@ export async function updateAndSettle<P>(
   }
   if (answer && !answer.taken) {
     if (answer.reason === 'object_missing') throw new AppError('upload_missing', 'No uploaded object yet: PUT the bytes to the upload URL, then complete the upload. The submission stays staged until its upload window ends.');
-    if (answer.reason === 'same_operator')
-      throw new AppError('second_operator_required', 'The operator who approved this submission first cannot approve it again: the second-review policy needs a different operator. Either may reject it. The refusal is recorded.');
+    if (answer.reason === 'same_operator') throw sameOperator();
     if (answer.reason === 'state_moved') throw new AppError('invalid_transition', `The submission was decided otherwise (status ${answer.intakeStatus}).`);
     throw new AppError('decision_refused', `The decision was refused (${answer.reason}); nothing was changed. The refusal is recorded.`);
   }

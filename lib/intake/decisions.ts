@@ -182,9 +182,12 @@ export function decisionFacts(d: Decision, trigger: DecisionTrigger = d.kind): {
   return spec.facts?.(d.signal);
 }
 
+/** A kind's held rule (DecisionSpec.held), where it has one. */
+export const heldOf = (kind: DecisionKind): DecisionSpec['held'] => specOf(kind).held;
+
 /** The trigger a decision is taken as in `at`: held (the first of two operators) where its kind holds it and its payload names reasons; else its kind. */
 export type DecisionTrigger = DecisionKind | HeldTrigger;
 export function decisionTrigger(d: Decision, at: IntakeStatus): DecisionTrigger {
-  const held = specOf(d.kind).held;
+  const held = heldOf(d.kind);
   return held && at === 'awaiting_review' && held.reasons(d.signal).length > 0 ? held.trigger : d.kind;
 }

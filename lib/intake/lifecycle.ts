@@ -16,7 +16,7 @@
 // kind from each state awaiting a decision, and the held rows of a second review) come from the
 // decision table (./decisions.ts), which a new decision is added to; nothing here changes for it. Pure: workflow code imports it.
 import type { ImageFacts } from '../media/vocabulary';
-import { DECIDING, DECISION_KINDS, DECISION_TABLE, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
+import { DECIDING, DECISION_KINDS, DECISION_TABLE, heldOf, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
 import {
   intakeStatuses,
   SYSTEM_ACTOR,
@@ -66,7 +66,7 @@ function decisionRow(trigger: DecisionKind, from: DecidingStatus) {
 /** A held decision's row (the first of two operators): from awaiting_review to where it waits for the second. */
 function heldRows() {
   return DECISION_KINDS.flatMap((kind) => {
-    const held = (DECISION_TABLE[kind] as { held?: (typeof DECISION_TABLE)['approve']['held'] }).held;
+    const held = heldOf(kind);
     return held ? [{ from: 'awaiting_review', trigger: held.trigger, source: 'client', to: held.to, review: held.review, of: kind } as const] : [];
   });
 }

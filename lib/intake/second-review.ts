@@ -6,7 +6,7 @@
 // the workflow then holds the approval in awaiting_second_review, where a different operator's
 // approval promotes, either may reject, and the same operator approving again is refused.
 import type { Tx } from '../db';
-import { DECISION_TABLE, type DecisionKind } from './decisions';
+import { heldOf, type DecisionKind } from './decisions';
 
 export interface SecondReviewPolicy {
   /** A flagged similar image (another artist's published or pending work) asks for a second operator. */
@@ -38,22 +38,19 @@ export function secondReviewReasons(policy: SecondReviewPolicy, e: SecondReviewE
   return reasons;
 }
 
-/** A held decision's first half: who decided first, when, and why a second operator is needed. */
+/** A held decision's first half: who decided first, and when (the console's queries read the notes and reasons). */
 export interface FirstDecision {
   actorId: string;
   at: Date;
-  note: string | null;
-  reasons: string[];
 }
 
-/** The held first decision of `kind` on a submission (its intake_events line and the row's reasons), if there is one. */
+/** The held first decision of `kind` on a submission (its intake_events line), if there is one. */
 export async function firstDecisionOf(sql: Tx, submissionId: string, kind: DecisionKind = 'approve'): Promise<FirstDecision | undefined> {
-  const held = (DECISION_TABLE[kind] as { held?: { trigger: string } }).held;
+  const held = heldOf(kind);
   if (!held) return undefined;
   const [row] = await sql<FirstDecision[]>`
-    select e.actor_id, e.at, e.note, coalesce(s.second_review_reasons, '{}') as reasons
-    from intake_events e join submissions s using (submission_id)
-    where e.submission_id = ${submissionId} and e.trigger = ${held.trigger}
-    order by e.at desc limit 1`;
+    select actor_id, at from intake_events
+    where submission_id = ${submissionId} and trigger = ${held.trigger}
+    order by at desc, id desc limit 1`;
   return row;
 }

@@ -6,7 +6,7 @@ import { DECISION_KINDS, DECISION_TABLE, type DecisionFields, type DecisionKind 
 import { uploadCompleteUpdate } from '../../../workflows/messages';
 import { defineRoute, type Route, type RouteContext } from '../../routing/route';
 import * as C from '../../openapi/components';
-import { decide, requestIdOf, signalReply, updateAndSettle, type DecisionInput } from '../../operations/decisions';
+import { decide, requestIdOf, sameOperator, signalReply, updateAndSettle, type DecisionInput } from '../../operations/decisions';
 import { INTAKE_BASE } from '../../routing/bases';
 import { decisionBodies, submissionIdParams } from './schemas';
 import { byActor } from '../../auth/middleware';
@@ -82,10 +82,3 @@ const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
     return { ...fields, ...(reasons.length ? { secondReview: reasons.slice(0, SIGNAL_LIMITS.secondReviewReasons) } : {}) };
   },
 };
-
-/** The operator who approved first approving again (409 second_operator_required). */
-export const sameOperator = (at?: Date) =>
-  new AppError(
-    'second_operator_required',
-    `You approved this submission first${at ? ` (${at.toISOString()})` : ''}; the second-review policy needs a different operator's approval. Either of you may reject it.`,
-  );
