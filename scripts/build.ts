@@ -22,7 +22,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { build } from 'esbuild';
 import { parseCli } from '../lib/cli';
 import { PROJECT_ROOT } from '../lib/config';
-import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/create-worker';
 import { withoutInlineSourceMap, withProjectRelativeSourceMap } from '../worker/workflow-bundle';
 import { BUILD_INFO_FILE, type BuildInfo } from '../worker/versioning';
 import { portalBundleOptions } from '../api/portal/page';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     say('bundling the workflows (bundleWorkflowCode)');
     const quiet = () => {};
     const { code } = await bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
+      ...WORKFLOW_BUNDLE_OPTIONS,
       logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => say(`workflow bundle: ${m}`), error: (m) => say(`workflow bundle: ${m}`) },
     });
     fs.writeFileSync(path.join(staging, 'workflow-bundle.js'), withProjectRelativeSourceMap(code, PROJECT_ROOT));

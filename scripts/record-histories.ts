@@ -29,7 +29,7 @@ import { apiConfigSchema, parseConfig, PROJECT_ROOT } from '../lib/config';
 import { upsertMapping } from '../lib/identity/actors';
 import { createApiKey } from '../lib/identity/api-keys';
 import { createLogger } from '../lib/logger';
-import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/create-worker';
 import { artistResolutionWorkflowId, intakeWorkflowId, webhookEndpointWorkflowId } from '../workflows/messages';
 import { stackTemporalClient } from '../temporal/connection';
 import { decodeJsonPayloads } from '../temporal/payload-json';
@@ -134,7 +134,7 @@ async function main() {
   Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' } } } });
   const logger = new DefaultLogger('WARN');
   // The current workflow code, bundled once, as the worker bundles it.
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger });
+  const { code } = await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger });
   const stack = await startBenchStack();
   let shortApi: RunningApi | undefined;
   let connection: Connection | undefined;

@@ -8,7 +8,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import type { TestProject } from 'vitest/node';
 import { parseConfig, stackConfigSchema } from '../lib/config';
 import { launchStack, tempStackDir } from '../scripts/stack';
-import { WORKFLOWS_PATH } from '../worker/create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../worker/create-worker';
 import { TEMPORAL_SERVER_DIR, temporalServerAt } from '../scripts/tools/temporal-server';
 
 /** The pinned real server, built by `npm run setup -- --only temporal-server`. */
@@ -45,7 +45,7 @@ export default async function setup(project: TestProject) {
 
   const workflowBundlePath = path.join(tmpRoot, 'workflow-bundle.js');
   try {
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+    const { code } = await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
     fs.writeFileSync(workflowBundlePath, code);
   } catch (err) {
     await stack.stop();

@@ -10,6 +10,20 @@ import type { IntakeSinks } from '../workflows/messages';
 
 export const WORKFLOWS_PATH = path.join(PROJECT_ROOT, 'workflows', 'index.ts');
 
+/**
+ * How every bundle of the workflows is made (the worker at start, npm run build, the tests' and the
+ * recorder's). The reusable V8 context evaluates the bundle's modules again for each run, except
+ * those preloaded: loaded once per workflow thread and shared (frozen) by every run in it. Only
+ * libraries that keep no per-run state are listed: zod (its module scope: ~3 ms a run) and the
+ * Ed25519 verification a decision's Update validator runs (lib/intake/decision-check.ts), whose base
+ * point table (~17 ms to build) was otherwise built again in every run. A module of ours is never
+ * listed: its state would leak between runs.
+ */
+export const WORKFLOW_BUNDLE_OPTIONS: Readonly<{ workflowsPath: string; preloadModules: string[] }> = {
+  workflowsPath: WORKFLOWS_PATH,
+  preloadModules: [path.join(PROJECT_ROOT, 'workflows', 'preload.ts')],
+};
+
 /** Prebuilt workflow code (dist/workflow-bundle.js, or bundled once at start outside production): one bundle serves both workers. */
 export type WorkflowBundle = { code: string } | { codePath: string };
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { ConfigError, PROJECT_ROOT } from '../lib/config';
 import type { Logger } from '../lib/logger';
-import { WORKFLOWS_PATH, type WorkflowBundle } from './create-worker';
+import { WORKFLOW_BUNDLE_OPTIONS, type WorkflowBundle } from './create-worker';
 
 export const DEFAULT_WORKFLOW_BUNDLE = path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js');
 
@@ -24,7 +24,7 @@ export async function resolveWorkflowBundle(cfg: { NODE_ENV: string; WORKFLOW_BU
   }
   log.info('bundling the workflows at start (production uses the prebuilt bundle of npm run build)');
   const quiet = () => {};
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => log.warn(m), error: (m) => log.error(m) } });
+  const { code } = await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: { log: quiet, trace: quiet, debug: quiet, info: quiet, warn: (m) => log.warn(m), error: (m) => log.error(m) } });
   return { code };
 }
 
