@@ -20,6 +20,7 @@ import { startBenchStack, type BenchStack } from './lib/stack';
 import { TEMPORAL_SERVER_DIR, temporalServerAt } from '../scripts/tools/temporal-server';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
+import { cpuByGroup, cpuSpent, threadCpuMs } from './lib/process-cpu';
 
 const { values } = parseCli('R5-R7: intakes/s, history events and upload-complete latency against a bare workflow of the same shape.', 'npm run bench:temporal --', {
   options: {
@@ -118,6 +119,13 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
     const signalToActivity: number[] = [];
     let intakeSeconds = 0;
     let bareSeconds = 0;
+    // Where the CPU goes (R5 is bound by it on a small machine): by process over the intake rounds
+    // and over the bare rounds, and by thread in the worker over the intake rounds.
+    const cpu = { intake: new Map<string, number>(), bare: new Map<string, number>(), workerThreads: new Map<string, number>() };
+    const add = (into: Map<string, number>, spent: Map<string, number>) => {
+      for (const [k, ms] of spent) into.set(k, (into.get(k) ?? 0) + ms);
+    };
+    const workerPid = stack.workerPid();
     // Both sides alternate in ROUNDS batches, so a slow spell of the machine (this is a shared
     // 2-core box) lands on both rather than on whichever side happened to run then.
     const perRound = Math.ceil(N / ROUNDS);
@@ -125,6 +133,8 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
       const count = Math.min(perRound, N - round * perRound);
       if (count <= 0) break;
       let t = performance.now();
+      let cpu0 = cpuByGroup({ under: process.pid });
+      const threads0 = workerPid === undefined ? new Map<string, number>() : threadCpuMs(workerPid);
       await boundedLoad(
         async (i) => {
           const r = await intake(stack, bytes, `bench-${run}-${round}-${i}`);
@@ -134,7 +144,10 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
         { count, concurrency: INFLIGHT, maxMs: MAX_MS },
       );
       intakeSeconds += (performance.now() - t) / 1000;
+      add(cpu.intake, cpuSpent(cpu0, cpuByGroup({ under: process.pid })));
+      if (workerPid !== undefined) add(cpu.workerThreads, cpuSpent(threads0, threadCpuMs(workerPid)));
       t = performance.now();
+      cpu0 = cpuByGroup({ under: process.pid });
       await boundedLoad(
         async (i) => {
           const id = `bare-${run}-${round}-${i}`;
@@ -144,6 +157,7 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
         { count, concurrency: INFLIGHT, maxMs: MAX_MS },
       );
       bareSeconds += (performance.now() - t) / 1000;
+      add(cpu.bare, cpuSpent(cpu0, cpuByGroup({ under: process.pid })));
     }
 
     const intakeEvents = await Promise.all(ids.slice(0, 20).map(async (id) => (await client.workflow.getHandle(intakeWorkflowId(id)).fetchHistory()).events ?? []));
@@ -180,6 +194,14 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
       ...Object.entries(bareSteps).map(([step, xs]) => ({ side: 'bare', step, ...summarize(xs) })),
     ];
     printTable('R5 profile: wall time per client step (ms)', stepRows);
+    const perItem = (m: Map<string, number>, n: number, k: string) => round((m.get(k) ?? 0) / Math.max(1, n), 1);
+    const groups = [...new Set([...cpu.intake.keys(), ...cpu.bare.keys()])].sort((a, b) => (cpu.intake.get(b) ?? 0) - (cpu.intake.get(a) ?? 0));
+    const cpuRows = [...groups.map((g) => ({ process: g, intake: perItem(cpu.intake, ids.length, g), bare: perItem(cpu.bare, bareIds.length, g) }))];
+    const ours = cpuRows.filter((r) => r.process !== 'outside this bench');
+    cpuRows.push({ process: 'total (this bench)', intake: round(ours.reduce((x, r) => x + r.intake, 0), 1), bare: round(ours.reduce((x, r) => x + r.bare, 0), 1) });
+    printTable('R5 profile: CPU ms per intake and per bare workflow, by process (the bare worker runs in the bench client)', cpuRows);
+    const threadRows = [...cpu.workerThreads.keys()].map((th) => ({ thread: th, ms: perItem(cpu.workerThreads, ids.length, th) })).filter((r) => r.ms > 0).sort((a, b) => b.ms - a.ms);
+    printTable("R5 profile: the worker's CPU ms per intake, by thread (MainThread: activities; WorkerThread: workflow code)", threadRows);
     const intakePhases = medianPhases(intakeEvents.map((e) => phasesAfterMessage(e, uploadCompleteUpdate.name)));
     const barePhases = medianPhases(bareEvents.map((e) => phasesAfterMessage(e, firstSignal.name)));
     printTable('R7 profile: server-side phases after upload-complete (intake), from 20 histories', intakePhases);
@@ -188,7 +210,7 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
       setup: SETUP,
       replicas: REPLICAS,
       fromBuild: FROM_BUILD,
-      profile: { steps: stepRows, intakePhases, barePhases },
+      profile: { steps: stepRows, intakePhases, barePhases, cpu: cpuRows, workerThreads: threadRows },
       intakes: ids.length,
       bare: bareIds.length,
       inflight: INFLIGHT,

@@ -16,6 +16,7 @@ function groupOf(pid: number, self: number): string {
   }
   if (/\bpostgres\b|\/postgres /.test(cmd) || cmd.startsWith('postgres:')) return 'postgresql';
   if (/temporal\b.*server start-dev/.test(cmd)) return 'temporal server';
+  if (/temporal-server\b/.test(cmd) && !/ui-server\b/.test(cmd)) return 'temporal server'; // the real server's binary
   if (cmd.includes('api/main')) return 'api';
   if (cmd.includes('worker/main')) {
     let role = 'all';
@@ -65,20 +66,33 @@ export function serverCpuMs(parent: number): number {
   return ms;
 }
 
-/** CPU milliseconds (user + system, every thread) so far of every live process, by group. */
-export function cpuByGroup(): Map<string, number> {
+/**
+ * CPU milliseconds (user + system, every thread) so far of every live process, by group. With
+ * `under`, a process that does not descend from that one (another stack, or a bench of its own on
+ * the same machine) counts as 'outside this bench', whatever it is.
+ */
+export function cpuByGroup(o: { under?: number } = {}): Map<string, number> {
   const out = new Map<string, number>();
+  const parents = new Map<number, number>();
+  const own = new Map<number, number>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    let ms: number;
     try {
-      ms = processCpuMs(pid);
+      const f = statFields(pid);
+      parents.set(pid, Number(f[1]));
+      own.set(pid, ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND);
     } catch {
       continue;
     }
+  }
+  const descends = (pid: number): boolean => {
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) if (p === o.under) return true;
+    return false;
+  };
+  for (const [pid, ms] of own) {
     if (!ms) continue;
-    const g = groupOf(pid, process.pid);
+    const g = o.under === undefined || descends(pid) ? groupOf(pid, process.pid) : 'outside this bench';
     out.set(g, (out.get(g) ?? 0) + ms);
   }
   return out;
@@ -88,5 +102,25 @@ export function cpuByGroup(): Map<string, number> {
 export function cpuSpent(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
   const out = new Map<string, number>();
   for (const [g, ms] of after) out.set(g, Math.max(0, ms - (before.get(g) ?? 0)));
+  return out;
+}
+
+/**
+ * CPU milliseconds so far of each thread of one process, by thread name (numbered names such as
+ * `libuv-worker3` counted together): in a worker, the main thread runs the activities, the
+ * `WorkerThread` the workflow sandbox, `tokio-runtime-w` the SDK's core, `V8Worker` the collector.
+ */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / TICKS_PER_SECOND);
+    } catch {
+      /* the thread ended meanwhile */
+    }
+  }
   return out;
 }
