@@ -41,13 +41,14 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     let result: Exclude<VerifyResult, { refused: true }>;
     let inspected: Inspection | undefined;
     let fingerprints: Fingerprints | undefined;
+    let previews: Promise<void> | undefined;
     if (!stat) result = { ok: false, code: 'object_missing' };
     else if (stat.size !== i.sizeBytes) result = { ok: false, code: 'size_mismatch' };
     else if (!matchesMagic(i.mimeType, await store.readStagedPrefix(i.stagingKey, MAGIC_PREFIX_BYTES), stat.size))
       // Another image type than declared (a PNG sent as image/jpeg), or not an image at all.
       result = { ok: false, code: (await store.withStagedFile(i.stagingKey, headerFormat)) ? 'type_mismatch' : 'magic_bytes_mismatch' };
     else {
-      // Decoded once; the decoded pixels (in memory) become the previews after the outcome. The
+      // Decoded once; the decoded pixels (in memory) also become the fingerprints and the previews. The
       // hash is taken at the same time (the bytes are sealed: both read the same bytes).
       const [inspection, sha256] = await Promise.all([
         store.withStagedFile(i.stagingKey, (file) => inspectImage(file, i.mimeType, deps.maxImagePixels)),
@@ -56,9 +57,17 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       inspected = inspection;
       if (!inspected.ok) result = inspected;
       else {
+        // The review previews, from the pixels verification decoded (not from the file again: the
+        // staged bytes are sealed, but the previews must show what was verified), made once the
+        // hash is sealed, while the rest runs: encoding is libvips's work on its own threads, so the partner's answer (the
+        // run's workflow task holds this local activity) waits for the slower of the two, not the
+        // sum. If storing them fails, the retried activity makes them (remakeMissingPreviews).
         await store.sealStaged(i.stagingKey, sha256);
+        const decoded = inspected.decoded;
+        previews = encodePreviews(decoded).then((p) => storePreviews(store, i.stagingKey, p));
+        previews.catch(() => {}); // awaited below; a failure meanwhile is not left unhandled
         // The perceptual fingerprints, from the same decoded pixels (lib/media/fingerprints).
-        fingerprints = await fingerprintsOf(inspected.decoded);
+        fingerprints = await fingerprintsOf(decoded);
         result = { ok: true, sha256, image: inspected.image };
       }
     }
@@ -69,11 +78,7 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       if (written && fingerprints) await storeFingerprints(tx, { kind: 'submission', id: i.submissionId, submissionId: i.submissionId }, fingerprints);
     });
     if (!result.ok) await store.deleteStaged(i.stagingKey);
-    // The review previews, from the pixels verification decoded (not from the file again: the
-    // staged bytes are sealed, but the previews must show what was verified). After the outcome,
-    // so the partner's answer does not wait for them; if storing them fails, the retried
-    // activity makes them (remakeMissingPreviews).
-    else if (inspected?.ok) await storePreviews(store, i.stagingKey, await encodePreviews(inspected.decoded));
+    await previews;
     return result;
   };
 }
