@@ -244,13 +244,21 @@ try {
         const osb = await startBenchOpenSearch(sql, db.url, dir, log);
         try {
           const headers = { 'x-api-key': key };
-          const http = (q: BenchQuery) => async (i: number) => {
+          // A measured answer must come from the engine. A warm-up one may come from the fallback: the
+          // first searches of a freshly merged index at 1M can pass SEARCH_OPENSEARCH_TIMEOUT_MS while
+          // its files are read into the page cache (counted and said, not a failure).
+          let warmFallbacks = 0;
+          const http = (q: BenchQuery, o: { warm?: boolean } = {}) => async (i: number) => {
             const res = await fetch(`${osb.url}/api/v1${q.url(i)}`, { headers });
             await res.arrayBuffer();
-            if (res.status !== 200 || res.headers.get('x-search-backend') !== 'opensearch') throw new Error(`${q.url(i)}: ${res.status} ${res.headers.get('x-search-backend')}`);
+            const backend = res.headers.get('x-search-backend');
+            if (o.warm && res.status === 200 && backend === 'postgres-fallback') warmFallbacks++;
+            else if (res.status !== 200 || backend !== 'opensearch') throw new Error(`${q.url(i)}: ${res.status} ${backend}`);
           };
           const latency = async (q: BenchQuery, concurrency: number) => {
-            await boundedLoad(http(q), { count: WARMUP, concurrency, maxMs: MAX_MS });
+            await boundedLoad(http(q, { warm: true }), { count: WARMUP, concurrency, maxMs: MAX_MS });
+            if (warmFallbacks) log(`  OpenSearch warm-up: ${warmFallbacks} of ${WARMUP} answers from the PostgreSQL fallback (not measured)\n`);
+            warmFallbacks = 0;
             return summarize(await boundedLoad(http(q), { count: REQUESTS, concurrency, maxMs: MAX_MS }));
           };
           const text = await latency(R4_QUERY, 1);
