@@ -59,9 +59,10 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       else {
         // The review previews, from the pixels verification decoded (not from the file again: the
         // staged bytes are sealed, but the previews must show what was verified), made once the
-        // hash is sealed, while the rest runs: encoding is libvips's work on its own threads, so the partner's answer (the
-        // run's workflow task holds this local activity) waits for the slower of the two, not the
-        // sum. If storing them fails, the retried activity makes them (remakeMissingPreviews).
+        // hash is sealed, while the rest runs. Encoding is libvips's work on its own threads, so the
+        // partner's answer (the run's workflow task holds this local activity) waits for the slower
+        // of the two, not the sum. If storing them fails, the retried activity makes them
+        // (remakeMissingPreviews).
         await store.sealStaged(i.stagingKey, sha256);
         const decoded = inspected.decoded;
         previews = encodePreviews(decoded).then((p) => storePreviews(store, i.stagingKey, p));

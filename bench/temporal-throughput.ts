@@ -196,7 +196,7 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
     printTable('R5 profile: wall time per client step (ms)', stepRows);
     const perItem = (m: Map<string, number>, n: number, k: string) => round((m.get(k) ?? 0) / Math.max(1, n), 1);
     const groups = [...new Set([...cpu.intake.keys(), ...cpu.bare.keys()])].sort((a, b) => (cpu.intake.get(b) ?? 0) - (cpu.intake.get(a) ?? 0));
-    const cpuRows = [...groups.map((g) => ({ process: g, intake: perItem(cpu.intake, ids.length, g), bare: perItem(cpu.bare, bareIds.length, g) }))];
+    const cpuRows = groups.map((g) => ({ process: g, intake: perItem(cpu.intake, ids.length, g), bare: perItem(cpu.bare, bareIds.length, g) }));
     const ours = cpuRows.filter((r) => r.process !== 'outside this bench');
     cpuRows.push({ process: 'total (this bench)', intake: round(ours.reduce((x, r) => x + r.intake, 0), 1), bare: round(ours.reduce((x, r) => x + r.bare, 0), 1) });
     printTable('R5 profile: CPU ms per intake and per bare workflow, by process (the bare worker runs in the bench client)', cpuRows);

@@ -7,10 +7,13 @@ import { cpuByGroup, cpuSpent, threadCpuMs } from '../../bench/lib/process-cpu';
 describe('bench CPU accounting', () => {
   it("counts a child's busy loop under the bench and the rest of the machine apart", async () => {
     const before = cpuByGroup({ under: process.pid });
-    const child = spawn(process.execPath, ['-e', 'const end = Date.now() + 400; while (Date.now() < end);'], { stdio: 'ignore' });
-    // read while the child still lives: a process that exits between readings is not counted
-    await new Promise((r) => setTimeout(r, 300));
+    // The child spends 300 ms of its own CPU (however loaded the machine), says so and waits: it is
+    // read while it lives, since a process that exits between readings is not counted.
+    const busy = 'const t = process.cpuUsage(); let c; do c = process.cpuUsage(t); while (c.user + c.system < 300e3); console.log("spent"); setInterval(() => {}, 1000);';
+    const child = spawn(process.execPath, ['-e', busy], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((r) => child.stdout!.once('data', r));
     const after = cpuByGroup({ under: process.pid });
+    child.kill();
     await new Promise((r) => child.once('exit', r));
     const spent = cpuSpent(before, after);
     expect(spent.get('other') ?? 0).toBeGreaterThanOrEqual(100);
