@@ -7,7 +7,8 @@
 // one thread each, so a query in flight alone uses every core (docs/deploy.md, "Shards and
 // replicas"). On 2 cores at 1M the relevance page of `fine line` (481,345 matches, 86,944 of them
 // tied at the best score, so Lucene scores every one for the quality, type and id tie-break) took
-// 64 ms on one shard and 32 ms on two.
+// 54-64 ms on one shard and 31-32 ms on two. The bench pins itself to one core (taskset) and a
+// child inherits that, so the node is given every core back, every thread of it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,14 +32,12 @@ export async function startBenchOpenSearch(sql: Sql, dbUrl: string, dir: string,
   const dataDir = path.join(dir, 'opensearch');
   fs.rmSync(dataDir, { recursive: true, force: true });
   const node = await startOpenSearchNode({ dataDir, heapMb: 2048 });
-  // The bench pins itself to one core (taskset) and a child inherits that: the node is given every
-  // core back, every thread of it, so its shards search in parallel beside the API (CPU 0).
-  const cores = `0-${os.cpus().length - 1}`;
-  if (hasTaskset()) execFileSync('taskset', ['-acp', cores, String(node.pid)], { stdio: 'ignore' });
+  // os.cpus(), not availableParallelism(), which counts only the bench's own (pinned) core
+  const cores = os.cpus().length;
+  if (hasTaskset()) execFileSync('taskset', ['-acp', `0-${cores - 1}`, String(node.pid)], { stdio: 'ignore' });
   const engine = { url: node.url, alias: 'directory-search', timeoutMs: 120_000 };
   log('building the OpenSearch index from search_documents ... ');
-  // os.cpus(), not availableParallelism(): the bench pins itself to one core (taskset), the node is not pinned
-  const shards = Math.max(1, Math.min(os.cpus().length, 8));
+  const shards = Math.max(1, Math.min(cores, 8));
   const built = await rebuild(sql, engine, { shards, replicas: 0 });
   if (built === 'present') throw new Error('unreachable: a rebuild without onlyIfMissing always builds');
   const indexing = { shards, documents: built.documents, build_s: round(built.ms / 1000, 1), docs_per_s: Math.round(built.documents / (built.ms / 1000)) };
