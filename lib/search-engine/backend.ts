@@ -9,12 +9,13 @@ import { pageResults, textQuery, type PageKey, type SearchFilters, type TotalRel
 import type { FacetCount, SearchFacets } from '../directory/search/facets';
 import { TOTAL_CAP_DEFAULT } from '../directory/studios';
 import { call, EngineUnavailable, type EngineConfig } from './client';
-import { distanceKm, HIT_FIELDS, relevanceOf, searchRequests } from './query';
+import { boundRequests, distanceKm, relevanceOf, scoreOnlyRequest, searchRequests, TIE_FIELDS } from './query';
+import { exactTop, MAX_K, WINDOW } from './ties';
 
 interface Hit {
   _score: number | null;
-  /** HIT_FIELDS from doc values, each a list of one value; absent when the document has none. */
-  fields?: Partial<Record<(typeof HIT_FIELDS)[number], (string | number)[]>>;
+  /** HIT_FIELDS (TIE_FIELDS in a relevance page's steps) from doc values, each a list of one value; absent when the document has none. */
+  fields?: Partial<Record<(typeof TIE_FIELDS)[number], (string | number)[]>>;
 }
 interface Bucket {
   key: string | number;
@@ -32,31 +33,29 @@ type Answer = { status: number; body: SearchBody };
 const SEARCH_FILTER = 'filter_path=hits.total,hits.hits._score,hits.hits.fields,aggregations.*.buckets,error,status';
 const MSEARCH_FILTER = SEARCH_FILTER.replace(/(^filter_path=|,)/g, '$1responses.');
 
-/** The page request, and the count-and-facets request when there are facets: one call either way. */
-async function send(e: EngineConfig, reqs: ReturnType<typeof searchRequests>): Promise<{ page: Answer; counts: Answer }> {
-  if (!reqs.counts) {
-    const r = await call<SearchBody>(e, 'POST', `/${e.alias}/_search?${SEARCH_FILTER}`, reqs.page);
-    return { page: r, counts: r };
-  }
+/** Searches in one call: a _search for one, an _msearch for several; an answer per search, in order. */
+async function sendAll(e: EngineConfig, bodies: object[]): Promise<Answer[]> {
+  if (bodies.length === 1) return [await call<SearchBody>(e, 'POST', `/${e.alias}/_search?${SEARCH_FILTER}`, bodies[0])];
   // no request_cache flag: a size-0 search is cached by default, and an index that turns the cache off keeps it off
-  const ndjson = [{}, reqs.page, {}, reqs.counts].map((l) => JSON.stringify(l)).join('\n') + '\n';
+  const ndjson = bodies.flatMap((b) => [{}, b]).map((l) => JSON.stringify(l)).join('\n') + '\n';
   const r = await call<{ responses?: (SearchBody & { status: number })[] }>(e, 'POST', `/${e.alias}/_msearch?${MSEARCH_FILTER}`, ndjson);
-  const [page, counts] = r.body.responses ?? [];
-  if (r.status !== 200 || !page || !counts) {
+  const answers = r.body.responses ?? [];
+  if (r.status !== 200 || answers.length !== bodies.length) {
     const whole = { status: r.status === 200 ? 500 : r.status, body: r.body as unknown as SearchBody };
-    return { page: whole, counts: whole };
+    return bodies.map(() => whole);
   }
-  return { page: { status: page.status, body: page }, counts: { status: counts.status, body: counts } };
+  return answers.map((a) => ({ status: a.status, body: a }));
 }
 
-function failed(r: Answer): EngineUnavailable | undefined {
-  if (r.status === 200) return undefined;
+function failed(...answers: Answer[]): EngineUnavailable | undefined {
+  const r = answers.find((a) => a.status !== 200);
+  if (!r) return undefined;
   // a missing alias (no index yet) is the engine not being able to answer, like a refused connection
   if (r.status === 404) return new EngineUnavailable('OpenSearch has no index behind the alias');
   return new EngineUnavailable(`OpenSearch search: ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
 }
 
-const one = <V>(h: Hit, k: (typeof HIT_FIELDS)[number]) => (h.fields?.[k]?.[0] ?? null) as V | null;
+const one = <V>(h: Hit, k: (typeof TIE_FIELDS)[number]) => (h.fields?.[k]?.[0] ?? null) as V | null;
 
 function facetsOf(aggs: NonNullable<SearchBody['aggregations']>): SearchFacets {
   const list = (k: keyof SearchFacets): FacetCount[] => aggs[k].buckets.map((b) => ({ value: String(b.key), count: b.doc_count }));
@@ -71,14 +70,43 @@ function facetsOf(aggs: NonNullable<SearchBody['aggregations']>): SearchFacets {
   };
 }
 
+/** Hits to rows of a relevance page's steps (ties.ts). */
+const tieRows = (a: Answer) =>
+  (a.body.hits?.hits ?? []).map((hit) => ({ hit, score: hit._score ?? 0, quality: Number(one<number>(hit, 'quality') ?? 0), type: one<string>(hit, 'type') ?? '', id: one<string>(hit, 'id') ?? '' }));
+
+/**
+ * The page's hits (from the offset, one past the limit) and the answer holding the count and facets.
+ * A relevance page within MAX_K rows is found by score alone and its ties settled (ties.ts);
+ * otherwise, or when that does not settle, the page is sorted in full by the engine.
+ */
+export async function enginePage(e: EngineConfig, reqs: ReturnType<typeof searchRequests>, k: number, byScore: boolean, window = WINDOW): Promise<{ hits: Hit[]; counts: Answer }> {
+  const whole = async (withCounts = true) => {
+    const answers = await sendAll(e, reqs.counts && withCounts ? [reqs.page, reqs.counts] : [reqs.page]);
+    const err = failed(...answers);
+    if (err) throw err;
+    return { hits: answers[0]!.body.hits?.hits ?? [], counts: answers.at(-1)! };
+  };
+  if (!byScore || k > MAX_K) return whole();
+  const first = await sendAll(e, reqs.counts ? [scoreOnlyRequest(reqs.page, k), reqs.counts] : [scoreOnlyRequest(reqs.page, k)]);
+  const err = failed(...first);
+  if (err) throw err;
+  const top = await exactTop(tieRows(first[0]!), k, async (b) => {
+    const answers = await sendAll(e, boundRequests(reqs.page.query, b));
+    const failure = failed(...answers);
+    if (failure) throw failure;
+    return [tieRows(answers[0]!), tieRows(answers[1]!)];
+  }, window);
+  if (!top) return { hits: (await whole(false)).hits, counts: first.at(-1)! };
+  return { hits: top.slice(reqs.page.from).map((r) => r.hit), counts: first.at(-1)! };
+}
+
 export async function searchEngine(sql: Sql, e: EngineConfig, f: SearchFilters) {
   const cap = f.totalCap ?? TOTAL_CAP_DEFAULT;
   const text = f.q ? await textQuery(sql, f.q) : undefined;
   const offset = offsetOf(f);
-  const { page, counts } = await send(e, searchRequests(f, text ? (text.tsquery ? text.words : null) : null, offset, cap));
-  const err = failed(page) ?? failed(counts);
-  if (err) throw err;
-  const hits = page.body.hits?.hits ?? [];
+  const words = text ? (text.tsquery ? text.words : null) : null;
+  const byScore = f.sortBy === 'relevance' && words !== null && words.length > 0;
+  const { hits, counts } = await enginePage(e, searchRequests(f, words, offset, cap), offset + f.limit + 1, byScore);
   const keys: PageKey[] = hits.slice(0, f.limit).map((h) => {
     const [latitude, longitude] = [one<number>(h, 'latitude'), one<number>(h, 'longitude')];
     const distance = f.geo && latitude !== null && longitude !== null ? distanceKm(f.geo.latitude, f.geo.longitude, latitude, longitude) : null;

@@ -43,6 +43,8 @@ export function indexSettings(o: { shards: number; replicas: number }) {
     // a delete's version is remembered this long: a replayed older write arriving later is refused
     gc_deletes: '1h',
     'translog.durability': 'request',
+    'sort.field': ['quality', 'type', 'id'],
+    'sort.order': ['desc', 'asc', 'asc'],
     analysis: { analyzer: { lexeme: { type: 'custom', tokenizer: 'keyword' } } },
   };
 }

@@ -2,6 +2,7 @@
 // matches, the same sort keys and tie-breaks, the bounded total, the facets.
 import type { SearchFilters } from '../directory/search/filters';
 import { FACET_TOP } from '../directory/search/facets';
+import type { BoundSearch } from './ties';
 
 /**
  * PostgreSQL's earthdistance measures on a sphere of 6,378.168 km, OpenSearch's arc on one of
@@ -118,4 +119,25 @@ export function searchRequests(f: SearchFilters, words: string[] | null, offset:
     page: { ...page, track_total_hits: false },
     counts: { size: 0, track_total_hits: cap + 1, query: { bool: { filter: [...must, ...filter] } }, aggs },
   };
+}
+
+/** What a step of a relevance page (ties.ts) reads per row: the hit's keys and the tie-break's. */
+export const TIE_FIELDS = [...HIT_FIELDS, 'quality'] as const;
+
+/**
+ * Step 1 of a relevance page (ties.ts): the top k by score alone, in the engine's own order for
+ * ties, so it can skip what cannot reach the page; the count as the page request has it.
+ */
+export function scoreOnlyRequest(page: { track_total_hits: number | boolean; query: ReturnType<typeof searchRequest>['query'] }, k: number) {
+  return { size: k, track_total_hits: page.track_total_hits, stored_fields: '_none_', docvalue_fields: [...TIE_FIELDS], query: page.query };
+}
+
+/** Step 2 (ties.ts): quality above the bound by score alone, and quality at the bound by score, type and id. */
+export function boundRequests(query: ReturnType<typeof searchRequest>['query'], b: BoundSearch) {
+  const within = (clause: object) => ({ bool: { must: [query], filter: [clause] } });
+  const rows = { track_total_hits: false, stored_fields: '_none_', docvalue_fields: [...TIE_FIELDS] };
+  return [
+    { ...rows, size: b.above.size, query: within({ range: { quality: { gt: b.above.quality } } }) },
+    { ...rows, size: b.at.size, track_scores: true, query: within({ term: { quality: b.at.quality } }), sort: [{ _score: { order: 'desc' } }, ...TIE] },
+  ];
 }
