@@ -9,7 +9,7 @@ import { pageResults, textQuery, type PageKey, type SearchFilters, type TotalRel
 import type { FacetCount, SearchFacets } from '../directory/search/facets';
 import { TOTAL_CAP_DEFAULT } from '../directory/studios';
 import { call, EngineUnavailable, type EngineConfig } from './client';
-import { boundRequests, distanceKm, relevanceOf, scoreOnlyRequest, searchRequests, TIE_FIELDS } from './query';
+import { boundRequests, countRequest, distanceKm, relevanceOf, scoreOnlyRequest, searchRequests, TIE_FIELDS } from './query';
 import { exactTop, MAX_K, WINDOW } from './ties';
 
 interface Hit {
@@ -87,7 +87,7 @@ export async function enginePage(e: EngineConfig, reqs: ReturnType<typeof search
     return { hits: answers[0]!.body.hits?.hits ?? [], counts: answers.at(-1)! };
   };
   if (!byScore || k > MAX_K) return whole();
-  const first = await sendAll(e, reqs.counts ? [scoreOnlyRequest(reqs.page, k), reqs.counts] : [scoreOnlyRequest(reqs.page, k)]);
+  const first = await sendAll(e, [scoreOnlyRequest(reqs.page, k), reqs.counts ?? countRequest(reqs.page)]);
   const err = failed(...first);
   if (err) throw err;
   const top = await exactTop(tieRows(first[0]!), k, async (b) => {

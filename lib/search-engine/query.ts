@@ -126,10 +126,19 @@ export const TIE_FIELDS = [...HIT_FIELDS, 'quality'] as const;
 
 /**
  * Step 1 of a relevance page (ties.ts): the top k by score alone, in the engine's own order for
- * ties, so it can skip what cannot reach the page; the count as the page request has it.
+ * ties and without a count, so it can skip what cannot reach the page from its first match.
  */
-export function scoreOnlyRequest(page: { track_total_hits: number | boolean; query: ReturnType<typeof searchRequest>['query'] }, k: number) {
-  return { size: k, track_total_hits: page.track_total_hits, stored_fields: '_none_', docvalue_fields: [...TIE_FIELDS], query: page.query };
+export function scoreOnlyRequest(page: { query: ReturnType<typeof searchRequest>['query'] }, k: number) {
+  return { size: k, track_total_hits: false, stored_fields: '_none_', docvalue_fields: [...TIE_FIELDS], query: page.query };
+}
+
+/**
+ * The bounded count alone, the query as a filter (nothing scored), for a relevance page without
+ * facets: sent beside step 1 as the facets' search is, and kept by the shard request cache alike.
+ */
+export function countRequest(page: { track_total_hits: number | boolean; query: ReturnType<typeof searchRequest>['query'] }) {
+  const { must, filter } = page.query.bool;
+  return { size: 0, track_total_hits: page.track_total_hits, query: { bool: { filter: [...must, ...filter] } } };
 }
 
 /** Step 2 (ties.ts): quality above the bound by score alone, and quality at the bound by score, type and id. */

@@ -75,6 +75,8 @@ describe.skipIf(!OPENSEARCH_RUNS)('a relevance page from OpenSearch: score alone
         for (const window of [32, 8, 1]) {
           const got = await enginePage(e(), searchRequests(f, ['koi'], offset, 10_000), offset + limit + 1, true, window);
           expect(keys(got.hits as never), `limit ${limit}, page ${page}, window ${window}`).toEqual(want);
+          // the count comes from its own unscored search beside step 1: every document says koi
+          expect(got.counts.body.hits?.total).toEqual({ value: N, relation: 'eq' });
         }
       }
     }

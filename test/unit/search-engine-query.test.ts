@@ -1,7 +1,7 @@
 // The OpenSearch request a search becomes, and the document a search_documents row becomes
 // (lib/search-engine/query.ts, documents.ts): the pure parts the parity suite relies on.
 import { describe, expect, it } from 'vitest';
-import { distanceKm, HIT_FIELDS, relevanceOf, searchRequest, searchRequests } from '../../lib/search-engine/query';
+import { boundRequests, countRequest, distanceKm, HIT_FIELDS, relevanceOf, scoreOnlyRequest, searchRequest, searchRequests } from '../../lib/search-engine/query';
 import { toDocument, type DocumentRow } from '../../lib/search-engine/documents';
 import type { SearchFilters } from '../../lib/directory/search';
 
@@ -74,6 +74,31 @@ describe('searchRequests', () => {
     expect(counts).toEqual({ size: 0, track_total_hits: 151, query: { bool: { filter: [...whole.query.bool.must, ...whole.query.bool.filter] } }, aggs });
     // q without words matches nothing in the count either
     expect(searchRequests({ ...f, q: '!!!' }, null, 0, 150).counts!.query.bool.filter).toContainEqual({ match_none: {} });
+  });
+});
+
+describe('a relevance page\'s steps (ties.ts)', () => {
+  const f: SearchFilters = { ...base, q: 'koi', sortBy: 'relevance', city: 'Austin' };
+  const { page } = searchRequests(f, ['koi'], 40, 150);
+
+  it('step 1: the top k from the first row, by score alone (no sort, no count: the engine can skip from the first match), the tie-break keys; the count beside it, unscored', () => {
+    const r = scoreOnlyRequest(page, 61);
+    expect(r).toEqual({ size: 61, track_total_hits: false, stored_fields: '_none_', docvalue_fields: [...HIT_FIELDS, 'quality'], query: page.query });
+    expect(r).not.toHaveProperty('sort');
+    expect(r).not.toHaveProperty('from');
+    expect(countRequest(page)).toEqual({ size: 0, track_total_hits: 151, query: { bool: { filter: [...page.query.bool.must, ...page.query.bool.filter] } } });
+    // with facets, their search is the count: the same shape, the aggregations added
+    const { counts } = searchRequests({ ...f, includeFacets: true }, ['koi'], 40, 150);
+    expect({ ...counts, aggs: undefined }).toEqual({ ...countRequest(page), aggs: undefined });
+  });
+
+  it('step 2: above the bound by score alone, at the bound by score, type and id; both within the same query and filters', () => {
+    const [above, at] = boundRequests(page.query, { above: { quality: 0.585, size: 52 }, at: { quality: 0.585, size: 41 } });
+    expect(above).toMatchObject({ size: 52, track_total_hits: false, query: { bool: { must: [page.query], filter: [{ range: { quality: { gt: 0.585 } } }] } } });
+    expect(above).not.toHaveProperty('sort');
+    expect(at).toMatchObject({ size: 41, track_scores: true, query: { bool: { must: [page.query], filter: [{ term: { quality: 0.585 } }] } } });
+    expect(at).toHaveProperty('sort', [{ _score: { order: 'desc' } }, ...TIE]);
+    for (const r of [above, at]) expect(r!.docvalue_fields).toEqual([...HIT_FIELDS, 'quality']);
   });
 });
 
