@@ -9,10 +9,10 @@
 //     is in it (A); of the matches tied at s (T), it holds m in no promised order.
 //  2. The best m of T by (quality, type, id). Let w be the worst of the m held: at least m members of
 //     T rank no lower than w, so the best m all have quality >= w's. Two searches find them:
-//     - quality > w's, by score alone, |A| + WINDOW rows: when the last row scores below s (or the
-//       matches run out) it holds every member of T in that range;
+//     - quality > w's, by score alone, |A| + max(WINDOW, m) rows: when the last row scores below s
+//       (or the matches run out) it holds every member of T in that range;
 //     - quality = w's, sorted by score, type and id: the best m of T at that quality.
-//     When the first is cut short (WINDOW or more of T above w's quality), the m-th best of the
+//     When the first is cut short (that many or more of T above w's quality), the m-th best of the
 //     members it did return becomes the new w and step 2 runs again, at most ROUNDS times.
 // When none of that settles (or the index changed between the searches: a row above s that step 1
 // did not return), the caller sends the page sorted in full, as before. The index is sorted by
