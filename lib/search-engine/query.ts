@@ -114,11 +114,7 @@ export const relevanceOf = (score: number | null | undefined, hasText: boolean) 
 export function searchRequests(f: SearchFilters, words: string[] | null, offset: number, cap: number) {
   const { aggs, ...page } = searchRequest(f, words, offset, cap);
   if (!aggs) return { page };
-  const { must, filter } = page.query.bool;
-  return {
-    page: { ...page, track_total_hits: false },
-    counts: { size: 0, track_total_hits: cap + 1, query: { bool: { filter: [...must, ...filter] } }, aggs },
-  };
+  return { page: { ...page, track_total_hits: false }, counts: { ...countRequest(page), aggs } };
 }
 
 /** What a step of a relevance page (ties.ts) reads per row: the hit's keys and the tie-break's. */

@@ -3,6 +3,7 @@
 // an index of two shards and several segments whose documents tie at every score, for every page,
 // also when the bound must narrow (a small window) or cannot settle (the full sort answers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../scripts/seed/directory';
 import { bulk } from '../../lib/search-engine/indexer';
 import { ok } from '../../lib/search-engine/client';
 import { DOCUMENT_MAPPINGS, indexSettings } from '../../lib/search-engine/documents';
@@ -17,11 +18,8 @@ let node: OpenSearchNode;
 const e = () => engineOf(node.url, 'ties-test');
 const N = 1_200;
 
-/** A seeded generator: the same corpus every run. */
-function rng(seed: number) {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
-}
+/** The seed tooling's generator: the same corpus every run. */
+const rng = mulberry32;
 
 beforeAll(async () => {
   if (!OPENSEARCH_RUNS) return;

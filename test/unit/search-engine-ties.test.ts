@@ -2,13 +2,11 @@
 // an engine simulated here (score-only searches break ties in an order of their own), the page is
 // always the contract's (score, then quality best first, type, id), or null when it cannot be.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../scripts/seed/directory';
 import { byRelevance, exactTop, type BoundSearch, type TieRow } from '../../lib/search-engine/ties';
 
-/** A seeded generator: the same corpora every run. */
-function rng(seed: number) {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
-}
+/** The seed tooling's generator: the same corpus every run. */
+const rng = mulberry32;
 
 /** Few scores and few qualities: many ties at every level, as in the bench corpus. */
 function corpus(n: number, seed: number): TieRow[] {
