@@ -9,6 +9,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Clien
 import { Counter, type Registry } from 'prom-client';
 import type { Sql, Tx } from '../lib/db';
 import type { DecisionKeys } from '../lib/intake/decision-check';
+import { DECIDING, type DecidingStatus } from '../lib/intake/decisions';
 import { OPEN, transitionOf, type Transition } from '../lib/intake/lifecycle';
 import { findSubmission, type SubmissionRow } from '../lib/intake/submissions';
 import { applyTransition } from '../lib/intake/transitions';
@@ -60,7 +61,7 @@ const goneAs = (closedAs: string) => (closedAs === NOT_FOUND ? 'unknown to this 
 type Resumable = IntakeResume['intakeStatus'];
 type ResumeFrom = (sql: Sql, row: SubmissionRow, base: Pick<IntakeResume, 'uploadDeadline' | 'why'>) => Promise<IntakeResume | undefined>;
 const fromVerified: ResumeFrom = async (_sql, row, base) =>
-  row.verifiedSha256 ? { intakeStatus: row.intakeStatus as 'awaiting_review' | 'awaiting_second_review' | 'promoting', sha256: row.verifiedSha256, ...base } : undefined;
+  row.verifiedSha256 ? { intakeStatus: row.intakeStatus as DecidingStatus | 'promoting', sha256: row.verifiedSha256, ...base } : undefined;
 
 /**
  * How a new run starts from each open state of the lifecycle (lib/intake/lifecycle.ts OPEN):
@@ -74,8 +75,8 @@ export const RESUME_FROM: { [S in Resumable]: ResumeFrom } = {
       select actor_id, credential_id from intake_events where submission_id = ${row.submissionId} and to_status = 'verifying'`;
     return { intakeStatus: 'verifying', ...base, ...(by ? { uploadedBy: by } : {}) };
   },
-  awaiting_review: fromVerified,
-  awaiting_second_review: fromVerified,
+  // Every state a decision is taken in (awaiting_review and each held state: lib/intake/decisions.ts DECIDING).
+  ...(Object.fromEntries(DECIDING.map((s) => [s, fromVerified])) as Record<DecidingStatus, ResumeFrom>),
   promoting: fromVerified,
 };
 

@@ -4,6 +4,7 @@
 import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RowState } from '../activities/types';
 import { isWorking, reviewIn, transitionOf, WORK, type Transition, type Work, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
+import type { DecidingStatus } from '../lib/intake/decisions';
 import type { ActorRef, IntakeStatus } from '../lib/intake/vocabulary';
 import { record } from './intake-activities';
 import { currentDetailsOf } from './intake-details';
@@ -93,7 +94,7 @@ export class IntakeRun {
    * (a refused approval: awaiting_review or awaiting_second_review; an upload-complete with no
    * object: staged), with the review status that state carries.
    */
-  backTo(from: 'staged' | 'awaiting_review' | 'awaiting_second_review') {
+  backTo(from: 'staged' | DecidingStatus) {
     const left = this.state.intakeStatus;
     Object.assign(this.state, { intakeStatus: from, reviewStatus: reviewIn(from) });
     if (!this.shown(left)) return this.details(); // the search attributes never showed the step it left

@@ -9,7 +9,7 @@ import { condition, deprecatePatch, patched } from '@temporalio/workflow';
 import type { AcceptDecisionInput, WorkStepInput, WorkStepResult } from '../activities/types';
 import type { IntakeActivities } from '../activities/registered';
 import { gaveUpOf, isWorking, OPEN, reviewIn, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type Work, type WorkingStatus } from '../lib/intake/lifecycle';
-import { DECIDING, decisionDetails, decisionFacts, decisionNote, decisionTrigger, type DecidingStatus } from '../lib/intake/decisions';
+import { DECIDING, decisionDetails, decisionFacts, decisionNote, decisionTrigger, isDeciding, type DecidingStatus } from '../lib/intake/decisions';
 import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
 import { acts, localActs, record } from './intake-activities';
@@ -252,8 +252,8 @@ export function stepAt(at: IntakeStatus): Step {
 /** Where a run starts: a new submission is staged; a resumed run starts where the row (or the run before) was. */
 export async function firstStep(run: IntakeRun): Promise<Next> {
   const resume = run.input.resume;
-  if ((DECIDING as readonly string[]).includes(resume?.intakeStatus ?? '') && resume?.sha256) {
-    const at = resume.intakeStatus as DecidingStatus;
+  if (resume && isDeciding(resume.intakeStatus) && resume.sha256) {
+    const at = resume.intakeStatus;
     Object.assign(run.state, { intakeStatus: at, reviewStatus: reviewIn(at) });
     run.show();
     return { at, sha256: resume.sha256 };

@@ -6,7 +6,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
 import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { DecisionKeys } from '../lib/intake/decision-check';
-import { byKind, type Decision, type DecisionKind, type DecisionPayload } from '../lib/intake/decisions';
+import { byKind, type DecidingStatus, type Decision, type DecisionKind, type DecisionPayload } from '../lib/intake/decisions';
 import type { UploadCompletePayload } from '../lib/intake/signal-shapes';
 import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/intake/vocabulary';
 
@@ -21,8 +21,8 @@ export interface IntakeInput extends SubmissionRef {
 
 /** Where a new run of a submission starts: the state the row (or the run before) recorded. */
 export interface IntakeResume {
-  intakeStatus: 'staged' | 'verifying' | 'awaiting_review' | 'awaiting_second_review' | 'promoting';
-  /** The verified bytes' sha256 (awaiting_review, awaiting_second_review, promoting). */
+  intakeStatus: 'staged' | 'verifying' | DecidingStatus | 'promoting';
+  /** The verified bytes' sha256 (awaiting a decision, promoting). */
   sha256?: string | null;
   /** When the upload window ends (ISO time; staged). */
   uploadDeadline: string;

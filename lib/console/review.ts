@@ -3,6 +3,7 @@
 // decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
 import { DECIDING, DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, type DecisionLabel } from '../intake/decisions';
+import { heldStatuses } from '../intake/vocabulary';
 import { DECISIONS } from '../intake/lifecycle';
 import { classificationsOf } from '../agents/classifications';
 import { FLAG_CONFIDENCE, isoOf, type DecisionCounts, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
@@ -48,7 +49,7 @@ const contentFlagsOf = (sql: Tx) => sql`
 
 /** A held approval's first half (lib/intake/second-review.ts): who approved first, when, and why a second operator is needed; null when none is waited for. */
 const secondReviewOf = (sql: Tx) => sql`
-  case when s.intake_status = 'awaiting_second_review' then (
+  case when s.intake_status = any(${heldStatuses}) then (
     select jsonb_build_object('firstApprovedBy', e.actor_id, 'firstApprovedAt', to_char(e.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'firstNotes', e.note, 'reasons', to_jsonb(coalesce(s.second_review_reasons, '{}'::text[])))
     from intake_events e where e.submission_id = s.submission_id and e.trigger = any(${[...HELD_TRIGGERS]}) order by e.at desc, e.id desc limit 1)

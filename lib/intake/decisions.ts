@@ -12,7 +12,7 @@
 // Pure (zod, ./vocabulary, ./signal-shapes): workflow code imports it.
 import { z } from 'zod';
 import { claimedOf, SIGNAL_LIMITS, type ShapeCheck } from './signal-shapes';
-import { rejectReasonCodes, type IntakeStatus, type RejectReasonCode, type ReviewStatus } from './vocabulary';
+import { heldStatuses, HELD_STATES, rejectReasonCodes, type HeldStatus, type IntakeStatus, type RejectReasonCode, type ReviewStatus } from './vocabulary';
 
 /** Every human decision, in the order routes, triggers and counts list them. */
 export const DECISION_KINDS = ['approve', 'reject'] as const;
@@ -20,9 +20,10 @@ export type DecisionKind = (typeof DECISION_KINDS)[number];
 /** The triggers of held decisions (DecisionSpec.held): the first of two operators. */
 export const HELD_TRIGGERS = ['first_approval'] as const;
 export type HeldTrigger = (typeof HELD_TRIGGERS)[number];
-/** The states a decision is taken in: awaiting_review, and where a held decision waits for its second operator. */
-export const DECIDING = ['awaiting_review', 'awaiting_second_review'] as const satisfies readonly IntakeStatus[];
-export type DecidingStatus = (typeof DECIDING)[number];
+/** The states a decision is taken in: awaiting_review, and each state a held decision waits in for its second operator (vocabulary.ts HELD_STATES). */
+export type DecidingStatus = 'awaiting_review' | HeldStatus;
+export const DECIDING: readonly DecidingStatus[] = ['awaiting_review', ...heldStatuses];
+export const isDeciding = (s: IntakeStatus): s is DecidingStatus => (DECIDING as readonly IntakeStatus[]).includes(s);
 
 // Payload parts: each refusal names the field and what was expected (the refusal record's detail).
 const say = (error: string) => ({ error });
@@ -70,11 +71,12 @@ export interface DecisionSpec<P extends z.ZodType = z.ZodType> {
   transition: { to: IntakeStatus; review: ReviewStatus };
   /**
    * Where one operator is not enough (the second-review policy, lib/intake/second-review.ts): from
-   * awaiting_review, a decision whose payload names `reasons` is held as `trigger` in `to` (written
-   * with its signed decision, the reasons among the row's facts) until a different operator decides
-   * there; the same operator deciding again is refused (`same_operator`).
+   * the state `to` is shown as (vocabulary.ts HELD_STATES), a decision whose payload names `reasons`
+   * is held as `trigger` in `to`, with that state's review status (written with its signed decision,
+   * the reasons among the row's facts), until a different operator decides there; the same operator
+   * deciding again is refused (`same_operator`). `doing`: the Web UI's details line while it waits.
    */
-  held?: { trigger: HeldTrigger; to: IntakeStatus; review: ReviewStatus; reasons(p: z.output<P>): string[] };
+  held?: { trigger: HeldTrigger; to: HeldStatus; reasons(p: z.output<P>): string[]; doing: string };
   /** The note its transition records. */
   note(p: z.output<P>): string;
   /** The facts its transition records, when it has some. */
@@ -102,7 +104,7 @@ export const DECISION_TABLE = {
       ...(p.secondReview?.length ? { secondReview: p.secondReview } : {}),
     }),
     transition: { to: 'promoting', review: 'approved' },
-    held: { trigger: 'first_approval', to: 'awaiting_second_review', review: 'second_review_required', reasons: (p) => p.secondReview ?? [] },
+    held: { trigger: 'first_approval', to: 'awaiting_second_review', reasons: (p) => p.secondReview ?? [], doing: 'approved once; awaiting a second, different operator' },
     note: (p) => p.reviewNotes,
     route: {
       operationId: 'approveSubmission',
@@ -184,10 +186,18 @@ export function decisionFacts(d: Decision, trigger: DecisionTrigger = d.kind): {
 
 /** A kind's held rule (DecisionSpec.held), where it has one. */
 export const heldOf = (kind: DecisionKind): DecisionSpec['held'] => specOf(kind).held;
+/** The held rule that waits in `s`. */
+export const heldIn = (s: HeldStatus): NonNullable<DecisionSpec['held']> => {
+  const held = DECISION_KINDS.map(heldOf).find((h) => h?.to === s);
+  if (!held) throw new Error(`no decision is held in ${s}`); // test/unit/decision-table.test.ts holds every held state to one
+  return held;
+};
+/** The review status a held decision carries while it waits. */
+export const heldReview = (s: HeldStatus): ReviewStatus => HELD_STATES[s].review;
 
 /** The trigger a decision is taken as in `at`: held (the first of two operators) where its kind holds it and its payload names reasons; else its kind. */
 export type DecisionTrigger = DecisionKind | HeldTrigger;
 export function decisionTrigger(d: Decision, at: IntakeStatus): DecisionTrigger {
   const held = heldOf(d.kind);
-  return held && at === 'awaiting_review' && held.reasons(d.signal).length > 0 ? held.trigger : d.kind;
+  return held && at === HELD_STATES[held.to].shownAs && held.reasons(d.signal).length > 0 ? held.trigger : d.kind;
 }

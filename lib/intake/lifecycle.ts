@@ -16,8 +16,9 @@
 // kind from each state awaiting a decision, and the held rows of a second review) come from the
 // decision table (./decisions.ts), which a new decision is added to; nothing here changes for it. Pure: workflow code imports it.
 import type { ImageFacts } from '../media/vocabulary';
-import { DECIDING, DECISION_KINDS, DECISION_TABLE, heldOf, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
+import { DECIDING, DECISION_KINDS, DECISION_TABLE, heldOf, heldReview, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
 import {
+  HELD_STATES,
   intakeStatuses,
   SYSTEM_ACTOR,
   type ActorRef,
@@ -63,11 +64,11 @@ function decisionRow(trigger: DecisionKind, from: DecidingStatus) {
   return { from, trigger, source: 'client', to, review } as const;
 }
 
-/** A held decision's row (the first of two operators): from awaiting_review to where it waits for the second. */
+/** A held decision's row (the first of two operators): from where partners still see it (HELD_STATES shownAs) to where it waits for the second. */
 function heldRows() {
   return DECISION_KINDS.flatMap((kind) => {
     const held = heldOf(kind);
-    return held ? [{ from: 'awaiting_review', trigger: held.trigger, source: 'client', to: held.to, review: held.review, of: kind } as const] : [];
+    return held ? [{ from: HELD_STATES[held.to].shownAs, trigger: held.trigger, source: 'client', to: held.to, review: heldReview(held.to), of: kind } as const] : [];
   });
 }
 

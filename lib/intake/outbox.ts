@@ -4,7 +4,7 @@
 // lib/webhooks delivers what is written here.
 import type { Tx } from '../db';
 import { isWorking, type WorkingStatus } from './lifecycle';
-import type { IntakeStatus } from './vocabulary';
+import { isHeldStatus, type HeldStatus, type IntakeStatus } from './vocabulary';
 
 export const EVENT_TYPES = [
   'submission.staged',
@@ -22,23 +22,22 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENTS_CHANNEL = 'webhook_events';
 
 /**
- * Every status but the work steps (partners hear of none: lib/intake/lifecycle.ts WORK), total: a
- * new status that is no work step does not compile until it names its event, or null where
- * partners hear of none (a second review: they keep seeing awaiting_review).
+ * Every status but the work steps and the held states, total: a new status that is neither does not
+ * compile until it names its event. Partners hear of no work step (lib/intake/lifecycle.ts WORK)
+ * and of no held state (vocabulary.ts HELD_STATES: they keep seeing where the hold began).
  */
-const BY_STATUS: Record<Exclude<IntakeStatus, WorkingStatus>, EventType | null> = {
+const BY_STATUS: Record<Exclude<IntakeStatus, WorkingStatus | HeldStatus>, EventType> = {
   staged: 'submission.staged',
   awaiting_review: 'submission.awaiting_review',
-  awaiting_second_review: null,
   verification_failed: 'submission.verification_failed',
   expired: 'submission.expired',
   rejected: 'submission.rejected',
   promoted_to_media_store: 'submission.promoted',
 };
 
-/** The event a transition into `status` causes; none into a work step. */
+/** The event a transition into `status` causes; none into a work step or a held state. */
 export function eventTypeOf(status: IntakeStatus): EventType | undefined {
-  return isWorking(status) ? undefined : (BY_STATUS[status] ?? undefined);
+  return isWorking(status) || isHeldStatus(status) ? undefined : BY_STATUS[status];
 }
 
 const newEventId = (tx: Tx) => tx`'msg_' || replace(gen_random_uuid()::text, '-', '')`;

@@ -2,7 +2,7 @@
 // routes, the list, the webhook payloads and the events feed.
 import { renditionPath } from '../media/renditions';
 import type { SubmissionTimes } from './submissions';
-import { partnerStatus, type IntakeView } from './vocabulary';
+import { partnerStatus, reviewPending, type IntakeView } from './vocabulary';
 
 /**
  * The contract's status view (2.3): no storage pointers, review notes or credential details; with
@@ -19,7 +19,7 @@ export function statusView(s: IntakeView, t?: { times: SubmissionTimes; publicBa
     ...(s.rejectReasonCode ? { rejectReason: s.rejectReasonCode } : {}),
     ...(t ? timesView(t.times, t.publicBaseUrl) : {}),
     governance: {
-      reviewRequired: s.reviewStatus === 'review_required' || s.reviewStatus === 'second_review_required',
+      reviewRequired: reviewPending(s.reviewStatus),
       promotedToMediaStore: s.intakeStatus === 'promoted_to_media_store',
       publicSurfaceActivated: false as const,
       canonicalRuntimeMutationExecuted: false as const,

@@ -7,8 +7,7 @@ export const intakeStatuses = [
   'staged',
   'verifying',
   'awaiting_review',
-  // Approved once where the second-review policy asks for two operators (lib/intake/second-review.ts):
-  // waits for a different operator. Partners see it as awaiting_review (lib/intake/status-view.ts).
+  // Where a held decision waits (HELD_STATES below).
   'awaiting_second_review',
   'promoting',
   'promoted_to_media_store',
@@ -18,18 +17,32 @@ export const intakeStatuses = [
 ] as const;
 export type IntakeStatus = (typeof intakeStatuses)[number];
 
+export const reviewStatuses = ['review_required', 'second_review_required', 'approved', 'rejected', 'not_reviewed'] as const;
+export type ReviewStatus = (typeof reviewStatuses)[number];
+
 /**
- * The status partners see: a submission waiting for its second operator is still awaiting review
- * to them (its reviewStatus, second_review_required, says why it takes longer).
+ * The states a held decision waits in (lib/intake/decisions.ts DecisionSpec.held names the one it
+ * holds in): each with the state partners see it as (where its first decision was taken: a hold is
+ * the house's business, so partners hear of no new state and get no event) and the review status
+ * it carries, which says why it takes longer. The statuses partners see, the events, the review
+ * flag, the workflow's waits, the reconciler and the console's queries all follow from this map.
  */
-export const partnerStatus = (s: IntakeStatus): IntakeStatus => (s === 'awaiting_second_review' ? 'awaiting_review' : s);
+export const HELD_STATES = {
+  // Approved once where the second-review policy asks for two operators (lib/intake/second-review.ts).
+  awaiting_second_review: { shownAs: 'awaiting_review', review: 'second_review_required' },
+} as const satisfies Partial<Record<IntakeStatus, { shownAs: IntakeStatus; review: ReviewStatus }>>;
+export type HeldStatus = keyof typeof HELD_STATES;
+export const heldStatuses = Object.keys(HELD_STATES) as HeldStatus[];
+export const isHeldStatus = (s: string): s is HeldStatus => Object.hasOwn(HELD_STATES, s);
+
+/** The status partners see: a held state shows as where its first decision was taken. */
+export const partnerStatus = (s: IntakeStatus): IntakeStatus => (isHeldStatus(s) ? HELD_STATES[s].shownAs : s);
 /** The statuses partners see (and filter on). */
 export const partnerStatuses = intakeStatuses.filter((s) => partnerStatus(s) === s);
 /** The statuses partners see as `shown`. */
 export const statusesShownAs = (shown: IntakeStatus): IntakeStatus[] => intakeStatuses.filter((s) => partnerStatus(s) === shown);
-
-export const reviewStatuses = ['review_required', 'second_review_required', 'approved', 'rejected', 'not_reviewed'] as const;
-export type ReviewStatus = (typeof reviewStatuses)[number];
+/** Review statuses that still wait for a human: review_required, and each held state's. */
+export const reviewPending = (r: ReviewStatus): boolean => r === 'review_required' || Object.values(HELD_STATES).some((h) => h.review === r);
 
 export const verificationFailureCodes = [
   'object_missing',

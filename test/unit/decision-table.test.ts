@@ -10,7 +10,11 @@ import { decisionBodies } from '../../api/routes/intake/schemas';
 import { signalRoutes } from '../../api/routes/intake/signals';
 import { DecisionCounts, RecentDecision } from '../../lib/console/answers';
 import { SIGNED_ACTS } from '../../lib/intake/decision-check';
-import { DECIDING, DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, checkDecisionShape, decisionDetails, decisionNote, type Decision } from '../../lib/intake/decisions';
+import { DECIDING, DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, checkDecisionShape, decisionDetails, decisionNote, heldIn, heldOf, type Decision } from '../../lib/intake/decisions';
+import { eventTypeOf } from '../../lib/intake/outbox';
+import { statusView } from '../../lib/intake/status-view';
+import { heldStatuses, HELD_STATES, partnerStatus, partnerStatuses, type IntakeView } from '../../lib/intake/vocabulary';
+import { currentDetailsOf } from '../../workflows/intake-details';
 import { TRANSITIONS, triggers } from '../../lib/intake/lifecycle';
 import { decisionUpdates } from '../../workflows/messages';
 
@@ -36,8 +40,8 @@ describe('the decision table', () => {
       expect(rows).toEqual(DECIDING.map((from) => ({ from, trigger: k, source: 'client', to: DECISION_TABLE[k].transition.to, review: DECISION_TABLE[k].transition.review })));
     }
     const held = kinds.flatMap((k) => {
-      const h = (DECISION_TABLE[k] as { held?: { trigger: string; to: string; review: string } }).held;
-      return h ? [{ from: 'awaiting_review', trigger: h.trigger, source: 'client', to: h.to, review: h.review, of: k }] : [];
+      const h = heldOf(k);
+      return h ? [{ from: HELD_STATES[h.to].shownAs, trigger: h.trigger, source: 'client', to: h.to, review: HELD_STATES[h.to].review, of: k }] : [];
     });
     expect(held.map((h) => h.trigger)).toEqual([...HELD_TRIGGERS]);
     for (const h of held) expect(TRANSITIONS.filter((t) => t.trigger === h.trigger)).toEqual([h]);
@@ -45,6 +49,26 @@ describe('the decision table', () => {
       const rows = TRANSITIONS.filter((t) => t.from === from && t.source === 'client').map((t) => t.trigger);
       expect(rows).toEqual(from === 'awaiting_review' ? [...kinds, ...HELD_TRIGGERS] : kinds);
     }
+  });
+
+  it('holds every held state to one decision kind, and derives how it looks from vocabulary.ts HELD_STATES and the held rule', () => {
+    expect(heldStatuses.length).toBeGreaterThan(0);
+    for (const s of heldStatuses) {
+      const holders = kinds.filter((k) => heldOf(k)?.to === s);
+      expect(holders).toHaveLength(1);
+      expect(heldIn(s)).toBe(heldOf(holders[0]!));
+      // A decision is taken there; partners see where the hold began, hear of nothing, and the review still waits.
+      expect(DECIDING).toContain(s);
+      expect(partnerStatus(s)).toBe(HELD_STATES[s].shownAs);
+      expect(partnerStatuses).not.toContain(s);
+      expect(eventTypeOf(s)).toBeUndefined();
+      const row: IntakeView = { submissionId: 'sub_1', artistCanonicalId: 'a', intakeStatus: s, reviewStatus: HELD_STATES[s].review, mediaStoreDocumentId: null, failureCode: null, rejectReasonCode: null };
+      expect(statusView(row)).toMatchObject({ intakeStatus: HELD_STATES[s].shownAs, reviewStatus: HELD_STATES[s].review, governance: { reviewRequired: true } });
+      const at = new Date('2026-01-02T03:04:05.000Z');
+      expect(currentDetailsOf({ intakeStatus: s, failureCode: null, rejectReasonCode: null, mediaStoreDocumentId: null }, at, at)).toBe(`${heldIn(s).doing} since ${at.toISOString()}`);
+    }
+    // The state a hold begins in is itself seen by partners and has its event.
+    for (const s of heldStatuses) expect(eventTypeOf(HELD_STATES[s].shownAs)).toBeDefined();
   });
 
   it('has one route per kind (POST …/{submissionId}/<kind>, the table’s operation id), with a body, a refusal text and a signed act', () => {

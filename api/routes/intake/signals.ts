@@ -3,6 +3,7 @@
 // Update operations (api/operations/decisions.ts).
 import type { z } from 'zod';
 import { DECISION_KINDS, DECISION_TABLE, type DecisionFields, type DecisionKind } from '../../../lib/intake/decisions';
+import { isHeldStatus } from '../../../lib/intake/vocabulary';
 import { uploadCompleteUpdate } from '../../../workflows/messages';
 import { defineRoute, type Route, type RouteContext } from '../../routing/route';
 import * as C from '../../openapi/components';
@@ -70,7 +71,7 @@ const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
     // seenMatches only when there are some: the payload of an approval without matches is as before.
     const fields = { ...approval, ...(seenMatches?.length ? { seenMatches } : {}) };
     // The second-review policy (lib/intake/second-review.ts): the second approval is a different operator's.
-    if (row?.intakeStatus === 'awaiting_second_review') {
+    if (row && isHeldStatus(row.intakeStatus)) {
       const first = await firstDecisionOf(deps.sql, submissionId);
       if (first?.actorId === actor().actorId) throw sameOperator(first.at);
       return fields;
