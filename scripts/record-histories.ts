@@ -37,8 +37,8 @@ import { decodeJsonPayloads } from '../temporal/payload-json';
 const { values } = parseCli('Records the Temporal histories the replay test replays (test/fixtures/histories).', 'npm run record:histories --', {
   options: {
     out: { type: 'string', default: path.join('test', 'fixtures', 'histories'), description: 'folder to write (relative to the project)' },
-    // The workflow shape these histories record (the newest: one generation of messaging, verification in one step).
-    shape: { type: 'string', default: 'one-generation', description: 'the workflow shape recorded (the newest patch or workflow type)' },
+    // The workflow shape these histories record (the newest: verification and the promotion each a local activity).
+    shape: { type: 'string', default: 'promote-in-one-task', description: 'the workflow shape recorded (the newest patch or workflow type)' },
     // The whole recording is bounded; one scenario normally takes well under a second.
     seconds: { type: 'string', default: '180', description: 'time bound of the recording' },
   },

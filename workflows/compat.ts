@@ -24,15 +24,39 @@ export interface CompatItem {
 export const DECISION_UPDATES_PATCH = 'intake-decision-updates';
 /** Asked before a rejection is written, by runs of the decision-updates shape only (deprecated: their markers may be either). */
 export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
-/** Asked first by every run; new runs carry it (the current shape). */
+/** Asked by every run after the newest shape's patch; runs of the one-generation build carry it (verification in one local activity, the promotion a regular one). */
 export const VERIFY_IN_ONE_STEP_PATCH = 'intake-verify-in-one-step';
+/** Asked first by every run; new runs carry it (the current shape: the promotion, too, runs inside the workflow task that took the approval). */
+export const PROMOTE_IN_ONE_TASK_PATCH = 'intake-promote-in-one-task';
+
+/**
+ * The shapes a run may have been recorded with, oldest first, each with the patch its runs carry.
+ * A run asks the patches newest first (portfolio-intake.ts shapeOf); a new run records only the
+ * newest marker. A run of a shape has what every patch up to its own brought (shapeHas).
+ */
+export const SHAPES = [
+  { shape: 'decision-updates', patch: DECISION_UPDATES_PATCH },
+  { shape: 'verify-in-one-step', patch: VERIFY_IN_ONE_STEP_PATCH },
+  { shape: 'current', patch: PROMOTE_IN_ONE_TASK_PATCH },
+] as const;
+export type Shape = (typeof SHAPES)[number]['shape'];
+export type ShapePatch = (typeof SHAPES)[number]['patch'];
+/** Does a run of `shape` have what `patch` brought (its shape is that patch's, or newer)? */
+export const shapeHas = (shape: Shape, patch: ShapePatch): boolean => SHAPES.findIndex((s) => s.shape === shape) >= SHAPES.findIndex((s) => s.patch === patch);
 
 export const COMPAT: readonly CompatItem[] = [
   {
     kind: 'patch',
+    id: PROMOTE_IN_ONE_TASK_PATCH,
+    what: 'the current shape: the promotion, like verification, is a local activity run inside the workflow task that took the approval (no activity task, no second workflow task); it still shows in the search attributes while it runs',
+    retireWhen: 'deprecation: no open portfolioIntake run without its marker (TemporalChangeVersion NOT IN ("intake-promote-in-one-task"))',
+    state: 'live',
+  },
+  {
+    kind: 'patch',
     id: VERIFY_IN_ONE_STEP_PATCH,
-    what: 'the current shape: upload-complete verifies in one local activity that also looks for the staged object; work steps show in the details line, not the search attributes',
-    retireWhen: 'deprecation: no open portfolioIntake run without its marker (TemporalChangeVersion NOT IN ("intake-verify-in-one-step"))',
+    what: 'the verify-in-one-step shape (runs of the one-generation build): upload-complete verifies in one local activity that also looks for the staged object and shows in the details line, not the search attributes; the promotion is a regular activity',
+    retireWhen: 'removal, with the regular-activity promotion branch: no open portfolioIntake run without the promote-in-one-task marker (TemporalChangeVersion NOT IN ("intake-promote-in-one-task"))',
     state: 'live',
   },
   {

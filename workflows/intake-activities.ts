@@ -18,10 +18,12 @@ export const acts = proxyActivities<IntakeActivities>({
 });
 
 /**
- * The work steps lifecycle.ts WORK marks `local` (verification), in the current shape: run by the
- * worker inside the workflow task that took the upload-complete, so the step costs one history
- * event and no round trip through the server. Same timeout and retry as `acts`; a worker that dies
- * mid-step leaves the task to time out, and the next worker runs the step again (it is idempotent).
+ * The work steps lifecycle.ts WORK marks `local` (verification, and in the current shape the
+ * promotion): run by the worker inside the workflow task that took the upload-complete or the
+ * approval, so the step costs one history event and no round trip through the server. Same timeout
+ * and retry as `acts` (past a minute of retries the SDK waits on a timer between attempts); a
+ * worker that dies mid-step leaves the task to time out, and the next worker runs the step again
+ * (both are idempotent).
  */
 export const localActs = proxyLocalActivities<IntakeActivities>({
   startToCloseTimeout: '30 seconds',

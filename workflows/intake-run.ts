@@ -6,18 +6,15 @@ import type { RowState } from '../activities/types';
 import { isWorking, reviewIn, transitionOf, WORK, type Transition, type Work, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
 import type { DecidingStatus } from '../lib/intake/decisions';
 import type { ActorRef, IntakeStatus } from '../lib/intake/vocabulary';
+import { shapeHas, type Shape } from './compat';
 import { record } from './intake-activities';
 import { currentDetailsOf } from './intake-details';
 import { Inbox } from './intake-inbox';
 import { MAX_HISTORY_BYTES, MAX_HISTORY_EVENTS } from '../lib/intake/history-bounds';
 import { AwaitingSinceKey, IntakeStatusKey, ReviewStatusKey, type IntakeInput, type IntakeResume, type IntakeState } from './messages';
 
-/**
- * The shape a run was recorded with (workflows/compat.ts): `current` for new runs; runs of the
- * decision-updates builds replay as they were recorded (the staged object looked at by its own
- * activity, verification a regular activity, work steps in the search attributes).
- */
-export type Shape = 'current' | 'decision-updates';
+/** Does a run of `shape` run the work step as a local activity (lifecycle.ts WORK local: from the shape whose patch brought it)? */
+export const runsLocal = (shape: Shape, work: Work): boolean => work.local !== undefined && shapeHas(shape, work.local.since);
 
 export class IntakeRun {
   readonly state: IntakeState;
@@ -60,12 +57,14 @@ export class IntakeRun {
 
   /**
    * Is `s` shown in the search attributes? Where a run waits, how it ended, and a work step that
-   * is a regular activity (it may retry for minutes: on-call looks for it). A local work step runs
-   * inside one workflow task, so its upsert would be replaced before anyone saw it; in the current
-   * shape it shows in the details line only (an upsert is a history event).
+   * is a regular activity or says `shown` (it may retry for minutes: on-call looks for it). Another
+   * local work step runs inside one workflow task, so its upsert would be replaced before anyone saw
+   * it: it shows in the details line only (an upsert is a history event).
    */
   private shown(s: IntakeStatus): boolean {
-    return !(this.shape === 'current' && isWorking(s) && (WORK[s] as Work).local);
+    if (!isWorking(s)) return true;
+    const work: Work = WORK[s];
+    return !runsLocal(this.shape, work) || work.local?.shown === true;
   }
 
   show() {

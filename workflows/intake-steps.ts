@@ -14,7 +14,7 @@ import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
 import { acts, localActs, record } from './intake-activities';
 import type { Decision } from './intake-inbox';
-import { IntakeRun } from './intake-run';
+import { IntakeRun, runsLocal } from './intake-run';
 import type { IntakeState, UploadCompleteSignal } from './messages';
 
 /** What a step hands the next: the request a work step answers (an upload or a decision that enters one), the verified bytes, a work step's entering transition. */
@@ -203,7 +203,7 @@ const work: Step = async (run, at) => {
   // A step that arrived with a patch is passed by in a run recorded before it: the older table's
   // outcome is what its row holds (lifecycle.ts WORK).
   if (step.arrivedWith !== 'initial' && !patched(step.arrivedWith)) return follow(run, at, outcomeOf(outcomes, { ok: true }));
-  const proxies = step.local && run.shape === 'current' ? localActs : acts;
+  const proxies = runsLocal(run.shape, step) ? localActs : acts;
   const call = proxies[step.activity as keyof typeof proxies] as (i: unknown) => Promise<WorkStepResult>;
   let result: WorkStepResult;
   try {

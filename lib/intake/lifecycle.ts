@@ -109,8 +109,15 @@ export type WorkingStatus = Exclude<Exclude<TableRow['from'], null>, Extract<Tab
  * recorded history has say `initial`; test/unit/work-steps.test.ts fails for any other.
  */
 export const WORK = {
-  verifying: { activity: 'verifyStagedMedia', doing: 'verifying the uploaded bytes', arrivedWith: 'initial', local: true },
-  promoting: { activity: 'promoteToMediaStore', doing: 'approved; promoting into the private media store', gaveUpNote: 'promotion gave up after its attempts', arrivedWith: 'initial' },
+  verifying: { activity: 'verifyStagedMedia', doing: 'verifying the uploaded bytes', arrivedWith: 'initial', local: { since: 'intake-verify-in-one-step' } },
+  promoting: {
+    activity: 'promoteToMediaStore',
+    doing: 'approved; promoting into the private media store',
+    gaveUpNote: 'promotion gave up after its attempts',
+    arrivedWith: 'initial',
+    // Shown: with storage away it retries for minutes, and on-call looks for it by IntakeStatus.
+    local: { since: 'intake-promote-in-one-task', shown: true },
+  },
 } as const satisfies Record<WorkingStatus, Work>;
 export interface Work {
   activity: string;
@@ -118,8 +125,13 @@ export interface Work {
   gaveUpNote?: string;
   /** `initial`: a step of every recorded shape; else the patch id (workflows/compat.ts) the step arrived with. */
   arrivedWith: 'initial' | `intake-${string}`;
-  /** Run as a local activity, in the current shape (workflows/intake-activities.ts localActs): a short step that must not cost a round trip; shown in the details line, not the search attributes. */
-  local?: true;
+  /**
+   * Run as a local activity (workflows/intake-activities.ts localActs) by runs of the shape whose
+   * patch (workflows/compat.ts SHAPES) brought it, and of every newer one: a short step that must
+   * not cost a round trip through the server. Shown in the details line; in the search attributes
+   * too only when it says `shown` (its upsert is one more history event).
+   */
+  local?: { since: 'intake-verify-in-one-step' | 'intake-promote-in-one-task'; shown?: true };
 }
 
 /** Work steps: states whose every way out is the workflow's own doing (verifying, promoting). */

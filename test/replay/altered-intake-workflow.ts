@@ -4,7 +4,7 @@
 // workflow, so an expired history (which never gets there) still replays, and every history that
 // reached verification must fail with a DeterminismViolationError.
 import { condition, patched, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
-import { DECISION_UPDATES_PATCH, VERIFY_IN_ONE_STEP_PATCH } from '../../workflows/compat';
+import { SHAPES } from '../../workflows/compat';
 import {
   decisionUpdates,
   IntakeStatusKey,
@@ -24,7 +24,7 @@ const acts = proxyActivities<AlteredActivities>({ startToCloseTimeout: '2 minute
 
 export async function portfolioIntake(input: IntakeInput): Promise<string> {
   // As the real workflow: the shape asked first (each recorded shape has one of the markers here).
-  if (!patched(VERIFY_IN_ONE_STEP_PATCH)) patched(DECISION_UPDATES_PATCH);
+  for (const s of [...SHAPES].reverse()) if (patched(s.patch)) break;
   let upload: UploadCompleteSignal | undefined;
   let decision: Decision['signal'] | undefined;
   const taken = { taken: true as const, intakeStatus: 'verifying' as const };

@@ -55,9 +55,9 @@ describe('recorded workflow histories (test/fixtures/histories)', () => {
     expect(ofShape.some((f) => f.workflowType === 'artistResolution')).toBe(true);
   });
 
-  it('hold one shape per build whose runs may still be open: the Updates-era shapes and the current one-generation shape (with a classified submission)', () => {
-    expect([...shapes].sort()).toEqual(['compat-retired', 'decision-updates', 'one-generation', 'signed-classifications']);
-    expect(fixtures.some((f) => f.shape === 'one-generation' && f.scenario === 'classified')).toBe(true);
+  it('hold one shape per build whose runs may still be open: the Updates-era shapes, the one-generation shape and the current promote-in-one-task shape (with a classified submission and a second review)', () => {
+    expect([...shapes].sort()).toEqual(['compat-retired', 'decision-updates', 'one-generation', 'promote-in-one-task', 'signed-classifications']);
+    for (const scenario of ['classified', 'second-review']) expect(fixtures.some((f) => f.shape === 'promote-in-one-task' && f.scenario === scenario)).toBe(true);
   });
 
   it('hold no shape that takes the removed branches (recordRejection, activity inputs without transitions or a signed decision)', () => {
