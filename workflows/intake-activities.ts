@@ -21,12 +21,19 @@ export const acts = proxyActivities<IntakeActivities>({
  * The work steps lifecycle.ts WORK marks `local` (verification, and in the current shape the
  * promotion): run by the worker inside the workflow task that took the upload-complete or the
  * approval, so the step costs one history event and no round trip through the server. Same timeout
- * and retry as `acts` (past a minute of retries the SDK waits on a timer between attempts); a
- * worker that dies mid-step leaves the task to time out, and the next worker runs the step again
- * (both are idempotent).
+ * and retry as `acts`; a worker that dies mid-step leaves the task to time out, and the next worker
+ * runs the step again (both are idempotent).
+ *
+ * The request that entered the step is accepted only when that workflow task completes. So a step
+ * that keeps failing (storage away) retries inside the task for 3 seconds at most (attempts at 0,
+ * 1 and 3 s): a longer wait (LOCAL_RETRY_THRESHOLD) is a workflow timer, the task completes, the
+ * request is accepted and the run shows where it is, and a worker stopping is not held by the
+ * retries. The SDK's default (a minute of retries inside one task) would hold all three.
  */
+export const LOCAL_RETRY_THRESHOLD = '2 seconds';
 export const localActs = proxyLocalActivities<IntakeActivities>({
   startToCloseTimeout: '30 seconds',
+  localRetryThreshold: LOCAL_RETRY_THRESHOLD,
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: STEP_ATTEMPTS },
 });
 

@@ -148,7 +148,11 @@ export async function updateAndSettle<P>(
     if (runClosing(err)) throw resuming(deps);
     if (!deliveryUnknown(err) && !deliveryUnknown((err as { cause?: unknown }).cause)) throw err;
     deps.log.warn({ submissionId, trigger }, 'update outcome unknown: the Temporal call timed out after it was sent');
-    return { view: statusView(before), outcome: 'pending' };
+    // Not known whether this request was applied; the state shown is the row's as it is now (a
+    // work step run inside the task that took the request, such as a slow promotion, has already
+    // moved it), or as it was when the request came if the database cannot say.
+    const now = await findSubmission(deps.sql, submissionId).catch(() => undefined);
+    return { view: statusView(now ?? before), outcome: 'pending' };
   }
   try {
     const result = accepted.result();
