@@ -37,14 +37,25 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
     // Seal first: from here on the upload endpoint refuses to replace the bytes, so the hash we
     // record is the hash of what the operator will approve.
     await store.sealStaged(i.stagingKey, 'pending');
+    // The size and the first bytes are asked for at once (the partner's answer waits for this
+    // step); the first bytes count only where the object is there at its declared size.
+    const prefixRead = store.readStagedPrefix(i.stagingKey, MAGIC_PREFIX_BYTES).then(
+      (bytes) => ({ bytes }),
+      (err: unknown) => ({ err }),
+    );
     const stat = await store.statStaged(i.stagingKey);
+    const prefix = async () => {
+      const r = await prefixRead;
+      if ('err' in r) throw r.err; // the object is there: a failed read is transient, and the activity retries
+      return r.bytes;
+    };
     let result: Exclude<VerifyResult, { refused: true }>;
     let inspected: Inspection | undefined;
     let fingerprints: Fingerprints | undefined;
     let previews: Promise<void> | undefined;
     if (!stat) result = { ok: false, code: 'object_missing' };
     else if (stat.size !== i.sizeBytes) result = { ok: false, code: 'size_mismatch' };
-    else if (!matchesMagic(i.mimeType, await store.readStagedPrefix(i.stagingKey, MAGIC_PREFIX_BYTES), stat.size))
+    else if (!matchesMagic(i.mimeType, await prefix(), stat.size))
       // Another image type than declared (a PNG sent as image/jpeg), or not an image at all.
       result = { ok: false, code: (await store.withStagedFile(i.stagingKey, headerFormat)) ? 'type_mismatch' : 'magic_bytes_mismatch' };
     else {
@@ -58,17 +69,16 @@ export function verifyStagedMedia(deps: { sql: Sql; store: ObjectStore; maxImage
       if (!inspected.ok) result = inspected;
       else {
         // The review previews, from the pixels verification decoded (not from the file again: the
-        // staged bytes are sealed, but the previews must show what was verified), made once the
-        // hash is sealed, while the rest runs. Encoding is libvips's work on its own threads, so the
-        // partner's answer (the run's workflow task holds this local activity) waits for the slower
-        // of the two, not the sum. If storing them fails, the retried activity makes them
-        // (remakeMissingPreviews).
-        await store.sealStaged(i.stagingKey, sha256);
+        // staged bytes are sealed, but the previews must show what was verified), made while the
+        // rest runs. Encoding is libvips's work on its own threads, so the partner's answer (the
+        // run's workflow task holds this local activity) waits for the slower of the two, not the
+        // sum. If storing them fails, the retried activity makes them (remakeMissingPreviews).
         const decoded = inspected.decoded;
         previews = encodePreviews(decoded).then((p) => storePreviews(store, i.stagingKey, p));
         previews.catch(() => {}); // awaited below; a failure meanwhile is not left unhandled
-        // The perceptual fingerprints, from the same decoded pixels (lib/media/fingerprints).
-        fingerprints = await fingerprintsOf(decoded);
+        // The hash sealed, and the perceptual fingerprints from the same decoded pixels
+        // (lib/media/fingerprints), at once.
+        [, fingerprints] = await Promise.all([store.sealStaged(i.stagingKey, sha256), fingerprintsOf(decoded)]);
         result = { ok: true, sha256, image: inspected.image };
       }
     }
