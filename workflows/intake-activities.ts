@@ -30,7 +30,7 @@ export const acts = proxyActivities<IntakeActivities>({
  * request is accepted and the run shows where it is, and a worker stopping is not held by the
  * retries. The SDK's default (a minute of retries inside one task) would hold all three.
  */
-export const LOCAL_RETRY_THRESHOLD = '2 seconds';
+const LOCAL_RETRY_THRESHOLD = '2 seconds';
 export const localActs = proxyLocalActivities<IntakeActivities>({
   startToCloseTimeout: '30 seconds',
   localRetryThreshold: LOCAL_RETRY_THRESHOLD,

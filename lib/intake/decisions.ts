@@ -192,8 +192,6 @@ export const heldIn = (s: HeldStatus): NonNullable<DecisionSpec['held']> => {
   if (!held) throw new Error(`no decision is held in ${s}`); // test/unit/decision-table.test.ts holds every held state to one
   return held;
 };
-/** The review status a held decision carries while it waits. */
-export const heldReview = (s: HeldStatus): ReviewStatus => HELD_STATES[s].review;
 
 /** The trigger a decision is taken as in `at`: held (the first of two operators) where its kind holds it and its payload names reasons; else its kind. */
 export type DecisionTrigger = DecisionKind | HeldTrigger;

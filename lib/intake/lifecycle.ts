@@ -16,7 +16,7 @@
 // kind from each state awaiting a decision, and the held rows of a second review) come from the
 // decision table (./decisions.ts), which a new decision is added to; nothing here changes for it. Pure: workflow code imports it.
 import type { ImageFacts } from '../media/vocabulary';
-import { DECIDING, DECISION_KINDS, DECISION_TABLE, heldOf, heldReview, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
+import { DECIDING, DECISION_KINDS, DECISION_TABLE, heldOf, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
 import {
   HELD_STATES,
   intakeStatuses,
@@ -68,7 +68,7 @@ function decisionRow(trigger: DecisionKind, from: DecidingStatus) {
 function heldRows() {
   return DECISION_KINDS.flatMap((kind) => {
     const held = heldOf(kind);
-    return held ? [{ from: HELD_STATES[held.to].shownAs, trigger: held.trigger, source: 'client', to: held.to, review: heldReview(held.to), of: kind } as const] : [];
+    return held ? [{ from: HELD_STATES[held.to].shownAs, trigger: held.trigger, source: 'client', to: held.to, review: HELD_STATES[held.to].review, of: kind } as const] : [];
   });
 }
 

@@ -47,12 +47,14 @@ async function sendAll(e: EngineConfig, bodies: object[]): Promise<Answer[]> {
   return answers.map((a) => ({ status: a.status, body: a }));
 }
 
-function failed(...answers: Answer[]): EngineUnavailable | undefined {
+/** sendAll, every answer a 200; else the engine could not answer. */
+async function sendOk(e: EngineConfig, bodies: object[]): Promise<Answer[]> {
+  const answers = await sendAll(e, bodies);
   const r = answers.find((a) => a.status !== 200);
-  if (!r) return undefined;
+  if (!r) return answers;
   // a missing alias (no index yet) is the engine not being able to answer, like a refused connection
-  if (r.status === 404) return new EngineUnavailable('OpenSearch has no index behind the alias');
-  return new EngineUnavailable(`OpenSearch search: ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
+  if (r.status === 404) throw new EngineUnavailable('OpenSearch has no index behind the alias');
+  throw new EngineUnavailable(`OpenSearch search: ${r.status} ${JSON.stringify(r.body).slice(0, 500)}`);
 }
 
 const one = <V>(h: Hit, k: (typeof TIE_FIELDS)[number]) => (h.fields?.[k]?.[0] ?? null) as V | null;
@@ -81,19 +83,13 @@ const tieRows = (a: Answer) =>
  */
 export async function enginePage(e: EngineConfig, reqs: ReturnType<typeof searchRequests>, k: number, byScore: boolean, window = WINDOW): Promise<{ hits: Hit[]; counts: Answer }> {
   const whole = async (withCounts = true) => {
-    const answers = await sendAll(e, reqs.counts && withCounts ? [reqs.page, reqs.counts] : [reqs.page]);
-    const err = failed(...answers);
-    if (err) throw err;
+    const answers = await sendOk(e, reqs.counts && withCounts ? [reqs.page, reqs.counts] : [reqs.page]);
     return { hits: answers[0]!.body.hits?.hits ?? [], counts: answers.at(-1)! };
   };
   if (!byScore || k > MAX_K) return whole();
-  const first = await sendAll(e, [scoreOnlyRequest(reqs.page, k), reqs.counts ?? countRequest(reqs.page)]);
-  const err = failed(...first);
-  if (err) throw err;
+  const first = await sendOk(e, [scoreOnlyRequest(reqs.page, k), reqs.counts ?? countRequest(reqs.page)]);
   const top = await exactTop(tieRows(first[0]!), k, async (b) => {
-    const answers = await sendAll(e, boundRequests(reqs.page.query, b));
-    const failure = failed(...answers);
-    if (failure) throw failure;
+    const answers = await sendOk(e, boundRequests(reqs.page.query, b));
     return [tieRows(answers[0]!), tieRows(answers[1]!)];
   }, window);
   if (!top) return { hits: (await whole(false)).hits, counts: first.at(-1)! };
