@@ -51,14 +51,44 @@ export const intakeHandle = (deps: AppDeps, submissionId: string) => deps.tempor
  * A signal is accepted by Temporal even when no worker runs, and nothing would act on it: the
  * signal routes answer 503 instead, by the readiness rule (a poller seen within the window whose
  * worker has not announced its shutdown). Asks the Temporal server, not the worker, so it costs
- * no worker time however busy the worker is.
+ * no worker time however busy the worker is. The answer is shared (sharedWorkerCheck): under load
+ * the check's two calls cost more than the Update they guard.
  */
 export async function requireWorker(deps: AppDeps): Promise<void> {
-  const worker = await workerPolls(probeDepsOf(deps, deps.cfg.TEMPORAL_RPC_DEADLINE_MS));
-  if (!worker.ok) {
+  let check = workerChecks.get(deps);
+  if (!check) workerChecks.set(deps, (check = sharedWorkerCheck(async () => (await workerPolls(probeDepsOf(deps, deps.cfg.TEMPORAL_RPC_DEADLINE_MS))).ok, deps.cfg.WORKER_CHECK_REUSE_MS)));
+  if (!(await check())) {
     deps.metrics.temporalFailure('worker_check');
     throw workflowUnavailable('No worker is polling the intake task queue; retry shortly.');
   }
+}
+
+const workerChecks = new WeakMap<AppDeps, () => Promise<boolean>>();
+
+/**
+ * One worker check for many requests: requests that come while a check is on its way share it,
+ * and a "worker there" answer stands for `reuseMs` from when it was asked (0: never). "No worker"
+ * is never reused: the next request asks again, so a worker that is back is seen at once. A worker
+ * that stopped within `reuseMs` of the last check may still be counted: the request then waits
+ * for its Update up to the Temporal deadline and answers 202 `pending` (nothing lost; the client
+ * retries with the same request id).
+ */
+export function sharedWorkerCheck(check: () => Promise<boolean>, reuseMs: number, now: () => number = () => performance.now()): () => Promise<boolean> {
+  let asking: Promise<boolean> | undefined;
+  let thereUntil = -Infinity;
+  return () => {
+    if (now() < thereUntil) return Promise.resolve(true);
+    if (!asking) {
+      const askedAt = now();
+      asking = check().then(
+        (there) => {
+          thereUntil = there ? askedAt + reuseMs : -Infinity;
+          return there;
+        },
+      ).finally(() => (asking = undefined));
+    }
+    return asking;
+  };
 }
 
 /** Start the submission's workflow (the file name is its Web UI summary); a retry after a crash between the row and the start lands on the same one. */

@@ -69,6 +69,8 @@ export const apiConfigSchema = z
       .default(0.5)
       .transform((v) => (v === 'off' ? null : v)),
     READY_POLLER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(600).default(90),
+    /** How long a signal route's "a worker is there" answer stands for the next ones (api/temporal/workflow-calls.ts sharedWorkerCheck; 0: every request asks). */
+    WORKER_CHECK_REUSE_MS: z.coerce.number().int().min(0).max(10000).default(1000),
     /** How long /health/ready (and /health) waits for PostgreSQL and Temporal to answer before it counts one as down (never above TEMPORAL_RPC_DEADLINE_MS). */
     READY_PROBE_DEADLINE_MS: z.coerce.number().int().min(100).max(30000).default(3000),
     /** A worker counts as alive while its last heartbeat to the Temporal server is at most this old (workers beat every WORKER_HEARTBEAT_SECONDS). */

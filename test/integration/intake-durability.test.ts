@@ -23,6 +23,9 @@ describe('durability: the worker goes away while submissions are in flight', () 
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await stageAndVerify(stack, partner)).id);
     await stack.stopWorker();
+    // The signal routes share one worker check, whose "a worker is there" stands for
+    // WORKER_CHECK_REUSE_MS (api/temporal/workflow-calls.ts): past that, a stopped worker is seen at once.
+    await new Promise((r) => setTimeout(r, stack.api.deps.cfg.WORKER_CHECK_REUSE_MS));
 
     const started = Date.now();
     const blocked = await call(stack, 'POST', `${INTAKE}/submissions/${ids[0]}/approve`, { headers: operator.headers, body: { reviewNotes: 'while the worker is away' } });

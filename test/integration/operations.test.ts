@@ -146,6 +146,8 @@ describe('rate limits, quotas and metrics', () => {
     const id = created.body.data.submission.submissionId as string;
     const before = Number(valueOf(await scrape(stack, token), 'temporal_call_failures_total', { operation: 'worker_check' })?.value ?? 0);
     await stack.stopWorker();
+    // Past the shared worker check's reuse window (api/temporal/workflow-calls.ts), a stopped worker is seen at once.
+    await new Promise((r) => setTimeout(r, stack.api.deps.cfg.WORKER_CHECK_REUSE_MS));
     try {
       const refused = await eventually(async () => {
         const r = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: e.headers });
