@@ -32,13 +32,15 @@ const aadOf = (keyId: string) => Buffer.from(`${ENCRYPTED_ENCODING}:${keyId}`);
 export function encryptionCodec(keys: readonly PayloadKey[]): PayloadCodec {
   const [current] = keys;
   if (!current) throw new Error('the payload codec needs at least one key');
-  const byId = new Map(keys.map((k) => [k.id, k.key]));
-  if (byId.size !== keys.length) throw new Error('payload key ids must be unique');
   for (const k of keys) if (k.key.length !== 32) throw new Error(`payload key ${k.id}: an AES-256 key is 32 bytes`);
+  // Key objects made once: a raw key is checked and wrapped again by every cipher made with it.
+  const byId = new Map(keys.map((k) => [k.id, crypto.createSecretKey(k.key)]));
+  if (byId.size !== keys.length) throw new Error('payload key ids must be unique');
+  const currentKey = byId.get(current.id)!;
 
   const seal = (p: Payload): Payload => {
     const iv = crypto.randomBytes(IV_BYTES);
-    const cipher = crypto.createCipheriv('aes-256-gcm', current.key, iv);
+    const cipher = crypto.createCipheriv('aes-256-gcm', currentKey, iv);
     cipher.setAAD(aadOf(current.id));
     const plain = PayloadProto.encode(p).finish();
     return {
