@@ -15,7 +15,7 @@ import { firstSignal } from './bare/workflows';
 import { startBare, type Bare } from './lib/bare';
 import { EVENT_TYPE_NAMES, medianPhases, phasesAfterMessage } from './lib/history-phases';
 import { benchCall as call, intakeBody } from './lib/intake';
-import { realJpeg } from './lib/images';
+import { distinctJpegs } from './lib/images';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { TEMPORAL_SERVER_DIR, temporalServerAt } from '../scripts/tools/temporal-server';
 import { boundedLoad, round, summarize } from './lib/stats';
@@ -106,11 +106,14 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
   const bareSide = await startBare(stack.temporalAddress);
   const client = bareSide.client;
   try {
-    const bytes = realJpeg(BYTES, { minimal: values.image !== 'photo' });
+    // One image per intake (made before the clock runs): each a different upload, as partners send.
+    const WARM = 10;
+    const images = await distinctJpegs(WARM + N, BYTES, { minimal: values.image !== 'photo' });
+    const imageOf = (i: number) => images[i % images.length]!;
     const run = crypto.randomBytes(3).toString('hex');
     // warm-up both sides
-    await boundedLoad(async (i) => void (await intake(stack, bytes, `warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
-    await boundedLoad(async (i) => void (await bare(bareSide, `bare-warm-${run}-${i}`)), { count: 10, concurrency: INFLIGHT, maxMs: MAX_MS });
+    await boundedLoad(async (i) => void (await intake(stack, imageOf(i), `warm-${run}-${i}`)), { count: WARM, concurrency: INFLIGHT, maxMs: MAX_MS });
+    await boundedLoad(async (i) => void (await bare(bareSide, `bare-warm-${run}-${i}`)), { count: WARM, concurrency: INFLIGHT, maxMs: MAX_MS });
 
     for (const xs of [...Object.values(steps), ...Object.values(bareSteps)]) xs.length = 0; // drop the warm-up
     const ids: string[] = [];
@@ -137,7 +140,7 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
       const threads0 = workerPid === undefined ? new Map<string, number>() : threadCpuMs(workerPid);
       await boundedLoad(
         async (i) => {
-          const r = await intake(stack, bytes, `bench-${run}-${round}-${i}`);
+          const r = await intake(stack, imageOf(WARM + round * perRound + i), `bench-${run}-${round}-${i}`);
           ids.push(r.id);
           toReview.push(r.toReviewMs);
         },

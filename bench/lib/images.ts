@@ -9,8 +9,10 @@ import sharp from 'sharp';
 const noise = (side: number) =>
   sharp({ create: { width: side, height: side, channels: 3, background: '#777', noise: { type: 'gaussian', mean: 128, sigma: 40 } } });
 
-/** Real JPEGs from small to large; the largest that fits is padded to the size asked for. */
-const BASES: Buffer[] = (await Promise.all([8, 64, 256, 512].map((side) => noise(side).jpeg({ quality: 85 }).toBuffer()))).sort((a, b) => a.length - b.length);
+const jpegOf = (side: number) => noise(side).jpeg({ quality: 85 }).toBuffer();
+/** Real JPEGs from small to large, with their side; the largest that fits is padded to the size asked for. */
+const MADE = (await Promise.all([8, 64, 256, 512].map(async (side) => ({ side, jpeg: await jpegOf(side) })))).sort((a, b) => a.jpeg.length - b.jpeg.length);
+const BASES: Buffer[] = MADE.map((m) => m.jpeg);
 
 /**
  * A valid JPEG of exactly `size` bytes (at least the smallest base, a few hundred bytes). `minimal`:
@@ -20,6 +22,25 @@ export function realJpeg(size: number, o: { minimal?: boolean } = {}): Buffer {
   const base = o.minimal ? BASES[0] : [...BASES].reverse().find((b) => b.length <= size);
   if (!base || base.length > size) throw new Error(`realJpeg: ${size} bytes is below the smallest JPEG made here (${BASES[0]!.length})`);
   return Buffer.concat([base, Buffer.alloc(size - base.length)]);
+}
+
+/**
+ * `count` different JPEGs of exactly `size` bytes, each of its own noise (other bytes, other
+ * fingerprints), of the side realJpeg would pick. For benches of many intakes: one image sent
+ * again and again makes every intake a copy of all the others, so each similar-image lookup finds
+ * them all, and the work grows with the run.
+ */
+export async function distinctJpegs(count: number, size: number, o: { minimal?: boolean } = {}): Promise<Buffer[]> {
+  realJpeg(size, o); // the same refusal for a size below the smallest base
+  const { side } = o.minimal ? MADE[0]! : [...MADE].reverse().find((m) => m.jpeg.length <= size)!;
+  const images: Buffer[] = [];
+  // Noise at quality 85 varies in length: a base that no longer fits is made again (bounded).
+  for (let tries = 0; images.length < count && tries < count * 4; tries++) {
+    const base = await jpegOf(side);
+    if (base.length <= size) images.push(Buffer.concat([base, Buffer.alloc(size - base.length)]));
+  }
+  if (images.length < count) throw new Error(`distinctJpegs: ${size} bytes leaves no room for ${side} x ${side} noise; ask for more bytes`);
+  return images;
 }
 
 export const realPng = (width: number, height: number) => sharp({ create: { width, height, channels: 4, background: '#3366aa80' } }).png().toBuffer();
