@@ -15,6 +15,9 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { z } from 'zod';
 
+// - jitless: our schemas (lib/intake/decisions.ts) are built again in every run, and each is parsed
+//   once or twice there; compiling a parser for each (zod's default) cost more than it saved.
+z.config({ jitless: true });
 z.object({ warm: z.string() }).safeParse({ warm: '' });
 
 export const PRELOADED = { ed25519, sha256, z };
