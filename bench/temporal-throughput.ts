@@ -109,7 +109,7 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
     // One image per intake (made before the clock runs): each a different upload, as partners send.
     const WARM = 10;
     const images = await distinctJpegs(WARM + N, BYTES, { minimal: values.image !== 'photo' });
-    const imageOf = (i: number) => images[i % images.length]!;
+    const imageOf = (i: number) => images[i]!;
     const run = crypto.randomBytes(3).toString('hex');
     // warm-up both sides
     await boundedLoad(async (i) => void (await intake(stack, imageOf(i), `warm-${run}-${i}`)), { count: WARM, concurrency: INFLIGHT, maxMs: MAX_MS });

@@ -9,14 +9,14 @@
 // - zod writes its global configuration (English messages, its memoizer) when it builds its first
 //   schema; once the module is frozen that write would fail every workflow task, so one schema is
 //   built and used here, before the freeze.
+// - jitless: our schemas (lib/intake/decisions.ts) are built again in every run, and each is parsed
+//   once or twice there; compiling a parser for each (zod's default) cost more than it saved.
 // - Nothing of ours with state may be preloaded: it would leak from one run into the next. This
 //   module holds none; the libraries keep only caches of pure results.
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { z } from 'zod';
 
-// - jitless: our schemas (lib/intake/decisions.ts) are built again in every run, and each is parsed
-//   once or twice there; compiling a parser for each (zod's default) cost more than it saved.
 z.config({ jitless: true });
 z.object({ warm: z.string() }).safeParse({ warm: '' });
 

@@ -55,15 +55,22 @@ export const intakeHandle = (deps: AppDeps, submissionId: string) => deps.tempor
  * the check's two calls cost more than the Update they guard.
  */
 export async function requireWorker(deps: AppDeps): Promise<void> {
-  let check = workerChecks.get(deps);
-  if (!check) workerChecks.set(deps, (check = sharedWorkerCheck(async () => (await workerPolls(probeDepsOf(deps, deps.cfg.TEMPORAL_RPC_DEADLINE_MS))).ok, deps.cfg.WORKER_CHECK_REUSE_MS)));
-  if (!(await check())) {
+  if (!(await workerCheckOf(deps)())) {
     deps.metrics.temporalFailure('worker_check');
     throw workflowUnavailable('No worker is polling the intake task queue; retry shortly.');
   }
 }
 
+/** This app's shared check (one per AppDeps: per API process, per test stack). */
 const workerChecks = new WeakMap<AppDeps, () => Promise<boolean>>();
+function workerCheckOf(deps: AppDeps): () => Promise<boolean> {
+  let check = workerChecks.get(deps);
+  if (!check) {
+    check = sharedWorkerCheck(async () => (await workerPolls(probeDepsOf(deps, deps.cfg.TEMPORAL_RPC_DEADLINE_MS))).ok, deps.cfg.WORKER_CHECK_REUSE_MS);
+    workerChecks.set(deps, check);
+  }
+  return check;
+}
 
 /**
  * One worker check for many requests: requests that come while a check is on its way share it,

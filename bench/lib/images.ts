@@ -12,16 +12,21 @@ const noise = (side: number) =>
 const jpegOf = (side: number) => noise(side).jpeg({ quality: 85 }).toBuffer();
 /** Real JPEGs from small to large, with their side; the largest that fits is padded to the size asked for. */
 const MADE = (await Promise.all([8, 64, 256, 512].map(async (side) => ({ side, jpeg: await jpegOf(side) })))).sort((a, b) => a.jpeg.length - b.jpeg.length);
-const BASES: Buffer[] = MADE.map((m) => m.jpeg);
 
 /**
  * A valid JPEG of exactly `size` bytes (at least the smallest base, a few hundred bytes). `minimal`:
  * the 8 x 8 one, padded, for figures about orchestration rather than about decoding pixels.
  */
 export function realJpeg(size: number, o: { minimal?: boolean } = {}): Buffer {
-  const base = o.minimal ? BASES[0] : [...BASES].reverse().find((b) => b.length <= size);
-  if (!base || base.length > size) throw new Error(`realJpeg: ${size} bytes is below the smallest JPEG made here (${BASES[0]!.length})`);
-  return Buffer.concat([base, Buffer.alloc(size - base.length)]);
+  const { jpeg } = baseFor(size, o);
+  return Buffer.concat([jpeg, Buffer.alloc(size - jpeg.length)]);
+}
+
+/** The base a JPEG of `size` bytes is made from: the 8 x 8 one when `minimal`, else the largest that fits. */
+function baseFor(size: number, o: { minimal?: boolean }): { side: number; jpeg: Buffer } {
+  const base = o.minimal ? MADE[0] : [...MADE].reverse().find((m) => m.jpeg.length <= size);
+  if (!base || base.jpeg.length > size) throw new Error(`realJpeg: ${size} bytes is below the smallest JPEG made here (${MADE[0]!.jpeg.length})`);
+  return base;
 }
 
 /**
@@ -31,8 +36,7 @@ export function realJpeg(size: number, o: { minimal?: boolean } = {}): Buffer {
  * them all, and the work grows with the run.
  */
 export async function distinctJpegs(count: number, size: number, o: { minimal?: boolean } = {}): Promise<Buffer[]> {
-  realJpeg(size, o); // the same refusal for a size below the smallest base
-  const { side } = o.minimal ? MADE[0]! : [...MADE].reverse().find((m) => m.jpeg.length <= size)!;
+  const { side } = baseFor(size, o);
   const images: Buffer[] = [];
   // Noise at quality 85 varies in length: a base that no longer fits is made again (bounded).
   for (let tries = 0; images.length < count && tries < count * 4; tries++) {
