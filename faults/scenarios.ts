@@ -1,10 +1,11 @@
-// The fault scenarios F1-F8 (issue 7), F9 (issue 17), F10 (issue 15, faults/webhook-scenario.ts), F11-F15 (issue 22, faults/resilience.ts), F19 (issue 43, faults/door.ts) and F20 (issue 45, faults/search-scenario.ts). Each starts its own stack, injects its fault by killing or
+// The fault scenarios F1-F8 (issue 7), F9 (issue 17), F10 (issue 15, faults/webhook-scenario.ts), F11-F15 (issue 22, faults/resilience.ts), F19 (issue 43, faults/door.ts), F20 (issue 45, faults/search-scenario.ts) and F21 (issue 55, faults/storm.ts). Each starts its own stack, injects its fault by killing or
 // stopping real processes by pid, and checks the books afterwards. `short` is the CI size.
 import { BENCH_ARTISTS, type BenchStack } from '../bench/lib/stack';
 import { books, waitFinal, waitStatus } from './books';
 import { doorFlood } from './door';
 import { F10 } from './webhook-scenario';
 import { F20 } from './search-scenario';
+import { signalStorm } from './storm';
 import { RESILIENCE_SCENARIOS } from './resilience';
 import { notPromoted, sleep, withStack, type Row, type Scenario, type Size } from './harness';
 import { jpegMagicThenRandom, pngDeclaring } from '../bench/lib/images';
@@ -353,7 +354,7 @@ async function secondPartner(s: BenchStack): Promise<{ headers: Record<string, s
   return { headers: { 'x-api-key': created.key }, organizationId };
 }
 
-export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, ...RESILIENCE_SCENARIOS, doorFlood(), F20];
+export const SCENARIOS: Scenario[] = [F1, F2, F3, F4, F5, F6, F7, F8, F9, F10, ...RESILIENCE_SCENARIOS, doorFlood(), F20, signalStorm({ victims: 1 }), signalStorm({ victims: 3 })];
 
 export async function runScenario(sc: Scenario, size: Size): Promise<Row> {
   const t = performance.now();

@@ -2,16 +2,21 @@
 // real server (temporal/real-server.ts, its dynamic config), and what docs/deploy.md asks of a
 // cluster. One table, so the two servers and the docs cannot drift.
 //
-// - Payloads: every message the project sends fits in the API's JSON body limit (64 kB) plus its
-//   proof; the largest recorded (a promotion's input) is 2.5 kB. A signal, a start or an activity
-//   result above BLOB_SIZE_ERROR is refused by the server before it is written.
+// - Payloads: sized to what the project's own messages need (test/unit/temporal-limits.test.ts
+//   measures each kind: a start's input, every Update at the largest its validator takes, the
+//   classifier's labels, the webhook lane's signal and activity results). The largest is a decision
+//   Update at every field's maximum (about 60 kB; a real one is under 3 kB). A signal, a start or an
+//   activity result above BLOB_SIZE_ERROR is refused by the server before it is written.
 // - Updates: the frontend does not measure an Update's input (server 1.32), and a worker's refusal
 //   echoes the refused request back to the server, which terminates the run when that answer is
 //   above BLOB_SIZE_ERROR. So the Updates in flight on one run may hold UPDATE_PAYLOADS_IN_FLIGHT
 //   bytes in all (history.maxInFlightUpdatePayloads): a larger one is refused at admission
 //   (ResourceExhausted), before any worker sees it, and a refusal always fits under the blob limit.
-// - Signals: the API sends none (decisions are Updates), so SIGNALS_PER_RUN bounds what anyone who
-//   reaches the frontend can add to one run.
+// - Signals: the API sends none (decisions are Updates); the only signal of ours is the webhook
+//   dispatcher's wake-up, and its workflow continues as new after SIGNALS_PER_HISTORY of them. So
+//   SIGNALS_PER_RUN bounds what anyone who reaches the frontend can add to one run: at most
+//   SIGNALS_PER_RUN x BLOB_SIZE_ERROR (3.1 MiB), and every workflow consumes and drops the signals
+//   it does not take (issue 55: 100 of 250 kB once made a 25 MB run that stalled the worker).
 // - History: even a run that took every signal it may, each as large as a payload may be, stays
 //   below the servers' warning level, and a run continues as new itself (lib/intake/history-bounds.ts)
 //   long before the error level at which the server would terminate it.
@@ -21,11 +26,11 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 export const BLOB_SIZE_WARN = 32 * KiB;
-export const BLOB_SIZE_ERROR = 256 * KiB;
+export const BLOB_SIZE_ERROR = 128 * KiB;
 /** history.maxInFlightUpdatePayloads: half the blob limit, so a refusal (the request plus why) always fits. */
 export const UPDATE_PAYLOADS_IN_FLIGHT = BLOB_SIZE_ERROR / 2;
 /** history.maximumSignalsPerExecution. */
-export const SIGNALS_PER_RUN = 100;
+export const SIGNALS_PER_RUN = 25;
 export const HISTORY_SIZE_WARN = 32 * MiB;
 export const HISTORY_SIZE_ERROR = 48 * MiB;
 export const HISTORY_COUNT_WARN = 10_000;

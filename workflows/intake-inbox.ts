@@ -2,10 +2,11 @@
 // kind of lib/intake/decisions.ts), as Updates whose
 // validators refuse a malformed, unsigned or foreign payload before anything is written to history
 // (a refusal is recorded by the worker through a sink, outside the history); an accepted Update is
-// answered with what became of it. There are no signal handlers: a signal of those names changes
-// nothing (the SDK keeps it unhandled; the server caps signals per run, temporal/limits.ts).
+// answered with what became of it. No signal is taken: the default signal handler consumes every
+// signal and drops it, so none is buffered in the run (and carried through every replay); the
+// server caps signals per run and their size (temporal/limits.ts).
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
-import { condition, proxySinks, setHandler } from '@temporalio/workflow';
+import { condition, proxySinks, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
 import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
 import { DECISION_KINDS, type DecisionKind } from '../lib/intake/decisions';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
@@ -83,6 +84,17 @@ export class Inbox {
     this.offered.push(d);
   }
 
+  /**
+   * Is a request waiting for the run's main body: a decision offered, or an upload-complete not yet
+   * answered (the upload stays set once taken, so a second one is refused: it is not waiting then).
+   */
+  waiting(): boolean {
+    return this.offered.length > 0 || (this.upload !== undefined && !this.answers.has(this.upload.requestId));
+  }
+
+  /** Signals dropped by the default handler (none is ever taken). */
+  signalsDropped = 0;
+
   /** What became of a message: the Update waiting for it returns this. */
   answer(requestId: string, a: IntakeAnswer) {
     this.answers.set(requestId, a);
@@ -126,5 +138,10 @@ export class Inbox {
         { validator: validateWith(kind, (p) => this.decisionRefusal(kind, p)) },
       );
     installClassify(this.c);
+    // Nothing here takes a signal. Without a default handler the SDK would keep each one (up to the
+    // blob limit in size) buffered in the run, and every replay would carry them all again.
+    setDefaultSignalHandler(() => {
+      this.signalsDropped++;
+    });
   }
 }

@@ -136,12 +136,17 @@ export class IntakeRun {
     return i.continueAsNewSuggested || i.historyLength > MAX_HISTORY_EVENTS || i.historySize > MAX_HISTORY_BYTES;
   }
 
-  /** A long history continues as new from where it waits, when nothing is waiting to be answered. */
+  /**
+   * A long history continues as new from where it waits, when nothing is waiting to be answered.
+   * Undefined only when a request waits for the caller's loop (which then takes it): an upload
+   * already answered is not waiting (taking it for one made the wait spin without end once the
+   * history was long: issue 55).
+   */
   async continued(at: IntakeResume['intakeStatus'], sha256: string | null): Promise<IntakeState | undefined> {
     if (!this.historyLong()) return undefined;
     const inbox = this.inbox;
-    await condition(() => allHandlersFinished() || inbox.offered.length > 0 || inbox.upload !== undefined);
-    if (inbox.offered.length > 0 || inbox.upload !== undefined) return undefined;
+    await condition(() => allHandlersFinished() || inbox.waiting());
+    if (inbox.waiting()) return undefined;
     return continueAsNew<(i: IntakeInput) => Promise<IntakeState>>({
       ...this.input,
       resume: { intakeStatus: at, sha256, uploadDeadline: this.uploadDeadline.toISOString(), why: 'continued: the history grew long' },

@@ -16,6 +16,7 @@ import {
   UPDATE_PAYLOADS_IN_FLIGHT,
 } from '../../temporal/limits';
 import { DYNAMIC_CONFIG } from '../../temporal/real-server';
+import { SIGNALS_PER_HISTORY } from '../../workflows/webhook-delivery';
 
 /** history.maxTotalUpdates, the server's default: each accepted Update writes two events. */
 const TOTAL_UPDATES = 2000;
@@ -26,6 +27,12 @@ describe('the door limits', () => {
     expect(HISTORY_SIZE_WARN).toBeLessThan(HISTORY_SIZE_ERROR);
     expect(SIGNALS_PER_RUN + 2 * TOTAL_UPDATES + MAX_HISTORY_EVENTS).toBeLessThan(HISTORY_COUNT_WARN);
     expect(HISTORY_COUNT_WARN).toBeLessThan(HISTORY_COUNT_ERROR);
+  });
+
+  it('signals one run may take, each as large as may be, stay a few MiB (issue 55: 25 MB once stalled the worker)', () => {
+    expect(SIGNALS_PER_RUN * BLOB_SIZE_ERROR).toBeLessThanOrEqual(4 * 1024 * 1024);
+    // The webhook lane's wake-ups (our only signal) continue its run as new well before the cap.
+    expect(SIGNALS_PER_HISTORY).toBeLessThan(SIGNALS_PER_RUN);
   });
 
   it('a refused Update (the request echoed with why) always fits under the blob limit', () => {

@@ -1,0 +1,166 @@
+// F21 (issue 55): the storm that stalled the whole intake worker. 100 signals of 250 KB (each under
+// the blob limit as it was, 100 the per-run cap) sent straight to Temporal at one submission awaiting
+// review, and at three at once, while a steady stream of other intakes goes through. Holds: the
+// worker never stalls (the others' upload-complete p95 during the storm within 2x of before), no
+// route answers 500, each victim's decision is taken or refused with a documented answer, and no run
+// is left failing its workflow task once its row is final. Runs on the dev server, or on the real
+// server when given its binaries (test/faults/faults-storm.test.ts runs both).
+import { Client, Connection } from '@temporalio/client';
+import type { BenchStack } from '../bench/lib/stack';
+import { distinctJpegs } from '../bench/lib/images';
+import type { RealServerBinaries } from '../temporal/real-server';
+import { stackTemporalClient } from '../temporal/connection';
+import { intakeWorkflowId } from '../workflows/messages';
+import { books, waitFinal, waitStatus } from './books';
+import { approve, complete, create, createBody, put, retrying, type Reply } from './client';
+import { notPromoted, sleep, withStack, type Scenario } from './harness';
+
+/** What the attacker sent: the per-run signal cap as it was, each payload just under the blob limit as it was. */
+export const STORM_SIGNALS = 100;
+export const STORM_PAYLOAD_CHARS = 250_000;
+/** Answers a route may give a decision that meets a busy or already-decided run (docs/errors.md). */
+const DOCUMENTED_DECISION = new Set([200, 202, 409, 503]);
+
+const p95 = (xs: number[]) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(0.95 * s.length) - 1)]!;
+};
+
+/** One steady intake: create, PUT, upload-complete (timed), as a partner would. */
+async function oneIntake(s: BenchStack, bytes: Buffer, statuses: number[]): Promise<{ id: string; ms: number }> {
+  const c = await create(s, createBody(s, { sizeBytes: bytes.length }));
+  const put1 = await put(c.upload.url, c.upload.headers, bytes);
+  if (put1 !== 200) throw new Error(`PUT: ${put1}`);
+  const t = performance.now();
+  const r = await retrying(() => complete(s, c.id));
+  statuses.push(r.status);
+  return { id: c.id, ms: performance.now() - t };
+}
+
+/** The storm at one run: each signal sent as an outsider would (a plain connection, no retries); what the server took and refused. */
+async function storm(client: Client, id: string): Promise<{ taken: number; refused: number }> {
+  const h = client.workflow.getHandle(intakeWorkflowId(id));
+  const big = (i: number) => ({ requestId: `f21-${id.slice(0, 8)}-${i}`, by: { actorId: 'storm', credentialId: 'forged' }, reviewNotes: 'x'.repeat(STORM_PAYLOAD_CHARS) });
+  let taken = 0;
+  let refused = 0;
+  // Eight in flight: the storm lands within seconds, as the attack's did.
+  const queue = Array.from({ length: STORM_SIGNALS }, (_, i) => i);
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
+        try {
+          await h.signal('approve', big(i) as never);
+          taken++;
+        } catch {
+          refused++;
+        }
+      }
+    }),
+  );
+  return { taken, refused };
+}
+
+/** Runs still failing their workflow task (attempt above 1) among the given submissions, once their rows are final. */
+async function failingTasks(s: BenchStack, ids: string[]): Promise<string[]> {
+  const { client, connection } = stackTemporalClient(s);
+  try {
+    const out: string[] = [];
+    for (const id of ids) {
+      const d = await client.workflow.getHandle(intakeWorkflowId(id)).describe().catch(() => null);
+      const attempt = (d?.raw.pendingWorkflowTask?.attempt ?? 0) as number;
+      if (d?.status.name === 'RUNNING' && attempt > 1) out.push(`${id}:attempt=${attempt}`);
+    }
+    return out;
+  } finally {
+    await connection.close();
+  }
+}
+
+export function signalStorm(o: { victims: 1 | 3; realTemporal?: RealServerBinaries | undefined }): Scenario {
+  const where = o.realTemporal ? 'real server' : 'dev server';
+  return {
+    id: 'F21',
+    fault: `${STORM_SIGNALS} signals of ${STORM_PAYLOAD_CHARS / 1000} KB straight to Temporal (${where}) at ${o.victims} submission(s) awaiting review, beside a steady stream of intakes`,
+    holds: 'no worker stall (others’ upload-complete p95 during <= 2x before, and under 5 s); no 500 from any route; each victim’s approve taken or refused as documented; no run failing its task after its row is final',
+    run: async (size) => {
+      const steady = size === 'short' ? 8 : 30;
+      return withStack(
+        async (s) => {
+          const images = await distinctJpegs(o.victims + 2 * steady, 8 * 1024);
+          const statuses: number[] = [];
+          const victims = await Promise.all(Array.from({ length: o.victims }, async (_, i) => (await oneIntake(s, images[i]!, statuses)).id));
+          if (!(await waitStatus(s, victims, 'awaiting_review'))) throw new Error('the victims did not reach awaiting_review');
+          const workerPid = s.workerPid();
+          let next = o.victims;
+          // Before: the steady stream alone, two at a time.
+          const stream = async (n: number) => {
+            const ms: number[] = [];
+            const ids: string[] = [];
+            for (let i = 0; i < n; i += 2) {
+              const done = await Promise.all([oneIntake(s, images[next++]!, statuses), oneIntake(s, images[next++]!, statuses)]);
+              for (const d of done) {
+                ms.push(d.ms);
+                ids.push(d.id);
+              }
+            }
+            return { ms, ids };
+          };
+          const before = await stream(steady);
+          // During: the storm at every victim while the stream goes on.
+          const connection = await Connection.connect({ address: s.temporalAddress, interceptors: [] });
+          let sent: { taken: number; refused: number }[];
+          let during: { ms: number[]; ids: string[] };
+          try {
+            const outsider = new Client({ connection });
+            [sent, during] = await Promise.all([
+              Promise.all(victims.map((v) => storm(outsider, v))),
+              sleep(500).then(() => stream(steady)),
+            ]);
+          } finally {
+            await connection.close();
+          }
+          // The operator decides each victim; the others were approved as they came.
+          const victimAnswers: Reply[] = [];
+          for (const v of victims) victimAnswers.push(await approve(s, v).catch(() => ({ status: 0 }) as Reply));
+          const others = [...before.ids, ...during.ids];
+          const otherAnswers: number[] = [];
+          if (await waitStatus(s, others, 'awaiting_review', 120_000)) for (const id of others) otherAnswers.push((await retrying(() => approve(s, id))).status);
+          const all = [...victims, ...others];
+          await waitFinal(s, all, 180_000);
+          // Give a failing task time to show (the server retries it within seconds).
+          await sleep(5000);
+          const failing = await failingTasks(s, all);
+          const b = await books(s, all);
+          const beforeP95 = p95(before.ms);
+          const duringP95 = p95(during.ms);
+          const fiveHundreds = [...statuses, ...otherAnswers, ...victimAnswers.map((r) => r.status)].filter((x) => x >= 500 && x !== 503).length;
+          const measured = {
+            victims: o.victims,
+            signals_taken: sent.reduce((a, x) => a + x.taken, 0),
+            signals_refused: sent.reduce((a, x) => a + x.refused, 0),
+            upload_complete_p95_before_ms: Math.round(beforeP95),
+            upload_complete_p95_during_ms: Math.round(duringP95),
+            ratio: Number((duringP95 / beforeP95).toFixed(2)),
+            victim_answers: victimAnswers.map((r) => `${r.status}${r.body?.code ? `:${r.body.code}` : ''}`).join(','),
+            answers_5xx: fiveHundreds,
+            worker_restarts: s.restarts().worker ?? 0,
+            worker_same_pid: String(s.workerPid() === workerPid),
+            failing_tasks: failing.join(' ') || 'none',
+            promoted: b.promoted,
+            of: all.length,
+            duplicate_drafts: b.duplicateDrafts,
+            not_final: await notPromoted(s, b.statuses),
+          };
+          const pass =
+            duringP95 <= Math.max(2 * beforeP95, 1) && duringP95 < 5000 && fiveHundreds === 0 &&
+            victimAnswers.every((r) => DOCUMENTED_DECISION.has(r.status)) && failing.length === 0 &&
+            others.every((id) => b.statuses[id] === 'promoted_to_media_store') && b.duplicateDrafts === 0;
+          return { measured, pass };
+        },
+        {},
+        { supervise: true, realTemporal: o.realTemporal },
+      );
+    },
+  };
+}
