@@ -113,6 +113,19 @@ const resuming = (deps: AppDeps) =>
   });
 
 /**
+ * The run closed before it took this request. The row says why: it moved on (a racing request
+ * decided it: 409 invalid_transition, as docs/operators.md promises the loser of a race), or it is
+ * still where the request found it and the run is gone (503 workflow_resuming: the reconciler starts
+ * a new one from the row).
+ */
+async function lostRace(deps: AppDeps, submissionId: string, trigger: keyof typeof REFUSED, before: SubmissionRow): Promise<{ view: ReturnType<typeof statusView>; outcome: SignalOutcome }> {
+  const now = await findSubmission(deps.sql, submissionId);
+  if (!now) throw new AppError('not_found', 'No such submission.');
+  if (accepts(now.intakeStatus, trigger) && now.intakeStatus === before.intakeStatus) throw resuming(deps);
+  throw new AppError('invalid_transition', `The submission was decided otherwise (status ${now.intakeStatus}).`);
+}
+
+/**
  * Send `trigger` to the submission's workflow as an Update if its state accepts it, and answer
  * what became of it. The Update's validator refuses before anything is written to history (409,
  * or 503 when the workflow has too many decisions waiting); an accepted Update is answered with its
@@ -144,10 +157,15 @@ export async function updateAndSettle<P>(
     accepted = await startUpdate(deps, submissionId, update, args);
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw refusalProblem(deps, trigger, (err.cause as Error | undefined)?.message ?? err.message, before.intakeStatus);
-    if (err instanceof AppError && err.code === 'not_found') throw resuming(deps); // the row is open (accepts above); its run is closed
-    if (runClosing(err)) throw resuming(deps);
-    if (!deliveryUnknown(err) && !deliveryUnknown((err as { cause?: unknown }).cause)) throw err;
-    deps.log.warn({ submissionId, trigger }, 'update outcome unknown: the Temporal call timed out after it was sent');
+    // The run closed under the Update (it was open when the row was read): another request decided
+    // it meanwhile (409), or it is gone with the row still open (503 workflow_resuming).
+    if ((err instanceof AppError && err.code === 'not_found') || runClosing(err)) return lostRace(deps, submissionId, trigger, before);
+    if (err instanceof AppError) throw err;
+    if (!deliveryUnknown(err) && !deliveryUnknown((err as { cause?: unknown }).cause)) {
+      // Any other failure of the Update once sent (the run's workflow task failing, a server error):
+      // not known whether it was taken. Never a 500: the row as it is now, `pending`.
+      deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'update failed after it was sent; its outcome is the row\u2019s to say');
+    } else deps.log.warn({ submissionId, trigger }, 'update outcome unknown: the Temporal call timed out after it was sent');
     // Not known whether this request was applied; the state shown is the row's as it is now (a
     // work step run inside the task that took the request, such as a slow promotion, has already
     // moved it), or as it was when the request came if the database cannot say.
