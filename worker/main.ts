@@ -39,8 +39,12 @@ Runtime.install({
 });
 
 let worker: RunningWorker;
+/** A wedged workflow thread: the workers were told to stop; exit 70 once they have, or after the grace at most. */
+const onStall = () => {
+  setTimeout(() => process.exit(EXIT_UNCAUGHT), cfg.WORKER_SHUTDOWN_GRACE_MS + 5000).unref();
+};
 try {
-  worker = await startWorker(cfg, log, { coreMetricsAddress });
+  worker = await startWorker(cfg, log, { coreMetricsAddress, onStall });
 } catch (err) {
   const unreachable = unreachableAt(err, cfg);
   if (unreachable) {
@@ -77,4 +81,4 @@ try {
   await worker.stop();
   log.info('worker stopped');
 }
-if (failed) process.exit(EXIT_UNCAUGHT);
+if (failed || worker.watchdog.stalled()) process.exit(EXIT_UNCAUGHT);

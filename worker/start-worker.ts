@@ -27,6 +27,7 @@ import { startRetentionSweeps } from './retention';
 import { startWebhookDispatcher } from './webhook-dispatcher';
 import { deploymentOptionsOf } from './versioning';
 import { resolveWorkflowBundle } from './workflow-bundle';
+import { watchWorkflowThreads, type WorkflowWatchdog } from './workflow-watchdog';
 
 export interface StartWorkerOptions {
   /** The SDK's Prometheus exporter (Runtime telemetry), merged into /metrics when WORKER_METRICS_PORT is set. */
@@ -37,6 +38,11 @@ export interface StartWorkerOptions {
   laneIdleSeconds?: number;
   /** How endpoint deliverers pace themselves (tests shorten it; activities/webhooks.ts DELIVERER_TIMING). */
   delivererTiming?: Partial<DelivererTiming> | undefined;
+  /**
+   * The workflow thread made no progress for WORKER_STALL_SECONDS (worker/workflow-watchdog.ts):
+   * the workers were told to stop polling; worker/main.ts then exits for the supervisor.
+   */
+  onStall?: (() => void) | undefined;
 }
 
 export interface RunningWorker {
@@ -58,6 +64,8 @@ export interface RunningWorker {
   handOverDeliveries(): void;
   /** One reconciler pass now (the intake side; tests): the submissions resumed. */
   reconcile(): Promise<string[]>;
+  /** How the workflow threads are doing (activations in flight, the oldest's age, a stall seen). */
+  watchdog: WorkflowWatchdog;
 }
 
 export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWorkerOptions = {}): Promise<RunningWorker> {
@@ -122,6 +130,18 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
           webhooks,
         }),
       );
+    // Every activation timed; a wedged workflow thread stops the workers (their heartbeats then say
+    // "shutting down", which readiness reads) and the process exits for its supervisor.
+    const watchdog = watchWorkflowThreads(workers, {
+      stallSeconds: cfg.WORKER_STALL_SECONDS,
+      registry,
+      onStall: (s) => {
+        log.fatal({ ...s, stallSeconds: cfg.WORKER_STALL_SECONDS }, 'workflow thread stalled: an activation has been in flight past WORKER_STALL_SECONDS; stopping the workers for the supervisor to restart this process');
+        for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+        opts.onStall?.();
+      },
+    });
+    closers.push(async () => watchdog.stop());
     // They poll from here on; the first to fail ends `finished`, and stop() ends the other.
     let reconciler: Reconciler | undefined;
     const runs = workers.map((w) => w.run());
@@ -195,6 +215,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
       stop: () => (stopping ??= closeAll()),
       handOverDeliveries: () => stopDeliverers.abort(),
       reconcile: () => reconciler?.pass() ?? Promise.resolve([]),
+      watchdog,
     };
   } catch (err) {
     await closeAll();

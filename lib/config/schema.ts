@@ -152,6 +152,13 @@ export const workerConfigSchema = z
      * blocks; an activation only runs long when the worker is starved of CPU.
      */
     WORKER_ISOLATE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+    /**
+     * A workflow activation still in flight this long after the worker took it means the workflow
+     * thread is wedged past the SDK's own deadlock detector (worker/workflow-watchdog.ts): the worker
+     * stops polling and exits 70 for its supervisor (the launcher, systemd) to start it again. Above
+     * WORKER_ISOLATE_TIMEOUT_SECONDS, so one slow activation is the SDK's to end first.
+     */
+    WORKER_STALL_SECONDS: z.coerce.number().int().min(2).max(3600).default(45),
     WORKFLOW_BUNDLE_PATH: optionalString,
     /**
      * Worker Deployment Versions (worker/versioning.ts): set, the worker polls as version
@@ -208,6 +215,10 @@ export const workerConfigSchema = z
      * key generated into DATA_DIR/secrets.
      */
     DECISION_VERIFY_KEY: z.string().includes('PUBLIC KEY', { message: 'expected an SPKI PEM public key' }).optional(),
+  })
+  .superRefine((cfg, ctx) => {
+    if (cfg.WORKER_STALL_SECONDS <= cfg.WORKER_ISOLATE_TIMEOUT_SECONDS)
+      ctx.addIssue({ code: 'custom', path: ['WORKER_STALL_SECONDS'], message: `must be above WORKER_ISOLATE_TIMEOUT_SECONDS (${cfg.WORKER_ISOLATE_TIMEOUT_SECONDS}): one slow activation is the SDK's deadlock detector's to end first` });
   })
   .superRefine(requireInProduction(['DECISION_VERIFY_KEY']))
   .superRefine(noFaultsInProduction(['FAULT_KILL_AFTER_MEDIA_COPY']))

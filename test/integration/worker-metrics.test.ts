@@ -73,5 +73,9 @@ describe('worker /metrics', () => {
     // The transitions this worker wrote, counted where written (the API counts its own: staged).
     expect(text).toMatch(/^intake_transitions_total\{status="awaiting_review"\} [1-9]/m);
     expect(text).not.toMatch(/^intake_transitions_total\{status="staged"\}/m);
+    // Every activation timed by the watchdog (worker/workflow-watchdog.ts): it still sees the SDK's activations.
+    expect(text).toMatch(/^intake_worker_activation_seconds_count [1-9]/m);
+    expect(text).toMatch(/^intake_worker_oldest_activation_seconds \d/m);
+    expect(text).toMatch(/^intake_worker_stalled 0$/m);
   });
 });
