@@ -7,7 +7,7 @@
 // server caps signals per run and their size (temporal/limits.ts).
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
 import { condition, proxySinks, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
-import { checkDecision, type DecisionKeys } from '../lib/intake/decision-check';
+import { checkDecision, proofProblem, type DecisionKeys } from '../lib/intake/decision-check';
 import { DECISION_KINDS, type DecisionKind } from '../lib/intake/decisions';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
 import { checkUploadComplete, problemsLine } from '../lib/intake/signal-shapes';
@@ -71,9 +71,13 @@ export class Inbox {
   private uploadRefusal(payload: unknown): Omit<RefusalNote, 'submissionId' | 'message'> | null {
     const shape = checkUploadComplete(payload);
     if (!shape.ok) return { reason: 'signal_malformed', detail: problemsLine(shape.problems), requestId: shape.requestId, by: shape.by };
-    const { requestId, by } = shape.value;
+    const { requestId, by, proof } = shape.value;
     // Only the submission's partner completes its upload: the history names no actor the API did not authenticate.
     if (by.actorId !== this.c.partnerActorId) return { reason: 'actor_not_partner', detail: 'only the submission’s partner completes its upload', requestId, by };
+    // And only through the API, which signs what it authenticated (as it signs decisions).
+    if (!proof) return { reason: 'proof_missing', detail: 'the upload-complete carries no proof', requestId, by };
+    const problem = proofProblem('upload_complete', { requestId, by, proof }, { submissionId: this.c.submissionId, nowMs: Date.now(), keys: this.c.decisionKeys });
+    if (problem) return { ...problem, requestId, by };
     if (this.handled.has(requestId) || this.upload !== undefined || !this.takes('upload_complete'))
       return { reason: 'invalid_transition', detail: `the submission is ${this.c.status()}`, requestId, by };
     return null;

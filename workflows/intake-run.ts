@@ -4,7 +4,7 @@
 import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { RowState } from '../activities/types';
 import { isWorking, reviewIn, transitionOf, WORK, type Transition, type Work, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
-import type { DecidingStatus } from '../lib/intake/decisions';
+import { isDeciding, type DecidingStatus } from '../lib/intake/decisions';
 import type { ActorRef, IntakeStatus } from '../lib/intake/vocabulary';
 import { shapeHas, type Shape } from './compat';
 import { record } from './intake-activities';
@@ -25,11 +25,15 @@ export class IntakeRun {
     readonly input: IntakeInput,
     readonly shape: Shape,
   ) {
+    // A run that takes over awaiting a decision is there from its first activation: an Update that
+    // came with that activation is validated before the main body runs (the handlers are installed
+    // first), and would otherwise meet `staged` and be refused.
+    const waiting = input.resume && isDeciding(input.resume.intakeStatus) && input.resume.sha256 ? input.resume.intakeStatus : undefined;
     this.state = {
       submissionId: input.submissionId,
       artistCanonicalId: input.artistCanonicalId,
-      intakeStatus: 'staged',
-      reviewStatus: 'review_required',
+      intakeStatus: waiting ?? 'staged',
+      reviewStatus: waiting ? reviewIn(waiting) : 'review_required',
       mediaStoreDocumentId: null,
       failureCode: null,
       rejectReasonCode: null,

@@ -179,7 +179,7 @@ export async function updateAndSettle<P>(
     answer = await Promise.race([result, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), deps.cfg.TRANSITION_WAIT_MS)))]).finally(() => clearTimeout(timer));
   } catch (err) {
     // Taken (it is in the run's history), but its result could not be read: what became of it is the row's to say.
-    deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'update taken; its result could not be read');
+    deps.log.warn({ submissionId, trigger, err: (err as Error).message, cause: ((err as Error).cause as Error | undefined)?.message }, 'update taken; its result could not be read');
     return { view: statusView(before), outcome: 'pending' };
   }
   if (answer && !answer.taken) {

@@ -25,8 +25,11 @@ export type DecisionCheck<T> =
 /** The API's decision keys a run knows: key id -> raw Ed25519 public key, base64url. */
 export type DecisionKeys = Record<string, string>;
 
-/** What an API-signed proof vouches for: an operator's decision, or a classifier's classification (lib/agents/vocabulary.ts). */
-export const SIGNED_ACTS = [...DECISION_KINDS, 'classify'] as const;
+/**
+ * What an API-signed proof vouches for: an operator's decision, a classifier's classification
+ * (lib/agents/vocabulary.ts), or a partner's upload-complete (the partner the API authenticated).
+ */
+export const SIGNED_ACTS = [...DECISION_KINDS, 'classify', 'upload_complete'] as const;
 export type SignedAct = (typeof SIGNED_ACTS)[number];
 export const isSignedAct = (v: unknown): v is SignedAct => (SIGNED_ACTS as readonly unknown[]).includes(v);
 

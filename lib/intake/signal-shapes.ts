@@ -4,7 +4,7 @@
 // send an Update (the CLI, the Web UI, a script), so a payload is untrusted data until it passes:
 // a malformed one is never handed to an activity. Pure: workflow code imports it (no I/O, no
 // imports but ./vocabulary).
-import type { ActorRef } from './vocabulary';
+import type { ActorRef, DecisionProof } from './vocabulary';
 
 /** Longest id, notes and proof part a signal may carry (the API's own limits are smaller). */
 export const SIGNAL_LIMITS = { id: 200, notes: 4000, proofPart: 8192, seenMatches: 50, acceptedLabels: 10, label: 100, secondReviewReasons: 10 } as const;
@@ -58,10 +58,12 @@ function done<T>(s: unknown, problems: string[]): ShapeCheck<T> {
 export interface UploadCompletePayload {
   requestId: string;
   by: ActorRef;
+  /** The API's signature over this upload-complete (act `upload_complete`): the partner it authenticated. */
+  proof?: DecisionProof;
 }
 export function checkUploadComplete(s: unknown): ShapeCheck<UploadCompletePayload> {
   const problems: string[] = [];
-  checkCommon(s, problems);
+  if (checkCommon(s, problems)) checkProof(s, problems);
   return done(s, problems);
 }
 

@@ -227,28 +227,37 @@ describe('F18: a run that is gone is resumed from the row', () => {
 });
 
 describe('E3: a forged upload-complete is not acted on', () => {
-  it('an upload-complete naming a made-up actor is refused before history; one before the PUT leaves the submission staged', async () => {
+  it('an upload-complete naming a made-up actor, or the partner without the API’s proof, is refused before history; one before the PUT leaves the submission staged', async () => {
     const created = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: 2048 }) });
     const id = created.body.data.submission.submissionId as string;
     const forged = await updates(id, 'uploadComplete', 1, () => ({ requestId: 'forged', by: { actorId: 'mallory', credentialId: 'x' } }));
     expect(forged).toEqual({ refused: 1, other: [] });
-    // As the partner, but before the bytes: refused, recorded, still staged.
-    await expect(handle(id).executeUpdate('uploadComplete', { args: [raw({ requestId: 'early', by: { actorId: partner.actorId, credentialId: 'x' } })] })).resolves.toMatchObject({
-      taken: false,
-      reason: 'object_missing',
-      intakeStatus: 'staged',
-    });
+    // Naming the partner, straight to Temporal, without the proof the API signs (issue 55): refused
+    // before history, so the partner's own call is not answered 409 afterwards.
+    const unproven = await updates(id, 'uploadComplete', 1, () => ({ requestId: 'unproven', by: { actorId: partner.actorId, credentialId: partner.keyId ?? 'x' } }));
+    expect(unproven).toEqual({ refused: 1, other: [] });
+    // A proof for another submission does not carry over either.
+    const other = await call(stack, 'POST', `${INTAKE}/submissions`, { headers: partner.headers, body: submissionBody(partner, { sizeBytes: 2048 }) });
+    const otherId = other.body.data.submission.submissionId as string;
+    const foreign = await stack.api.deps.decisionSigner.sign({ submissionId: otherId, decision: 'upload_complete', actorId: partner.actorId, credentialId: 'x', sha256: '', requestId: 'foreign', detailsHash: '' });
+    expect(await updates(id, 'uploadComplete', 1, () => ({ requestId: 'foreign', by: { actorId: partner.actorId, credentialId: 'x' }, proof: foreign }))).toEqual({ refused: 1, other: [] });
+    // As the partner through the API, but before the bytes: refused, recorded, still staged.
+    const early = await call(stack, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, { headers: partner.headers });
+    expect([early.status, early.body.code]).toEqual([409, 'upload_missing']);
     expect(await status(id)).toBe('staged');
     const history = JSON.stringify((await handle(id).fetchHistory()).events);
     expect(history).not.toContain('mallory');
+    expect(history).not.toContain('unproven');
     const refused = await eventually(async () => {
       const r = await stack.sql<{ requestId: string; reason: string; claimedActorId: string }[]>`
         select request_id, reason, claimed_actor_id from decision_refusals where submission_id = ${id} order by id`;
-      return r.length === 2 ? r : undefined;
+      return r.length === 4 ? r : undefined;
     });
-    expect(refused.map((r) => [r.requestId, r.reason, r.claimedActorId]).sort()).toEqual([
+    expect(refused.map((r) => [r.requestId === early.body.requestId ? 'early' : r.requestId, r.reason, r.claimedActorId]).sort()).toEqual([
       ['early', 'object_missing', partner.actorId],
+      ['foreign', 'proof_mismatch', partner.actorId],
       ['forged', 'actor_not_partner', 'mallory'],
+      ['unproven', 'proof_missing', partner.actorId],
     ]);
     // The real upload is then taken.
     expect((await putUpload(created.body.data.upload.url, jpegBytes(2048))).status).toBe(200);

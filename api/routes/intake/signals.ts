@@ -29,10 +29,15 @@ export function signalRoutes(): Route[] {
       ok: { 200: ['verified: awaiting_review, or verification_failed with failureReason', C.SignalEnvelope], 202: ['still verifying (outcome accepted), or the outcome is unknown (outcome pending); read the status', C.SignalEnvelope] },
       problems: [404, 409],
       async handler({ deps, params: { submissionId }, actor, req }) {
-        const signal = { requestId: requestIdOf(req), by: byActor(actor()) };
-        return signalReply(
-          await updateAndSettle(deps, submissionId, () => findOwnSubmission(deps.sql, submissionId, actor().actorId), 'upload_complete', uploadCompleteUpdate, async () => signal),
-        );
+        const requestId = requestIdOf(req);
+        const by = byActor(actor());
+        // Signed as decisions are: the run's validator takes an upload-complete only with the API's proof.
+        const signal = async () => ({
+          requestId,
+          by,
+          proof: await deps.decisionSigner.sign({ submissionId, decision: 'upload_complete', actorId: by.actorId, credentialId: by.credentialId, sha256: '', requestId, detailsHash: '' }),
+        });
+        return signalReply(await updateAndSettle(deps, submissionId, () => findOwnSubmission(deps.sql, submissionId, actor().actorId), 'upload_complete', uploadCompleteUpdate, signal));
       },
     }),
     ...DECISION_KINDS.map((kind) => {
