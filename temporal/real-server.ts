@@ -49,14 +49,19 @@ export interface RealServerOptions {
   auth?: RealServerAuth | undefined;
 }
 
+/**
+ * How temporal-sql-tool is called: the password by environment (the tool reads SQL_PASSWORD), never
+ * on the command line, where any local user reads it in /proc/<pid>/cmdline while the tool runs.
+ */
+export function sqlToolCall(o: Pick<RealServerOptions, 'postgres'>, db: string, args: string[]): { args: string[]; env: NodeJS.ProcessEnv } {
+  const p = o.postgres;
+  return { args: ['--plugin', 'postgres12', '--ep', p.host, '-p', String(p.port), '-u', p.user, '--db', db, ...args], env: childEnv({ SQL_PASSWORD: p.password }) };
+}
+
 /** Run temporal-sql-tool; throws with its output unless it succeeds (or says `okIf`). */
 function sqlTool(o: RealServerOptions, db: string, args: string[], okIf?: RegExp): void {
-  const p = o.postgres;
-  const r = spawnSync(o.bin.sqlTool, ['--plugin', 'postgres12', '--ep', p.host, '-p', String(p.port), '-u', p.user, '--pw', p.password, '--db', db, ...args], {
-    encoding: 'utf8',
-    env: childEnv({}),
-    timeout: 120_000,
-  });
+  const call = sqlToolCall(o, db, args);
+  const r = spawnSync(o.bin.sqlTool, call.args, { encoding: 'utf8', env: call.env, timeout: 120_000 });
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
   if (r.status === 0 || (okIf && okIf.test(out))) return;
   // Never the password: the tool does not echo it, and only its last lines are kept.
