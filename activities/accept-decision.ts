@@ -16,7 +16,7 @@ import { checkDecisionShape, heldOf, isDecisionKind } from '../lib/intake/decisi
 import { problemsLine } from '../lib/intake/signal-shapes';
 import { recordDecisionMatches } from '../lib/intake/decision-matches';
 import { findSubmission } from '../lib/intake/submissions';
-import { firstDecisionOf } from '../lib/intake/second-review';
+import { firstDecisionOf, isFirstDecider } from '../lib/intake/second-review';
 import { persist } from './steps';
 import type { AcceptDecisionInput, AcceptDecisionResult } from './types';
 
@@ -75,7 +75,7 @@ async function check(deps: DecisionDeps, i: AcceptDecisionInput): Promise<{ refu
   // A held decision's second half (lib/intake/second-review.ts): a different operator's only.
   const held = heldOf(i.decision);
   const first = held && i.transition.from === held.to ? await firstDecisionOf(deps.sql, i.transition.submissionId, i.decision) : undefined;
-  if (first && first.actorId === claims.actorId)
+  if (first && (await isFirstDecider(deps.sql, first, claims.actorId)))
     return { refused: 'same_operator', detail: 'the operator who approved first cannot approve again: a second review needs a different operator', proofActorId: claims.actorId };
   return null;
 }

@@ -5,6 +5,7 @@
 // route answers 500, each victim's decision is taken or refused with a documented answer, and no run
 // is left failing its workflow task once its row is final. Runs on the dev server, or on the real
 // server when given its binaries (test/faults/faults-storm.test.ts runs both).
+import fs from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
 import type { BenchStack } from '../bench/lib/stack';
 import { distinctJpegs } from '../bench/lib/images';
@@ -26,6 +27,29 @@ export const STORM_SIGNALS = 100;
 export const STORM_PAYLOAD_CHARS = Math.min(250_000, BLOB_SIZE_ERROR - 8 * 1024);
 /** Answers a route may give a decision that meets a busy or already-decided run (docs/errors.md). */
 const DOCUMENTED_DECISION = new Set([200, 202, 409, 503]);
+
+/** CPU seconds a process has used so far (0 when it is not there). */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of each piece (and of this process, the storm's sender) over a phase. */
+function cpuMeter(s: BenchStack) {
+  const read = () => ({ worker: cpuSeconds(s.workerPid()), api: cpuSeconds(s.apiPid()), temporal: cpuSeconds(s.temporalPid()), sender: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 });
+  const start = read();
+  const t = performance.now();
+  return () => {
+    const end = read();
+    const secs = (performance.now() - t) / 1000;
+    return Object.fromEntries(Object.entries(end).map(([k, v]) => [k, Number(((v - start[k as keyof typeof start]) / secs).toFixed(2))])) as Record<keyof typeof start, number>;
+  };
+}
 
 const p95 = (xs: number[]) => {
   if (xs.length === 0) return NaN;
@@ -112,17 +136,22 @@ export function signalStorm(o: { victims: 1 | 3; realTemporal?: RealServerBinari
             }
             return { ms, ids };
           };
+          const beforeCpu = cpuMeter(s);
           const before = await stream(steady);
+          const cpuBefore = beforeCpu();
           // During: the storm at every victim while the stream goes on.
           const connection = await Connection.connect({ address: s.temporalAddress, interceptors: [] });
           let sent: { taken: number; refused: number }[];
           let during: { ms: number[]; ids: string[] };
+          const duringCpu = cpuMeter(s);
+          let cpuDuring: typeof cpuBefore;
           try {
             const outsider = new Client({ connection });
             [sent, during] = await Promise.all([
               Promise.all(victims.map((v) => storm(outsider, v))),
               sleep(500).then(() => stream(steady)),
             ]);
+            cpuDuring = duringCpu();
           } finally {
             await connection.close();
           }
@@ -149,6 +178,9 @@ export function signalStorm(o: { victims: 1 | 3; realTemporal?: RealServerBinari
             upload_complete_p95_before_ms: Math.round(beforeP95),
             upload_complete_p95_during_ms: Math.round(duringP95),
             ratio: Number((duringP95 / beforeP95).toFixed(2)),
+            // Cores busy per piece (CPU seconds a second) before and during the storm: where a slower upload-complete comes from.
+            cores_before: Object.entries(cpuBefore).map(([k, v]) => `${k}=${v}`).join(' '),
+            cores_during: Object.entries(cpuDuring).map(([k, v]) => `${k}=${v}`).join(' '),
             victim_answers: victimAnswers.map((r) => `${r.status}${r.body?.code ? `:${r.body.code}` : ''}`).join(','),
             answers_5xx: fiveHundreds,
             worker_restarts: s.restarts().worker ?? 0,

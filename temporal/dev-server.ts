@@ -25,6 +25,8 @@ export interface DevServerOptions {
   namespace?: string;
   log?: (line: string) => void;
   readyTimeoutMs?: number;
+  /** Dynamic config keys set otherwise than temporal/limits.ts (tests: a history bound lower than the project's). */
+  limitsOver?: Record<string, number>;
 }
 
 
@@ -40,7 +42,7 @@ export function devServerArgs(o: DevServerOptions): string[] {
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
   // Payload, signal and history limits (temporal/limits.ts; docs/deploy.md sets the same on a cluster):
   // a flood sent around the API is refused at the frontend instead of growing a run past them.
-  args.push(...devServerLimitArgs());
+  args.push(...devServerLimitArgs(o.limitsOver));
   return args;
 }
 

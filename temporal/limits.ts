@@ -5,7 +5,7 @@
 // - Payloads: sized to what the project's own messages need (test/unit/temporal-limits.test.ts
 //   measures each kind: a start's input, every Update at the largest its validator takes, the
 //   classifier's labels, the webhook lane's signal and activity results). The largest is a decision
-//   Update at every field's maximum (about 60 kB; a real one is under 3 kB). A signal, a start or an
+//   Update at every field's maximum (about 36 kB; a real one is under 3 kB). A signal, a start or an
 //   activity result above BLOB_SIZE_ERROR is refused by the server before it is written.
 // - Updates: the frontend does not measure an Update's input (server 1.32), and a worker's refusal
 //   echoes the refused request back to the server, which terminates the run when that answer is
@@ -15,7 +15,7 @@
 // - Signals: the API sends none (decisions are Updates); the only signal of ours is the webhook
 //   dispatcher's wake-up, and its workflow continues as new after SIGNALS_PER_HISTORY of them. So
 //   SIGNALS_PER_RUN bounds what anyone who reaches the frontend can add to one run: at most
-//   SIGNALS_PER_RUN x BLOB_SIZE_ERROR (3.1 MiB), and every workflow consumes and drops the signals
+//   SIGNALS_PER_RUN x BLOB_SIZE_ERROR (1.6 MiB, under the run's own 2 MiB bound), and every workflow consumes and drops the signals
 //   it does not take (issue 55: 100 of 250 kB once made a 25 MB run that stalled the worker).
 // - History: even a run that took every signal it may, each as large as a payload may be, stays
 //   below the servers' warning level, and a run continues as new itself (lib/intake/history-bounds.ts)
@@ -26,9 +26,9 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 export const BLOB_SIZE_WARN = 32 * KiB;
-export const BLOB_SIZE_ERROR = 128 * KiB;
-/** history.maxInFlightUpdatePayloads: half the blob limit, so a refusal (the request plus why) always fits. */
-export const UPDATE_PAYLOADS_IN_FLIGHT = BLOB_SIZE_ERROR / 2;
+export const BLOB_SIZE_ERROR = 64 * KiB;
+/** history.maxInFlightUpdatePayloads: 16 KiB under the blob limit, so a refusal (the request plus why) always fits. */
+export const UPDATE_PAYLOADS_IN_FLIGHT = BLOB_SIZE_ERROR - 16 * KiB;
 /** history.maximumSignalsPerExecution. */
 export const SIGNALS_PER_RUN = 25;
 export const HISTORY_SIZE_WARN = 32 * MiB;
@@ -50,8 +50,9 @@ export const DOOR_LIMITS: Record<string, number> = {
   'limit.historyCount.suggestContinueAsNew': MAX_HISTORY_EVENTS,
 };
 
-/** The same table as `--dynamic-config-value KEY=VALUE` flags of `temporal server start-dev`. */
-export const devServerLimitArgs = (): string[] => Object.entries(DOOR_LIMITS).flatMap(([k, v]) => ['--dynamic-config-value', `${k}=${v}`]);
+/** The same table as `--dynamic-config-value KEY=VALUE` flags of `temporal server start-dev` (a test may set some keys otherwise). */
+export const devServerLimitArgs = (over: Record<string, number> = {}): string[] =>
+  Object.entries({ ...DOOR_LIMITS, ...over }).flatMap(([k, v]) => ['--dynamic-config-value', `${k}=${v}`]);
 
 /** The same table as dynamic config YAML (every namespace). */
 export const dynamicConfigLimits = (): string[] => Object.entries(DOOR_LIMITS).flatMap(([k, v]) => [`${k}:`, `  - value: ${v}`]);

@@ -54,3 +54,18 @@ export async function firstDecisionOf(sql: Tx, submissionId: string, kind: Decis
     order by at desc, id desc limit 1`;
   return row;
 }
+
+/**
+ * Is `actorId` the person who decided first? The same mapping, or another mapping of the same
+ * person: the rule compares the identity subject a bearer token names, not the mapping (one person
+ * mapped under two issuers, or mapped again, is still one operator).
+ */
+export async function isFirstDecider(sql: Tx, first: FirstDecision, actorId: string): Promise<boolean> {
+  if (first.actorId === actorId) return true;
+  const [row] = await sql<{ same: boolean }[]>`
+    select exists (
+      select 1 from actor_mappings a join actor_mappings b on a.credential_subject = b.credential_subject and a.credential_kind = b.credential_kind
+      where a.actor_id = ${first.actorId} and b.actor_id = ${actorId} and a.credential_kind = 'bearer'
+    ) as same`;
+  return row?.same === true;
+}

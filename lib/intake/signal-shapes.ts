@@ -7,7 +7,7 @@
 import type { ActorRef, DecisionProof } from './vocabulary';
 
 /** Longest id, notes and proof part a signal may carry (the API's own limits are smaller). */
-export const SIGNAL_LIMITS = { id: 200, notes: 4000, proofPart: 8192, seenMatches: 50, acceptedLabels: 10, label: 100, secondReviewReasons: 10 } as const;
+export const SIGNAL_LIMITS = { id: 200, notes: 4000, proofPart: 2048, seenMatches: 50, acceptedLabels: 10, label: 100, secondReviewReasons: 10 } as const;
 
 export type ShapeCheck<T> = { ok: true; value: T } | { ok: false; problems: string[]; requestId: string | null; by: Partial<ActorRef> };
 

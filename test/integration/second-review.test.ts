@@ -13,6 +13,7 @@ import { apiKeyActor, bearerActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, stageAndVerify } from '../helpers/intake';
 import { unrelated } from '../helpers/similar-images';
 import { startTestStack, uid, type TestStack } from '../helpers/stack';
+import { upsertMapping } from '../../lib/identity/actors';
 
 let stack: TestStack;
 let partner: TestCredential;
@@ -122,6 +123,30 @@ describe('a second operator where the policy asks for one', () => {
     expect(refusal).toEqual({ reason: 'same_operator', proofActorId: first.actorId });
     expect(await rowOf(copy)).toMatchObject({ intakeStatus: 'awaiting_second_review', reviewStatus: 'second_review_required' });
     // The run is still waiting for the second operator.
+    const done = await approve(copy, second, 'Second look: agreed.');
+    expect(done.body.data, JSON.stringify(done.body)).toMatchObject({ intakeStatus: 'promoted_to_media_store' });
+  }, 120_000);
+
+  it('the same person under a second mapping (the same identity subject, another issuer) is the same operator: refused (same_operator), recorded', async () => {
+    const { copy } = await copiedPair();
+    expect((await approve(copy, first)).body.data.reviewStatus).toBe('second_review_required');
+    // One person, mapped again under another issuer: a second operator mapping, not a second operator.
+    const twin = { actorId: uid('operator-twin-'), issuer: 'https://idp.example.test/other' };
+    await upsertMapping(stack.sql, {
+      actorId: twin.actorId, credentialKind: 'bearer', credentialSubject: first.subject!, credentialIssuer: twin.issuer, role: 'operator',
+      permissions: ['portfolio_intake:review'], organizationId: uid('org-'), studioScope: [], artistScope: [], capabilities: [], isHumanOperator: true, selfService: false, active: true,
+    });
+    const [row] = await stack.sql<{ verifiedSha256: string }[]>`select verified_sha256 from submissions where submission_id = ${copy}`;
+    const requestId = uid('twin-');
+    const signal = { requestId, by: { actorId: twin.actorId, credentialId: `${twin.issuer}#${first.subject}` }, reviewNotes: 'My second hat agrees.' };
+    const proof = await stack.api.deps.decisionSigner.sign({
+      submissionId: copy, decision: 'approve', actorId: twin.actorId, credentialId: signal.by.credentialId, sha256: row!.verifiedSha256, requestId,
+      detailsHash: detailsHash({ reviewNotes: signal.reviewNotes }),
+    });
+    const handle = stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(copy));
+    const answer = await handle.executeUpdate<{ taken: boolean; reason?: string; intakeStatus?: string }, [never]>('approve', { args: [{ ...signal, proof } as never] });
+    expect(answer).toMatchObject({ taken: false, reason: 'same_operator', intakeStatus: 'awaiting_second_review' });
+    expect(await rowOf(copy)).toMatchObject({ intakeStatus: 'awaiting_second_review' });
     const done = await approve(copy, second, 'Second look: agreed.');
     expect(done.body.data, JSON.stringify(done.body)).toMatchObject({ intakeStatus: 'promoted_to_media_store' });
   }, 120_000);

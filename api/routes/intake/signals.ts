@@ -15,7 +15,7 @@ import { surfaceOf } from '../../auth/session-surface';
 import { AppError } from '../../http/errors';
 import { flaggedMatchesOf } from '../../../lib/intake/similar';
 import { acceptedMismatch, classificationsOf } from '../../../lib/agents/classifications';
-import { firstDecisionOf, secondReviewReasons } from '../../../lib/intake/second-review';
+import { firstDecisionOf, isFirstDecider, secondReviewReasons } from '../../../lib/intake/second-review';
 import { findOwnSubmission, findSubmission } from '../../../lib/intake/submissions';
 import { SIGNAL_LIMITS } from '../../../lib/intake/signal-shapes';
 
@@ -78,7 +78,7 @@ const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
     // The second-review policy (lib/intake/second-review.ts): the second approval is a different operator's.
     if (row && isHeldStatus(row.intakeStatus)) {
       const first = await firstDecisionOf(deps.sql, submissionId);
-      if (first?.actorId === actor().actorId) throw sameOperator(first.at);
+      if (first && (await isFirstDecider(deps.sql, first, actor().actorId))) throw sameOperator(first.at);
       return fields;
     }
     if (row?.intakeStatus !== 'awaiting_review') return fields; // the decision route answers for any other state
