@@ -15,7 +15,7 @@
 // - Signals: the API sends none (decisions are Updates); the only signal of ours is the webhook
 //   dispatcher's wake-up, and its workflow continues as new after SIGNALS_PER_HISTORY of them. So
 //   SIGNALS_PER_RUN bounds what anyone who reaches the frontend can add to one run: at most
-//   SIGNALS_PER_RUN x BLOB_SIZE_ERROR (1.6 MiB, under the run's own 2 MiB bound), and every workflow consumes and drops the signals
+//   SIGNALS_PER_RUN x BLOB_SIZE_ERROR (640 KiB, under the run's own 2 MiB bound), and every workflow consumes and drops the signals
 //   it does not take (issue 55: 100 of 250 kB once made a 25 MB run that stalled the worker).
 // - History: even a run that took every signal it may, each as large as a payload may be, stays
 //   below the servers' warning level, and a run continues as new itself (lib/intake/history-bounds.ts)
@@ -30,7 +30,7 @@ export const BLOB_SIZE_ERROR = 64 * KiB;
 /** history.maxInFlightUpdatePayloads: 16 KiB under the blob limit, so a refusal (the request plus why) always fits. */
 export const UPDATE_PAYLOADS_IN_FLIGHT = BLOB_SIZE_ERROR - 16 * KiB;
 /** history.maximumSignalsPerExecution. */
-export const SIGNALS_PER_RUN = 25;
+export const SIGNALS_PER_RUN = 10;
 export const HISTORY_SIZE_WARN = 32 * MiB;
 export const HISTORY_SIZE_ERROR = 48 * MiB;
 export const HISTORY_COUNT_WARN = 10_000;

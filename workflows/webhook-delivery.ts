@@ -24,7 +24,7 @@ const RUNS_PER_HISTORY = 100;
  * Wake-up signals per run before continue-as-new: well under the server's cap on signals per run
  * (temporal/limits.ts SIGNALS_PER_RUN), so the dispatcher's signal-with-start is never refused.
  */
-export const SIGNALS_PER_HISTORY = 20;
+export const SIGNALS_PER_HISTORY = 8;
 
 export async function webhookEndpoint(input: WebhookEndpointInput): Promise<void> {
   let signalled = false;

@@ -2,7 +2,7 @@
 // grows long from signals it does not take continues as new at once. It used to spin: its wait took
 // an upload already answered for a request still waiting, looped inside one activation until the
 // isolate timeout, on every retry, and so held the workflow thread for every run on it. The
-// project's limits now keep signals alone under the run's own bound (25 of 64 KiB), so this file's
+// project's limits now keep signals alone under the run's own bound (10 of 64 KiB), so this file's
 // dev server suggests continue-as-new at 128 KiB: the same path, reached by what the door still takes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, stackConfigSchema } from '../../lib/config';
