@@ -23,6 +23,30 @@ describe('the workflow bundle preloads its libraries', () => {
     expect(at).toBeGreaterThan(0);
     expect(preload).toContain('"./node_modules/@noble/curves/ed25519.js"');
     expect(preload).toContain('"./node_modules/zod/v4/classic/external.js"');
+    // ... and our pure modules (issue 55 R8: evaluated in every run, they were most of what a cached run held).
+    for (const m of ['lib/intake/decisions.ts', 'lib/intake/lifecycle.ts', 'lib/intake/vocabulary.ts', 'lib/agents/vocabulary.ts']) expect(preload).toContain(`"./${m}"`);
+    // ... never a workflow module: those hold a run's own state.
+    expect(preload).not.toMatch(/"\.\/workflows\/(?!preload)/);
+  });
+
+  it('leaves every preloaded module of ours usable frozen: nothing in them writes to their own state', () => {
+    // In a fresh process: load the preload, freeze every export of ours deeply (as the worker's
+    // reusable context does), then run what the workflows run on them.
+    const script = [
+      "const { PRELOADED } = await import('./workflows/preload.ts');",
+      'const freeze = (o, seen = new WeakSet()) => { if (o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) return o; seen.add(o); for (const k of Reflect.ownKeys(o)) { const d = Object.getOwnPropertyDescriptor(o, k); if (d && "value" in d) freeze(d.value, seen); } return Object.freeze(o); };',
+      'for (const ns of Object.values(PRELOADED.ours)) for (const k of Object.keys(ns)) freeze(ns[k]);',
+      "'use strict';",
+      'const { decisions, lifecycle, signalShapes, agents } = PRELOADED.ours;',
+      "const by = { actorId: 'op', credentialId: 'c' };",
+      "const proof = { protected: 'a', payload: 'b', signature: 'c' };",
+      "const results = [decisions.checkDecisionShape('approve', { requestId: 'r', by, reviewNotes: 'n', proof, seenMatches: ['m'], secondReview: ['x'] }).ok, decisions.checkDecisionShape('reject', { requestId: 'r', by, reasonCode: 'rights_unclear', proof }).ok, decisions.checkDecisionShape('approve', { requestId: 5 }).ok];",
+      "results.push(signalShapes.checkUploadComplete({ requestId: 'r', by, proof }).ok, lifecycle.accepts('awaiting_review', 'approve'), typeof agents.MODEL_WORD.test('m1'));",
+      'console.log(JSON.stringify(results));',
+    ].join('\n');
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual([true, true, false, true, true, 'boolean']);
   });
 
   it('leaves zod with its global configuration set (jitless), so no run writes to the frozen module', () => {
