@@ -1,4 +1,4 @@
-// `npm run faults [-- --short] [-- --only F1,F4]`: every fault scenario (F1-F15, F19, F20), one row each; exit 1 if any fails.
+// `npm run faults [-- --short] [-- --only F1,F4]`: every fault scenario (F1-F15, F19, F20, F21), one row each; exit 1 if any fails.
 import { writeResults } from '../bench/lib/results';
 import { parseCli } from '../lib/cli';
 import { runScenario, SCENARIOS, type Row } from './scenarios';

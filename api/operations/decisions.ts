@@ -160,12 +160,12 @@ export async function updateAndSettle<P>(
     // The run closed under the Update (it was open when the row was read): another request decided
     // it meanwhile (409), or it is gone with the row still open (503 workflow_resuming).
     if ((err instanceof AppError && err.code === 'not_found') || runClosing(err)) return lostRace(deps, submissionId, trigger, before);
-    if (err instanceof AppError) throw err;
-    if (!deliveryUnknown(err) && !deliveryUnknown((err as { cause?: unknown }).cause)) {
-      // Any other failure of the Update once sent (the run's workflow task failing, a server error):
-      // not known whether it was taken. Never a 500: the row as it is now, `pending`.
-      deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'update failed after it was sent; its outcome is the row\u2019s to say');
-    } else deps.log.warn({ submissionId, trigger }, 'update outcome unknown: the Temporal call timed out after it was sent');
+    if (deliveryUnknown(err) || deliveryUnknown((err as { cause?: unknown }).cause)) deps.log.warn({ submissionId, trigger }, 'update outcome unknown: the Temporal call timed out after it was sent');
+    // Refused before it left (the workflow service unreachable: 503, nothing applied).
+    else if (err instanceof AppError) throw err;
+    // Any other failure of the Update once sent (the run's workflow task failing, a server error):
+    // not known whether it was taken. Never a 500: the row as it is now, `pending`.
+    else deps.log.warn({ submissionId, trigger, err: (err as Error).message }, 'update failed after it was sent; its outcome is the row\u2019s to say');
     // Not known whether this request was applied; the state shown is the row's as it is now (a
     // work step run inside the task that took the request, such as a slow promotion, has already
     // moved it), or as it was when the request came if the database cannot say.

@@ -49,7 +49,7 @@ describe('one author of the intake lifecycle', () => {
     held = new Promise<void>((r) => (release = r));
     const approved = await call(stack, 'POST', `${INTAKE}/submissions/${id}/approve`, { headers: operator.headers, body: { reviewNotes: 'Rights attested.' } });
     // Not settled within TRANSITION_WAIT_MS: 202 with the state the row is in.
-    expect(approved.status).toBe(202);
+    expect(approved.status, JSON.stringify(approved.body)).toBe(202);
     expect(approved.body.data).toMatchObject({ intakeStatus: 'promoting', reviewStatus: 'approved' });
     const [row] = await stack.sql`select intake_status, review_status from submissions where submission_id = ${id}`;
     expect(row).toMatchObject({ intakeStatus: 'promoting', reviewStatus: 'approved' });
