@@ -33,10 +33,10 @@ export const STORM_PAYLOAD_CHARS = Math.min(250_000, BLOB_SIZE_ERROR - 8 * 1024)
  * The bound on the others' upload-complete p95 during the burst over before. The issue's target is
  * 2x: met on a quiet machine (1.15-1.8 with three victims, 0.99 on the real server). In the test
  * suite another test file runs beside this one on the same two cores, and the burst's own server
- * work (taking or refusing 300 signals) then measured 1.85-2.56, so the suite holds 3x. A stalled
- * worker (issue 55's storm) measured 15 s against ~0.15 s: two orders of magnitude, not 3x.
+ * work (taking or refusing 300 signals) then measured 1.25-2.85 over six rows, so the suite holds
+ * 4x. A stalled worker (issue 55's storm) measured 15 s against ~0.15 s: two orders of magnitude.
  */
-export const STALL_RATIO = 3;
+export const STALL_RATIO = 4;
 
 /** Answers a route may give a decision that meets a busy or already-decided run (docs/errors.md). */
 const DOCUMENTED_DECISION = new Set([200, 202, 409, 503]);
@@ -122,7 +122,7 @@ export function signalStorm(o: { victims: 1 | 3; realTemporal?: RealServerBinari
   return {
     id: 'F21',
     fault: `${STORM_SIGNALS} signals of ${STORM_PAYLOAD_CHARS / 1000} KB straight to Temporal (${where}) at ${o.victims} submission(s) awaiting review, beside a steady stream of intakes`,
-    holds: 'no worker stall (others’ upload-complete p95 during <= 3x before (2x on a quiet machine), and under 5 s; at least half of them sent while the storm was on); no 500 from any route; each victim’s approve answered as documented and, sent as docs/errors.md says, promoted; every other intake promoted; no run failing its task after its row is final',
+    holds: 'no worker stall (others’ upload-complete p95 during <= 4x before (2x on a quiet machine), and under 5 s; at least half of them sent while the storm was on); no 500 from any route; each victim’s approve answered as documented and, sent as docs/errors.md says, promoted; every other intake promoted; no run failing its task after its row is final',
     run: async (size) => {
       const steady = size === 'short' ? 12 : 30;
       return withStack(
