@@ -52,9 +52,9 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
-/** CPU seconds of each piece (and of this process, the storm's sender) over a phase. */
+/** CPU seconds of each piece (and of this process, the harness) over a phase. The sender is a process of its own, at nice 19. */
 function cpuMeter(s: BenchStack) {
-  const read = () => ({ worker: cpuSeconds(s.workerPid()), api: cpuSeconds(s.apiPid()), temporal: cpuSeconds(s.temporalPid()), sender: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 });
+  const read = () => ({ worker: cpuSeconds(s.workerPid()), api: cpuSeconds(s.apiPid()), temporal: cpuSeconds(s.temporalPid()), harness: process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 });
   const start = read();
   const t = performance.now();
   return () => {

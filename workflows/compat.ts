@@ -26,6 +26,8 @@ export const DECISION_UPDATES_PATCH = 'intake-decision-updates';
 export const TRANSITION_WRITER_PATCH = 'intake-transition-writer';
 /** Asked by every run after the newest shape's patch; runs of the one-generation build carry it (verification in one local activity, the promotion a regular one). */
 export const VERIFY_IN_ONE_STEP_PATCH = 'intake-verify-in-one-step';
+/** Asked first by every webhookEndpoint run: it continues as new after SIGNALS_PER_HISTORY wake-ups or when the server suggests it. */
+export const WEBHOOK_BOUNDED_HISTORY_PATCH = 'webhook-bounded-history';
 /** Asked first by every run; new runs carry it (the current shape: the promotion, too, runs inside the workflow task that took the approval). */
 export const PROMOTE_IN_ONE_TASK_PATCH = 'intake-promote-in-one-task';
 
@@ -45,6 +47,13 @@ export type ShapePatch = (typeof SHAPES)[number]['patch'];
 export const shapeHas = (shape: Shape, patch: ShapePatch): boolean => SHAPES.findIndex((s) => s.shape === shape) >= SHAPES.findIndex((s) => s.patch === patch);
 
 export const COMPAT: readonly CompatItem[] = [
+  {
+    kind: 'patch',
+    id: WEBHOOK_BOUNDED_HISTORY_PATCH,
+    what: 'a webhookEndpoint run continues as new after 8 wake-up signals or when the server suggests it (issue 55); a run without the marker replays as it was recorded, continuing as new after 100 deliverer runs only',
+    retireWhen: 'deprecation: no open webhookEndpoint run without its marker (WorkflowType="webhookEndpoint" AND ExecutionStatus="Running" AND TemporalChangeVersion NOT IN ("webhook-bounded-history"))',
+    state: 'live',
+  },
   {
     kind: 'patch',
     id: PROMOTE_IN_ONE_TASK_PATCH,

@@ -96,9 +96,6 @@ export class Inbox {
     return this.offered.length > 0 || (this.upload !== undefined && !this.answers.has(this.upload.requestId));
   }
 
-  /** Signals dropped by the default handler (none is ever taken). */
-  signalsDropped = 0;
-
   /** What became of a message: the Update waiting for it returns this. */
   answer(requestId: string, a: IntakeAnswer) {
     this.answers.set(requestId, a);
@@ -144,8 +141,6 @@ export class Inbox {
     installClassify(this.c);
     // Nothing here takes a signal. Without a default handler the SDK would keep each one (up to the
     // blob limit in size) buffered in the run, and every replay would carry them all again.
-    setDefaultSignalHandler(() => {
-      this.signalsDropped++;
-    });
+    setDefaultSignalHandler(() => undefined);
   }
 }

@@ -5,7 +5,8 @@
 // after a quiet spell, or ends (endpoint deleted, or nothing came). A worker that dies mid-run is
 // noticed by the heartbeat timeout and the run is retried elsewhere; its claims end with their lease.
 // Deterministic code only: the database and the HTTP attempts are activities.
-import { condition, continueAsNew, proxyActivities, setDefaultSignalHandler, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, proxyActivities, setDefaultSignalHandler, setHandler, workflowInfo } from '@temporalio/workflow';
+import { WEBHOOK_BOUNDED_HISTORY_PATCH } from './compat';
 import type { WebhookActivities, WebhookRetry } from '../activities/types';
 import { webhookDeliveriesSignal } from './messages';
 
@@ -38,7 +39,9 @@ export async function webhookEndpoint(input: WebhookEndpointInput): Promise<void
     signals++;
   });
   // Continue as new when the server suggests it, or before the signal cap (the history stays small).
-  const long = () => signals >= SIGNALS_PER_HISTORY || workflowInfo().continueAsNewSuggested;
+  // A run recorded before this rule (no marker) replays without it (workflows/compat.ts).
+  const bounded = patched(WEBHOOK_BOUNDED_HISTORY_PATCH);
+  const long = () => bounded && (signals >= SIGNALS_PER_HISTORY || workflowInfo().continueAsNewSuggested);
   const { deliverEndpoint } = proxyActivities<WebhookActivities>({
     // A run ends itself after 10 minutes; the heartbeat notices a dead worker within 20 s.
     startToCloseTimeout: '15 minutes',

@@ -10,6 +10,13 @@ import { describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/config';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../../worker/create-worker';
 
+/** Run an ES module script (its lines) in a fresh Node process of the project; what it printed, as JSON. */
+function inFreshProcess(lines: string[]): unknown {
+  const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', lines.join('\n')], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  expect(out.status, out.stderr).toBe(0);
+  return JSON.parse(out.stdout);
+}
+
 describe('the workflow bundle preloads its libraries', () => {
   it('requires workflows/preload.ts in its preload step (not a module the bundler may drop)', () => {
     expect(WORKFLOW_BUNDLE_OPTIONS.preloadModules).toEqual([expect.stringMatching(/workflows[\\/]preload\.ts$/)]);
@@ -36,17 +43,14 @@ describe('the workflow bundle preloads its libraries', () => {
       "const { PRELOADED } = await import('./workflows/preload.ts');",
       'const freeze = (o, seen = new WeakSet()) => { if (o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) return o; seen.add(o); for (const k of Reflect.ownKeys(o)) { const d = Object.getOwnPropertyDescriptor(o, k); if (d && "value" in d) freeze(d.value, seen); } return Object.freeze(o); };',
       'for (const ns of Object.values(PRELOADED.ours)) for (const k of Object.keys(ns)) freeze(ns[k]);',
-      "'use strict';",
       'const { decisions, lifecycle, signalShapes, agents } = PRELOADED.ours;',
       "const by = { actorId: 'op', credentialId: 'c' };",
       "const proof = { protected: 'a', payload: 'b', signature: 'c' };",
       "const results = [decisions.checkDecisionShape('approve', { requestId: 'r', by, reviewNotes: 'n', proof, seenMatches: ['m'], secondReview: ['x'] }).ok, decisions.checkDecisionShape('reject', { requestId: 'r', by, reasonCode: 'rights_unclear', proof }).ok, decisions.checkDecisionShape('approve', { requestId: 5 }).ok];",
       "results.push(signalShapes.checkUploadComplete({ requestId: 'r', by, proof }).ok, lifecycle.accepts('awaiting_review', 'approve'), typeof agents.MODEL_WORD.test('m1'));",
       'console.log(JSON.stringify(results));',
-    ].join('\n');
-    const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-    expect(out.status, out.stderr).toBe(0);
-    expect(JSON.parse(out.stdout)).toEqual([true, true, false, true, true, 'boolean']);
+    ];
+    expect(inFreshProcess(script)).toEqual([true, true, false, true, true, 'boolean']);
   });
 
   it('leaves zod with its global configuration set (jitless), so no run writes to the frozen module', () => {
@@ -56,10 +60,8 @@ describe('the workflow bundle preloads its libraries', () => {
       'const before = [typeof globalConfig.localeError, typeof globalConfig.memoizer];',
       "await import('./workflows/preload.ts');",
       'console.log(JSON.stringify({ before, after: [typeof globalConfig.localeError, typeof globalConfig.memoizer], jitless: globalConfig.jitless }));',
-    ].join('\n');
-    const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-    expect(out.status, out.stderr).toBe(0);
+    ];
     // ... and parsers interpreted, not compiled: each run builds our schemas again and parses each once or twice.
-    expect(JSON.parse(out.stdout)).toEqual({ before: ['undefined', 'undefined'], after: ['function', 'object'], jitless: true });
+    expect(inFreshProcess(script)).toEqual({ before: ['undefined', 'undefined'], after: ['function', 'object'], jitless: true });
   });
 });
