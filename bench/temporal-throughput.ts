@@ -103,7 +103,7 @@ async function measure(REAL: boolean): Promise<{ setup: string; rows: Row[] }> {
   const realTemporal = REAL ? temporalServerAt(TEMPORAL_SERVER_DIR) : undefined;
   if (REAL && !realTemporal) throw new Error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; npm run setup -- --only temporal-server`);
   const stack = await startBenchStack({ replicas: REPLICAS, fromBuild: FROM_BUILD, ...(realTemporal ? { realTemporal } : {}) });
-  const bareSide = await startBare(stack.temporalAddress);
+  const bareSide = await startBare(stack);
   const client = bareSide.client;
   try {
     // One image per intake (made before the clock runs): each a different upload, as partners send.

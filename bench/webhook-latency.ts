@@ -45,7 +45,7 @@ async function intake(s: BenchStack, bytes: Buffer, key: string): Promise<string
 }
 
 const stack = await startBenchStack();
-const bare = await startBare(stack.temporalAddress);
+const bare = await startBare(stack);
 const receiver = await startReceiver();
 try {
   const reg = await call(stack, 'POST', `${INTAKE}/webhook-endpoints`, stack.partner.headers, { url: receiver.url });

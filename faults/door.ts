@@ -6,6 +6,7 @@
 // docs/errors.md says) and the submission is promoted once. Runs on the dev server, or on the real
 // server when given its binaries (test/faults/faults-door.test.ts runs both).
 import { Client, Connection } from '@temporalio/client';
+import { sdkTlsOf } from '../temporal/cluster-tls';
 import type { RealServerBinaries } from '../temporal/real-server';
 import { intakeWorkflowId } from '../workflows/messages';
 import { books, waitFinal, waitStatus } from './books';
@@ -37,8 +38,9 @@ export function doorFlood(server: { realTemporal?: RealServerBinaries | undefine
         await Promise.all(ids.map((id) => retrying(() => complete(s, id))));
         if (!(await waitStatus(s, ids, 'awaiting_review'))) throw new Error('the submissions did not reach awaiting_review');
         const workerPid = s.workerPid();
-        // As an outsider would: a plain connection, no retries, no credentials beyond the address.
-        const connection = await Connection.connect({ address: s.temporalAddress, interceptors: [] });
+        // As an outsider would: no retries, no credentials beyond the address (and, past the real
+        // server's mTLS, a client certificate: the door's limits hold for a caller who has one).
+        const connection = await Connection.connect({ address: s.temporalAddress, interceptors: [], ...(s.temporalTls ? { tls: sdkTlsOf(s.temporalTls) } : {}) });
         let signals;
         let updates;
         let historyBefore = 0;

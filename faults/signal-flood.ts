@@ -120,7 +120,7 @@ const id = args['submission-id'] ?? (await stageForReview());
 const workflowId = intakeWorkflowId(id);
 console.log(`[flood] workflow ${workflowId}: ${total} approve signals, ${inFlight} in flight, malformed share ${malformedShare}`);
 const before = workerOf(readRunFile(cfg.DATA_DIR));
-const { client, connection } = stackTemporalClient({ temporalAddress: run.temporalAddress, dataDir: cfg.DATA_DIR });
+const { client, connection } = stackTemporalClient({ temporalAddress: run.temporalAddress, dataDir: cfg.DATA_DIR, temporalTls: run.temporalTls });
 const tally = { sent: 0, failed: 0, errors: new Map<string, number>() };
 const t0 = Date.now();
 try {

@@ -6,6 +6,7 @@
 // JSON line: when it sent (epoch ms), and what the server took and refused, per submission.
 import { Client, Connection } from '@temporalio/client';
 import { parseCli } from '../lib/cli';
+import { FRONTEND_SERVER_NAME, sdkTlsOf } from '../temporal/cluster-tls';
 import { intakeWorkflowId } from '../workflows/messages';
 
 const { values } = parseCli('F21\'s attacker: signals straight to a Temporal frontend on loopback (faults/storm.ts runs it).', 'tsx faults/storm-sender.ts --', {
@@ -16,6 +17,10 @@ const { values } = parseCli('F21\'s attacker: signals straight to a Temporal fro
     chars: { type: 'string', description: 'characters of notes per signal (1-1000000)' },
     at: { type: 'string', description: 'start sending at this time (epoch ms), once connected' },
     seconds: { type: 'string', default: '0', description: 'send the burst again until this long has passed (0-60; at most 60 bursts)' },
+    'tls-ca-path': { type: 'string', description: 'with mTLS (the real server): the CA to check the frontend with' },
+    'tls-cert-path': { type: 'string', description: 'with mTLS: a client certificate (past the mTLS, the door\'s limits must still hold)' },
+    'tls-key-path': { type: 'string', description: 'with mTLS: its key' },
+    'tls-server-name': { type: 'string', description: 'with mTLS: the name in the frontend\'s certificate' },
   },
 });
 const address = values.address ?? '';
@@ -27,8 +32,10 @@ if (!/^(127\.0\.0\.1|localhost|\[::1\]):\d+$/.test(address) || ids.length === 0 
   process.exit(64);
 }
 
-// As an outsider would: a plain connection, no retries, no credentials beyond the address.
-const connection = await Connection.connect({ address, interceptors: [] });
+// As an outsider would: no retries, no credentials beyond the address (and a client certificate,
+// with the real server's mTLS: a caller past it still meets the door's limits).
+const tlsFiles = values['tls-cert-path'] && values['tls-key-path'] && values['tls-ca-path'] ? { ca: values['tls-ca-path'], cert: values['tls-cert-path'], key: values['tls-key-path'], serverName: values['tls-server-name'] ?? FRONTEND_SERVER_NAME } : undefined;
+const connection = await Connection.connect({ address, interceptors: [], ...(tlsFiles ? { tls: sdkTlsOf(tlsFiles) } : {}) });
 const client = new Client({ connection });
 const notes = 'x'.repeat(chars);
 // Connected and ready: wait for the agreed moment, so the measured stream meets the storm.

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { childEnv, PROJECT_ROOT } from '../lib/config';
 import type { BenchStack } from '../bench/lib/stack';
 import { distinctJpegs } from '../bench/lib/images';
+import { tlsCliArgs } from '../temporal/cluster-tls';
 import type { RealServerBinaries } from '../temporal/real-server';
 import { stackTemporalClient } from '../temporal/connection';
 import { BLOB_SIZE_ERROR } from '../temporal/limits';
@@ -87,7 +88,7 @@ async function oneIntake(s: BenchStack, bytes: Buffer, statuses: number[]): Prom
  * attacker's CPU is its own machine's): what the server took and refused in all.
  */
 async function storm(s: BenchStack, victims: string[], at: number): Promise<{ taken: number; refused: number; startedAt: number; endedAt: number }> {
-  const args = ['--address', s.temporalAddress, '--ids', victims.join(','), '--signals', String(STORM_SIGNALS), '--chars', String(STORM_PAYLOAD_CHARS), '--at', String(at), '--seconds', String(STORM_SECONDS)];
+  const args = ['--address', s.temporalAddress, '--ids', victims.join(','), '--signals', String(STORM_SIGNALS), '--chars', String(STORM_PAYLOAD_CHARS), '--at', String(at), '--seconds', String(STORM_SECONDS), ...(s.temporalTls ? tlsCliArgs(s.temporalTls) : [])];
   const child = spawn('nice', ['-n', '19', process.execPath, '--import', 'tsx', path.join(PROJECT_ROOT, 'faults', 'storm-sender.ts'), ...args], {
     cwd: PROJECT_ROOT,
     env: childEnv({}),

@@ -16,6 +16,8 @@ export interface RunFile {
   /** With `--pooler`: PgBouncer's port, where the API and worker processes send their queries. */
   poolerPort?: number;
   temporalAddress: string;
+  /** With mTLS (the real server's default): on-call's client certificate, the CA and the frontend's name (paths). */
+  temporalTls?: { ca: string; cert: string; key: string; serverName: string };
   uiUrl: string | undefined;
   pids: Partial<Record<StackPart, number>>;
   /** With `--replicas N`: each replica's API origin and pids (apiUrl above is HAProxy's). */

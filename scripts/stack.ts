@@ -25,6 +25,8 @@ import { DevServerExitedError, startDevServer, type DevServer, type DevServerOpt
 import { startRealServer, type RealServerBinaries, type RealServerOptions } from '../temporal/real-server';
 import { TEMPORAL_CODEC_BASE } from '../api/routing/bases';
 import { loadOrCreateTemporalSigningKey, temporalKeyFileOf } from '../temporal/tokens';
+import { clientTlsEnv, clientTlsOf, providedClusterTls, type ClusterTls, type TemporalClientTls } from '../temporal/cluster-tls';
+import { ensureLocalClusterTls } from '../temporal/cluster-tls-issue';
 
 /** Embedded PostgreSQL (data in `dir`, kept between starts), or one that already runs. */
 export type PostgresSpec = { embedded: { dir: string; port?: number; database?: string } } | { url: string };
@@ -35,12 +37,16 @@ export type TemporalSpec =
   /**
    * The real server (temporal/real-server.ts): its binaries, its folder, its ports; `auth: 'jwt'`
    * runs its JWT authorizer on a key made under DATA_DIR/secrets, the API and the worker then
-   * presenting writer tokens signed with it (TEMPORAL_AUTH=jwt). Default none.
+   * presenting writer tokens signed with it (TEMPORAL_AUTH=jwt). Default none. `tls`: mTLS inside
+   * the cluster and to its frontend (temporal/cluster-tls.ts), on a local CA made under
+   * DATA_DIR/secrets/temporal-tls (`local`, the default) or a cluster's own files (`{ dir }`).
    */
-  | { server: { bin: RealServerBinaries; dir: string; port?: number; uiPort?: number; auth?: TemporalAuth } }
+  | { server: { bin: RealServerBinaries; dir: string; port?: number; uiPort?: number; auth?: TemporalAuth; tls?: ServerTlsSpec } }
   | { address: string };
 
 export type TemporalAuth = 'none' | 'jwt';
+/** The real server's certificates: a local CA the launcher makes and renews, a cluster's own files, or none (plain gRPC). */
+export type ServerTlsSpec = 'local' | 'none' | { dir: string };
 
 export type StackPiece = 'api' | 'worker' | 'webhooks';
 /** Every child the launcher can supervise. */
@@ -126,6 +132,8 @@ export interface Stack {
   readonly uiUrl: string | undefined;
   /** jwt: the Temporal frontend refuses callers without a token signed by DATA_DIR's key (`npm run iam -- temporal-token`). */
   readonly temporalAuth: TemporalAuth;
+  /** With mTLS (the real server's default): on-call's client certificate and what to check the frontend with (tools, tests, the CLI). */
+  readonly temporalTls: TemporalClientTls | undefined;
   /** The API's origin (the load balancer's, with replicas); undefined without processes. */
   readonly apiUrl: string | undefined;
   /** Each API replica's own origin (one: the same as apiUrl). */
@@ -458,6 +466,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
     let temporalAddress: string;
     let uiUrl: string | undefined;
     let temporalAuth: TemporalAuth = 'none';
+    let clusterTls: ClusterTls | undefined;
     let devServerOptions: DevServerOptions | undefined;
     let launchTemporal: (() => Promise<DevServer>) | undefined;
     if ('server' in o.temporal) {
@@ -465,6 +474,12 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       const t = o.temporal.server;
       const u = new URL(databaseUrl);
       temporalAuth = t.auth ?? 'none';
+      const tlsSpec = t.tls ?? 'local';
+      if (tlsSpec === 'local') {
+        const local = await ensureLocalClusterTls(o.dataDir);
+        clusterTls = local.tls;
+        if (local.issued.length) say(`Temporal mTLS: issued ${local.issued.join(', ')} in ${local.tls.dir} (local CA)`);
+      } else if (tlsSpec !== 'none') clusterTls = providedClusterTls(tlsSpec.dir);
       const opts: RealServerOptions = {
         bin: t.bin,
         postgres: { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) },
@@ -474,13 +489,14 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
         uiCodecEndpoint,
         freePort,
         ...(temporalAuth === 'jwt' ? { auth: { key: loadOrCreateTemporalSigningKey(o.dataDir) } } : {}),
+        ...(clusterTls ? { tls: clusterTls } : {}),
       };
       launchTemporal = () => startRealServer(opts);
       temporal = await startTemporalServer(launchTemporal);
       temporalAddress = temporal.address;
       uiUrl = temporal.uiUrl;
       say(
-        `Temporal server ${path.basename(path.dirname(t.bin.server))} on ${temporalAddress}, PostgreSQL persistence and SQL visibility${uiUrl ? `, Web UI ${uiUrl}` : ''}${temporalAuth === 'jwt' ? ', JWT authorizer (callers need a token: npm run iam -- temporal-token)' : ''}`,
+        `Temporal server ${path.basename(path.dirname(t.bin.server))} on ${temporalAddress}, PostgreSQL persistence and SQL visibility${uiUrl ? `, Web UI ${uiUrl}` : ''}${temporalAuth === 'jwt' ? ', JWT authorizer (callers need a token: npm run iam -- temporal-token)' : ''}${clusterTls ? `, mTLS (client certificates in ${clusterTls.dir})` : ''}`,
       );
     } else if ('embedded' in o.temporal) {
       const t = o.temporal.embedded;
@@ -553,9 +569,11 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           : piece === 'webhooks'
             ? { WORKER_ROLE: 'webhooks', WORKER_METRICS_PORT: '0' }
             : { ...(procSpec.webhookWorker ? { WORKER_ROLE: 'intake' } : {}), ...(workerMetricsPorts[n - 1] ? { WORKER_METRICS_PORT: workerMetricsPorts[n - 1]! } : {}) };
+      // With mTLS, each process presents a client certificate of its own to the frontend.
+      const tlsEnv: Record<string, string> = clusterTls ? clientTlsEnv(clientTlsOf(clusterTls, piece === 'api' ? 'api' : 'worker')) : {};
       const built: Record<string, string> = procSpec.fromBuild ? { WORKFLOW_BUNDLE_PATH: path.join(PROJECT_ROOT, 'dist', 'workflow-bundle.js') } : {};
       const script = piece === 'api' ? 'api/main.ts' : 'worker/main.ts';
-      const child = spawnNode(script, { ...baseEnv, ...built, ...own, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore', procSpec.fromBuild, piece === 'webhooks' ? WEBHOOK_WORKER_NICENESS : 0);
+      const child = spawnNode(script, { ...baseEnv, ...tlsEnv, ...built, ...own, ...extraEnv }, procSpec.cpus, procSpec.stdout ?? 'ignore', procSpec.fromBuild, piece === 'webhooks' ? WEBHOOK_WORKER_NICENESS : 0);
       const p: Proc = { child, expected: false };
       procs[key] = p;
       startedAt[piece] = Date.now();
@@ -594,6 +612,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           databasePort,
           ...(poolerUrl ? { poolerPort: Number(new URL(poolerUrl).port) } : {}),
           temporalAddress,
+          ...(clusterTls ? { temporalTls: clientTlsOf(clusterTls, 'on-call') } : {}),
           uiUrl,
           pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: daemons.haproxy?.pid, pgbouncer: daemons.pgbouncer?.pid },
           ...(replicas > 1
@@ -643,6 +662,7 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
       temporalAddress,
       uiUrl,
       temporalAuth,
+      temporalTls: clusterTls ? clientTlsOf(clusterTls, 'on-call') : undefined,
       apiUrl,
       apiReplicaUrls,
       migrations,

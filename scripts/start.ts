@@ -8,7 +8,8 @@ import path from 'node:path';
 import { parseCli } from '../lib/cli';
 import { loadConfigOrExit, stackConfigSchema } from '../lib/config';
 import { requireProjectNode } from '../lib/node-version';
-import { launchStack, type Stack } from './stack';
+import { launchStack, type ServerTlsSpec, type Stack } from './stack';
+import { tlsCliArgs } from '../temporal/cluster-tls';
 import { afterStackReady } from './stack-hooks';
 import { TEMPORAL_SERVER_DIR, temporalServerAt } from './tools/temporal-server';
 import { installOpenSearch, OPENSEARCH_VERSION, opensearchInstalled } from './tools/opensearch';
@@ -75,6 +76,8 @@ if (temporalAuth === 'jwt' && !realServer && !cfg.TEMPORAL_ADDRESS) {
   console.error('TEMPORAL_AUTH=jwt needs the real server (npm start -- --temporal server): the dev server runs no authorizer');
   process.exit(64);
 }
+/** The real server's mTLS: a cluster's own certificates, none, or (default) a local CA the launcher makes. */
+const serverTls: ServerTlsSpec = cfg.TEMPORAL_SERVER_TLS_DIR === undefined ? 'local' : cfg.TEMPORAL_SERVER_TLS_DIR === 'none' ? 'none' : { dir: cfg.TEMPORAL_SERVER_TLS_DIR };
 lockDownDataDir(cfg.DATA_DIR);
 const t0 = Date.now();
 const say = (msg: string) => console.log(`[stack] ${msg}`);
@@ -129,7 +132,7 @@ try {
     temporal: cfg.TEMPORAL_ADDRESS
       ? { address: cfg.TEMPORAL_ADDRESS }
       : realServer
-        ? { server: { bin: realServer, dir: path.join(cfg.DATA_DIR, 'temporal-server'), port: cfg.TEMPORAL_PORT, uiPort: cfg.TEMPORAL_UI_PORT, auth: temporalAuth } }
+        ? { server: { bin: realServer, dir: path.join(cfg.DATA_DIR, 'temporal-server'), port: cfg.TEMPORAL_PORT, uiPort: cfg.TEMPORAL_UI_PORT, auth: temporalAuth, tls: serverTls } }
         : {
           embedded: {
             cliPath: cfg.TEMPORAL_CLI_PATH,
@@ -179,12 +182,14 @@ try {
   console.log(`  Readiness:       ${apiUrl}/api/v1/health/ready`);
   console.log(`  Docs:            ${apiUrl}/docs`);
   console.log(`  Temporal Web UI: ${stack.uiUrl ?? '(external Temporal: see its own UI)'}`);
+  // With mTLS, on-call's client certificate; without it, a token would turn the CLI's TLS on unless told otherwise.
+  const cliTls = stack.temporalTls ? tlsCliArgs(stack.temporalTls).join(' ') : '--tls=false';
+  if (stack.temporalTls) console.log(`  Temporal mTLS:   internode and frontend, client certificates required (${path.dirname(stack.temporalTls.cert)}; docs/deploy.md "Certificates")`);
   if (stack.temporalAuth === 'jwt') {
-    // A token turns the CLI's TLS on unless told otherwise; this frontend serves plain gRPC on loopback.
-    console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE} --tls=false --api-key "$(npm run -s iam -- temporal-token)"`);
+    console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE} ${cliTls} --api-key "$(npm run -s iam -- temporal-token)"`);
     console.log(`  Temporal auth:   JWT authorizer: the API and the worker write; on-call reads with npm run iam -- temporal-token (docs/on-call.md)`);
   } else {
-    console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE}`);
+    console.log(`  Temporal CLI:    .tools/pypi/bin/temporal workflow list --address ${stack.temporalAddress} --namespace ${cfg.TEMPORAL_NAMESPACE}${stack.temporalTls ? ` ${cliTls}` : ''}`);
   }
   console.log(`  Where it runs:   ${path.join(cfg.DATA_DIR, 'stack.json')} (ports and pids; the tools read it)`);
   console.log(`  Metrics:         ${apiUrl}/metrics (API)${cfg.WORKER_METRICS_PORT ? `, http://127.0.0.1:${cfg.WORKER_METRICS_PORT}/metrics (worker)` : ''}`);

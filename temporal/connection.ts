@@ -3,11 +3,13 @@
 // short-lived tokens this process signs itself (temporal/tokens.ts), and the data converter that
 // encrypts payloads (TEMPORAL_PAYLOAD_KEYS). The API uses the client half, the worker the native
 // half and the same data converter.
-import { Client, Connection } from '@temporalio/client';
+import fs from 'node:fs';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import { temporalAddressOf } from '../lib/config';
 import { payloadKeysOf } from '../lib/payload-keys';
+import { clientTlsEnv, type TemporalClientTls } from './cluster-tls';
 import { encryptionCodec } from './payload-codec';
 import { namespacePermission, readTemporalSigningKey, temporalKeyFileOf, tokenSource, type TokenSource } from './tokens';
 
@@ -17,6 +19,10 @@ export interface TemporalConnectionConfig {
   TEMPORAL_NAMESPACE: string;
   TEMPORAL_API_KEY?: string | undefined;
   TEMPORAL_TLS: boolean;
+  TEMPORAL_TLS_CA_FILE?: string | undefined;
+  TEMPORAL_TLS_CERT_FILE?: string | undefined;
+  TEMPORAL_TLS_KEY_FILE?: string | undefined;
+  TEMPORAL_TLS_SERVER_NAME?: string | undefined;
   TEMPORAL_PAYLOAD_KEYS?: string | undefined;
   /** Where the embedded stack's payload key (and the token key, TEMPORAL_AUTH=jwt) live when not configured. */
   DATA_DIR: string;
@@ -33,15 +39,27 @@ export interface TemporalConnectionOptions {
   address: string;
   /** Temporal Cloud's API key (TLS with it). */
   apiKey?: string;
-  tls: boolean;
+  tls: boolean | TLSConfig;
+}
+
+/** The TLS the config asks for: a client certificate and a CA (mTLS: files read now), plain TLS, or none. */
+export function temporalTlsOf(cfg: TemporalConnectionConfig): boolean | TLSConfig {
+  const files = [cfg.TEMPORAL_TLS_CA_FILE, cfg.TEMPORAL_TLS_CERT_FILE, cfg.TEMPORAL_TLS_KEY_FILE, cfg.TEMPORAL_TLS_SERVER_NAME];
+  if (files.every((f) => f === undefined)) return cfg.TEMPORAL_TLS;
+  return {
+    ...(cfg.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: cfg.TEMPORAL_TLS_SERVER_NAME } : {}),
+    ...(cfg.TEMPORAL_TLS_CA_FILE ? { serverRootCACertificate: fs.readFileSync(cfg.TEMPORAL_TLS_CA_FILE) } : {}),
+    ...(cfg.TEMPORAL_TLS_CERT_FILE && cfg.TEMPORAL_TLS_KEY_FILE ? { clientCertPair: { crt: fs.readFileSync(cfg.TEMPORAL_TLS_CERT_FILE), key: fs.readFileSync(cfg.TEMPORAL_TLS_KEY_FILE) } } : {}),
+  };
 }
 
 export function temporalConnectionOptions(cfg: TemporalConnectionConfig): TemporalConnectionOptions {
   const address = temporalAddressOf(cfg);
-  if (cfg.TEMPORAL_API_KEY) return { address, apiKey: cfg.TEMPORAL_API_KEY, tls: true };
+  const tls = temporalTlsOf(cfg);
+  if (cfg.TEMPORAL_API_KEY) return { address, apiKey: cfg.TEMPORAL_API_KEY, tls: tls === false ? true : tls };
   // Always explicit: the SDK turns TLS on by itself when an apiKey is given, and the tokens of
-  // TEMPORAL_AUTH=jwt go to a frontend that may serve plain gRPC (the launcher's, on loopback).
-  return { address, tls: cfg.TEMPORAL_TLS };
+  // TEMPORAL_AUTH=jwt go to a frontend that may serve plain gRPC (the dev server, on loopback).
+  return { address, tls };
 }
 
 /** With TEMPORAL_AUTH=jwt: tokens with write permission on the namespace, from the configured key. */
@@ -75,9 +93,10 @@ export function createTemporalClient(cfg: TemporalConnectionConfig, caller: Temp
  * A client of a stack the launcher started (the tools, benches and fault suites): its Temporal
  * address and the payload key its API and worker share under its DATA_DIR.
  */
-export function stackTemporalClient(stack: { temporalAddress: string; dataDir: string }, namespace = 'default'): { client: Client; connection: Connection } {
-  // No TEMPORAL_AUTH here: a stack whose real server runs the authorizer is read with a token of its own (npm run iam -- temporal-token).
-  return createTemporalClient({ TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_NAMESPACE: namespace, TEMPORAL_TLS: false, DATA_DIR: stack.dataDir }, 'api');
+export function stackTemporalClient(stack: { temporalAddress: string; dataDir: string; temporalTls?: TemporalClientTls | undefined }, namespace = 'default'): { client: Client; connection: Connection } {
+  // No TEMPORAL_AUTH here: a stack whose real server runs the authorizer is read with a token of its
+  // own (npm run iam -- temporal-token). With mTLS, the on-call client certificate the stack names.
+  return createTemporalClient({ TEMPORAL_ADDRESS: stack.temporalAddress, TEMPORAL_NAMESPACE: namespace, TEMPORAL_TLS: false, DATA_DIR: stack.dataDir, ...(stack.temporalTls ? clientTlsEnv(stack.temporalTls) : {}) }, 'api');
 }
 
 /**

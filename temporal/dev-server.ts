@@ -4,7 +4,7 @@ import { childEnv } from '../lib/config';
 import { withPrivateUmask } from '../lib/umask';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { devServerLimitArgs } from './limits';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 
@@ -94,8 +94,8 @@ export async function waitForTemporal(
   timeoutMs: number,
   failed: () => string | undefined = () => undefined,
   namespace: string | null = 'default',
-  /** A token for a frontend with an authorizer (the health check itself needs none). */
-  apiKey?: string,
+  /** A token for a frontend with an authorizer (the health check itself needs none), and a client certificate for one that requires it. */
+  access: { apiKey?: string | undefined; tls?: TLSConfig | undefined } = {},
 ) {
   const deadline = Date.now() + timeoutMs;
   let lastError = 'not reached';
@@ -103,7 +103,7 @@ export async function waitForTemporal(
     const why = failed();
     if (why) throw new DevServerExitedError(why);
     try {
-      const conn = await Connection.connect({ address, connectTimeout: 1000, ...(apiKey ? { apiKey, tls: false } : {}) });
+      const conn = await Connection.connect({ address, connectTimeout: 1000, ...(access.apiKey ? { apiKey: access.apiKey } : {}), ...(access.apiKey || access.tls ? { tls: access.tls ?? false } : {}) });
       try {
         const res = await conn.healthService.check({}, );
         if (res.status === 1) {

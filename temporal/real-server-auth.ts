@@ -41,14 +41,16 @@ export function authorizationConfig(dir: string): string[] {
 }
 
 /**
- * `temporal-server` arguments after the config. With the authorizer, the internal frontend runs too:
- * the server's own worker service (scanners, schedules, batches) calls it instead of the public one,
- * which would refuse it, and the server would stop at its start. It maps every caller to the
- * internal admin principal, so it listens on loopback only (a cluster puts internode mTLS in front).
+ * `temporal-server` arguments after the config. With the authorizer (or mTLS), the internal frontend
+ * runs too: the server's own worker service (scanners, schedules, batches) calls it instead of the
+ * public one, which would refuse it (no token, or no client certificate of the client CA), and the
+ * server would stop at its start. It maps every caller to the internal admin principal, so it
+ * listens on loopback only and, with mTLS, takes the internode certificate only.
  */
-export function startArgs(auth: RealServerAuth | undefined): string[] {
-  if (!auth) return ['--allow-no-auth', 'start'];
-  return ['start', ...['frontend', 'internal-frontend', 'history', 'matching', 'worker'].flatMap((name) => ['--service', name])];
+export function startArgs(auth: RealServerAuth | undefined, internalFrontend = auth !== undefined): string[] {
+  const open = auth ? [] : ['--allow-no-auth'];
+  if (!internalFrontend) return [...open, 'start'];
+  return [...open, 'start', ...['frontend', 'internal-frontend', 'history', 'matching', 'worker'].flatMap((name) => ['--service', name])];
 }
 
 /** The launcher's own calls at start (register the namespace and its search attributes): cluster admin, five minutes. */

@@ -7,13 +7,14 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { childEnv } from '../lib/config';
 import { withPrivateUmask } from '../lib/umask';
 import { DevServerExitedError, waitForTemporal, type DevServer } from './dev-server';
 import { dynamicConfigLimits } from './limits';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
+import { clientTlsOf, sdkTlsOf, serverTlsConfig, type ClusterTls } from './cluster-tls';
 import { authorizationConfig, launcherAdminToken, startArgs, writeJwks, type RealServerAuth } from './real-server-auth';
 
 export interface RealServerBinaries {
@@ -47,6 +48,12 @@ export interface RealServerOptions {
    * half (TEMPORAL_AUTH=jwt): a caller without a token it signed is refused. Absent: no authorizer.
    */
   auth?: RealServerAuth | undefined;
+  /**
+   * mTLS inside the cluster (temporal/cluster-tls.ts): internode TLS with client certificates on
+   * every service port and the frontend requiring a client certificate of the client CA. The
+   * launcher and the Web UI's server connect with their own. Absent: plain gRPC on loopback.
+   */
+  tls?: ClusterTls | undefined;
 }
 
 /**
@@ -142,10 +149,12 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
     '    maxJoinDuration: 30s',
     '    broadcastAddress: "127.0.0.1"',
     ...(o.auth ? authorizationConfig(o.dir).map((line) => `  ${line}`) : []),
+    ...(o.tls ? serverTlsConfig(o.tls).map((line) => `  ${line}`) : []),
     'services:',
     ...(await service('frontend', o.port, [`      httpPort: ${await o.freePort()}`])),
-    // With an authorizer, the door of the server's own worker service (real-server-auth.ts startArgs).
-    ...(o.auth ? await service('internal-frontend', await o.freePort(), [`      httpPort: ${await o.freePort()}`]) : []),
+    // With an authorizer, the door of the server's own worker service (real-server-auth.ts startArgs),
+    // gRPC only: its HTTP port would serve the public frontend's certificate to internode callers.
+    ...(o.auth || o.tls ? await service('internal-frontend', await o.freePort()) : []),
     ...(await service('matching', await o.freePort())),
     ...(await service('history', await o.freePort())),
     ...(await service('worker', await o.freePort())),
@@ -169,6 +178,9 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
   ].join('\n');
 }
 
+/** With mTLS, the membership ports (ringpop) take the internode TLS too. */
+export const RINGPOP_TLS_CONFIG = ['system.enableRingpopTLS:', '  - value: true', ''].join('\n');
+
 /** What the dev server is started with too (temporal/dev-server.ts), and what docs/deploy.md asks of a cluster. */
 export const DYNAMIC_CONFIG = [
   ...dynamicConfigLimits(),
@@ -184,8 +196,8 @@ export const DYNAMIC_CONFIG = [
 ].join('\n');
 
 /** Create the namespace and the search attributes the service filters on (idempotent). */
-async function registerNamespace(address: string, namespace: string, apiKey: string | undefined): Promise<void> {
-  const conn = await Connection.connect({ address, ...(apiKey ? { apiKey, tls: false } : {}) });
+async function registerNamespace(address: string, namespace: string, access: { apiKey?: string | undefined; tls?: TLSConfig | undefined }): Promise<void> {
+  const conn = await Connection.connect({ address, ...(access.apiKey ? { apiKey: access.apiKey } : {}), ...(access.apiKey || access.tls ? { tls: access.tls ?? false } : {}) });
   try {
     try {
       await conn.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
@@ -244,10 +256,11 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
   fs.mkdirSync(path.join(o.dir, 'config'), { recursive: true, mode: 0o700 });
   setupSchemas(o);
   fs.writeFileSync(path.join(o.dir, 'config', 'development.yaml'), await serverConfig(o), { mode: 0o600 });
-  fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG);
+  fs.writeFileSync(path.join(o.dir, 'dynamicconfig.yaml'), DYNAMIC_CONFIG + (o.tls ? RINGPOP_TLS_CONFIG : ''));
   if (o.auth) writeJwks(o.dir, o.auth);
-  const server = spawnLogged(o.bin.server, ['--config-file', path.join(o.dir, 'config', 'development.yaml'), ...startArgs(o.auth)], { cwd: o.dir, log });
+  const server = spawnLogged(o.bin.server, ['--config-file', path.join(o.dir, 'config', 'development.yaml'), ...startArgs(o.auth, !!(o.auth || o.tls))], { cwd: o.dir, log });
   const adminKey = o.auth ? launcherAdminToken(o.auth) : undefined;
+  const launcherTls = o.tls ? sdkTlsOf(clientTlsOf(o.tls, 'launcher')) : undefined;
   const address = `127.0.0.1:${o.port}`;
   let ui: ReturnType<typeof spawnLogged> | undefined;
   const stop = async () => {
@@ -256,9 +269,9 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
   };
   try {
     // The frontend serves before the namespace exists: health first, then the namespace.
-    await waitForTemporal(address, o.readyTimeoutMs ?? 120_000, server.exited, null);
-    await registerNamespace(address, namespace, adminKey);
-    await waitForTemporal(address, 60_000, server.exited, namespace, adminKey);
+    await waitForTemporal(address, o.readyTimeoutMs ?? 120_000, server.exited, null, { tls: launcherTls });
+    await registerNamespace(address, namespace, { apiKey: adminKey, tls: launcherTls });
+    await waitForTemporal(address, 60_000, server.exited, namespace, { apiKey: adminKey, tls: launcherTls });
     if (o.bin.uiServer && o.uiPort !== undefined) {
       const uiDir = path.join(o.dir, 'ui');
       fs.mkdirSync(path.join(uiDir, 'config'), { recursive: true, mode: 0o700 });
@@ -275,6 +288,8 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
           // The ui-server has no token of its own: it passes each request's Authorization header on
           // (grpc-gateway), so the Web UI shows what the caller's token may read; it offers no writes.
           ...(o.auth ? ['disableWriteActions: true'] : []),
+          // With mTLS, its own client certificate to the frontend (it has no token: see above).
+          ...(o.tls ? uiTlsConfig(o.tls) : []),
           '',
         ].join('\n'),
       );
@@ -286,6 +301,12 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
     throw err;
   }
   return { address, uiUrl: ui ? `http://127.0.0.1:${o.uiPort}` : undefined, process: server.child, stop };
+}
+
+/** The ui-server's `tls` block: the client CA's certificate made for it, the cluster CA to check the frontend. */
+function uiTlsConfig(tls: ClusterTls): string[] {
+  const c = clientTlsOf(tls, 'ui-server');
+  return ['tls:', `  caFile: ${yamlString(c.ca)}`, `  certFile: ${yamlString(c.cert)}`, `  keyFile: ${yamlString(c.key)}`, `  serverName: ${yamlString(c.serverName)}`, '  enableHostVerification: true'];
 }
 
 /** The Web UI answers its page. */

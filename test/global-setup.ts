@@ -2,6 +2,7 @@
 // Temporal dev server (the official CLI), and one workflow bundle for every test worker. The
 // PostgreSQL and Temporal pieces come from the one stack launcher (scripts/stack.ts), without the
 // API and worker processes: each test starts its own in-process slice (test/helpers/stack.ts).
+import type { TemporalClientTls } from '../temporal/cluster-tls';
 import fs from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -23,6 +24,8 @@ declare module 'vitest' {
     pgAdminUrl: string;
     templateDb: string;
     temporalAddress: string;
+    /** With TEST_TEMPORAL=server: the real server's mTLS, the client certificate the tests' processes present (null: plain). */
+    temporalTls: TemporalClientTls | null;
     workflowBundlePath: string;
     tmpRoot: string;
   }
@@ -56,6 +59,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgAdminUrl', stack.databaseUrl.replace(/\/template_intake$/, '/postgres'));
   project.provide('templateDb', 'template_intake');
   project.provide('temporalAddress', stack.temporalAddress);
+  project.provide('temporalTls', stack.temporalTls ?? null);
   project.provide('workflowBundlePath', workflowBundlePath);
   project.provide('tmpRoot', tmpRoot);
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../../lib/config';
+import { sdkTlsOf, type TemporalClientTls } from '../../temporal/cluster-tls';
 import * as bareActivities from '../bare/activities';
 import { firstSignal, secondSignal, stageQuery } from '../bare/workflows';
 
@@ -18,10 +19,12 @@ export interface Bare {
   stop(): Promise<void>;
 }
 
-export async function startBare(temporalAddress: string, taskQueue = 'bare-bench'): Promise<Bare> {
-  const connection = await Connection.connect({ address: temporalAddress });
+/** On the stack's Temporal: its address, and with the real server's mTLS the on-call client certificate. */
+export async function startBare(stack: { temporalAddress: string; temporalTls?: TemporalClientTls | undefined }, taskQueue = 'bare-bench'): Promise<Bare> {
+  const at = { address: stack.temporalAddress, ...(stack.temporalTls ? { tls: sdkTlsOf(stack.temporalTls) } : {}) };
+  const connection = await Connection.connect(at);
   const client = new Client({ connection });
-  const nativeConnection = await NativeConnection.connect({ address: temporalAddress });
+  const nativeConnection = await NativeConnection.connect(at);
   const worker = await Worker.create({
     connection: nativeConnection,
     taskQueue,

@@ -14,6 +14,7 @@ import { issueLocalToken, loadOrCreateSigningKey } from '../../lib/identity/loca
 import type { Permission } from '../../lib/identity/permissions';
 import { freePort } from '../../lib/net/free-port';
 import { launchStack, tempStackDir, type Stack, type TemporalAuth } from '../../scripts/stack';
+import type { TemporalClientTls } from '../../temporal/cluster-tls';
 
 // The process helpers the benches use on their own (bench/directory.ts, bench/http-overhead.ts).
 export { builtEntryOf, hasTaskset, spawnNode, stopChild, waitLive } from '../../scripts/stack';
@@ -31,6 +32,8 @@ export interface BenchStack
   apiUrl: string;
   databaseUrl: string;
   temporalAddress: string;
+  /** The real server's mTLS (its default): the on-call client certificate the bench's own Temporal clients present. */
+  temporalTls: TemporalClientTls | undefined;
   /** The real server's Web UI, when asked for. */
   uiUrl: string | undefined;
   taskQueue: string;
@@ -151,6 +154,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       poolerUrl: s.poolerUrl,
       databaseUrl: s.databaseUrl,
       temporalAddress: s.temporalAddress,
+      temporalTls: s.temporalTls,
       uiUrl: s.uiUrl,
       taskQueue,
       sql,

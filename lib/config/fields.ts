@@ -35,6 +35,16 @@ export const shared = {
   TEMPORAL_API_KEY: optionalString,
   TEMPORAL_TLS: bool.default(false),
   /**
+   * mTLS to a frontend that requires a client certificate (the launcher's real server, a cluster as
+   * docs/deploy.md says): the CA that signed the frontend's certificate, this process's certificate
+   * and key (PEM files, read at connect), and the name in the frontend's certificate. Any of them
+   * turns TLS on.
+   */
+  TEMPORAL_TLS_CA_FILE: optionalString,
+  TEMPORAL_TLS_CERT_FILE: optionalString,
+  TEMPORAL_TLS_KEY_FILE: optionalString,
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  /**
    * jwt: the Temporal frontend runs the server's JWT authorizer (the launcher's real server, a cluster
    * as docs/deploy.md says); the process presents tokens it signs itself with TEMPORAL_JWT_KEY_FILE,
    * `<namespace>:write`, each living TEMPORAL_TOKEN_TTL_SECONDS and replaced after two thirds of it.
@@ -135,6 +145,12 @@ export function payloadKeysInProduction(cfg: { NODE_ENV: string; TEMPORAL_PAYLOA
 export function noLoopbackWebhooksInProduction(cfg: { NODE_ENV: string; WEBHOOK_ALLOW_LOOPBACK?: boolean | undefined }, ctx: z.RefinementCtx) {
   if (cfg.NODE_ENV === 'production' && cfg.WEBHOOK_ALLOW_LOOPBACK === true)
     ctx.addIssue({ code: 'custom', path: ['WEBHOOK_ALLOW_LOOPBACK'], message: 'loopback webhook targets are refused when NODE_ENV=production' });
+}
+
+/** A client certificate comes with its key, and the other way round. */
+export function temporalTlsRules(cfg: { TEMPORAL_TLS_CERT_FILE?: string | undefined; TEMPORAL_TLS_KEY_FILE?: string | undefined }, ctx: z.RefinementCtx) {
+  if ((cfg.TEMPORAL_TLS_CERT_FILE === undefined) !== (cfg.TEMPORAL_TLS_KEY_FILE === undefined))
+    ctx.addIssue({ code: 'custom', path: [cfg.TEMPORAL_TLS_CERT_FILE === undefined ? 'TEMPORAL_TLS_CERT_FILE' : 'TEMPORAL_TLS_KEY_FILE'], message: 'TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE go together (the client certificate and its key)' });
 }
 
 /** TEMPORAL_AUTH=jwt is a self-hosted frontend's: never beside Temporal Cloud's API key; in production its key is named, not generated. */

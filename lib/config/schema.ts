@@ -11,6 +11,7 @@ import {
   requireInProduction,
   shared,
   temporalAuthRules,
+  temporalTlsRules,
   temporalPayloadKeys,
   trustProxySchema,
   webhookSecretKeyInProduction,
@@ -124,6 +125,7 @@ export const apiConfigSchema = z
   .superRefine(webhookSecretKeyInProduction)
   .superRefine(payloadKeysInProduction)
   .superRefine(temporalAuthRules)
+  .superRefine(temporalTlsRules)
   .superRefine((cfg, ctx) => {
     if (cfg.SEARCH_BACKEND === 'opensearch' && cfg.SEARCH_OPENSEARCH_URL === undefined)
       ctx.addIssue({ code: 'custom', path: ['SEARCH_OPENSEARCH_URL'], message: 'required when SEARCH_BACKEND=opensearch (e.g. http://127.0.0.1:9200)' });
@@ -225,7 +227,8 @@ export const workerConfigSchema = z
   .superRefine(noLoopbackWebhooksInProduction)
   .superRefine(webhookSecretKeyInProduction)
   .superRefine(payloadKeysInProduction)
-  .superRefine(temporalAuthRules);
+  .superRefine(temporalAuthRules)
+  .superRefine(temporalTlsRules);
 
 export const stackConfigSchema = z.object({
   ...shared,
@@ -239,6 +242,12 @@ export const stackConfigSchema = z.object({
   TEMPORAL_SQLITE_FILE: optionalString,
   /** `--temporal server` runs the JWT authorizer unless this says none; the dev server has none (jwt is refused there). */
   TEMPORAL_AUTH: z.enum(['none', 'jwt']).optional(),
+  /**
+   * `--temporal server`: the cluster's own certificates (docs/deploy.md, "Certificates": cluster-ca.pem,
+   * client-ca.pem, frontend and internode pairs, client-<who> pairs); none: no mTLS. Default: a local
+   * CA under DATA_DIR/secrets/temporal-tls, made and renewed by the launcher.
+   */
+  TEMPORAL_SERVER_TLS_DIR: optionalString,
   SEED_DEMO: bool.default(true),
   /** `npm start -- --search opensearch`: the node's HTTP port (default 9200). */
   SEARCH_OPENSEARCH_PORT: listenPort.optional(),

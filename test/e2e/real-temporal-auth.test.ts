@@ -20,6 +20,7 @@ import { pathVariable } from '../../lib/config';
 import { LOCAL_ISSUER } from '../../lib/identity';
 import { CHROMIUM_PATH } from '../../scripts/tools/chromium';
 import { findTemporalCli } from '../../temporal/cli-path';
+import { sdkTlsOf, tlsCliArgs } from '../../temporal/cluster-tls';
 import { loadOrCreateTemporalSigningKey, mintTemporalToken, TEMPORAL_SIGNING_KEY_FILE } from '../../temporal/tokens';
 import { intakeWorkflowId } from '../../workflows/messages';
 import { runScript } from '../helpers/run-script';
@@ -68,8 +69,9 @@ if (bin) {
     let openId: string;
 
     // Lazy: Connection.connect asks GetSystemInfo first, which a token signed by a stranger already fails.
+    // Every caller here holds on-call's client certificate (the frontend's mTLS): the token alone decides.
     const connect = (apiKey?: string) => {
-      const connection = Connection.lazy({ address: s.temporalAddress, tls: false, ...(apiKey ? { apiKey } : {}) });
+      const connection = Connection.lazy({ address: s.temporalAddress, tls: sdkTlsOf(s.temporalTls!), ...(apiKey ? { apiKey } : {}) });
       return { connection, client: new Client({ connection, namespace: NAMESPACE }) };
     };
 
@@ -170,18 +172,18 @@ if (bin) {
       expect(pollers).toBeGreaterThan(0);
     }, 90_000);
 
-    it('the temporal CLI lists workflows with the reader token (--api-key, --tls=false), and without one, or to terminate, is refused', async () => {
+    it('the temporal CLI lists workflows with the reader token (--api-key, and on-call\'s client certificate), and without a token, or to terminate, is refused', async () => {
       const cli = findTemporalCli({ pathVar: pathVariable() });
       expect(cli, 'the temporal CLI (npm run setup installs it into .tools/)').toBeDefined();
-      const at = ['--address', s.temporalAddress, '--namespace', NAMESPACE];
+      const at = ['--address', s.temporalAddress, '--namespace', NAMESPACE, ...tlsCliArgs(s.temporalTls!)];
       const workflowId = intakeWorkflowId(openId);
-      const listed = await runCli(cli!, ['workflow', 'list', ...at, '--tls=false', '--api-key', readerToken, '--query', `WorkflowId = "${workflowId}"`, '--output', 'json']);
+      const listed = await runCli(cli!, ['workflow', 'list', ...at, '--api-key', readerToken, '--query', `WorkflowId = "${workflowId}"`, '--output', 'json']);
       expect(listed.code, listed.out).toBe(0);
       expect((JSON.parse(listed.out) as { execution: { workflowId: string } }[]).map((w) => w.execution.workflowId)).toEqual([workflowId]);
       const anonymous = await runCli(cli!, ['workflow', 'list', ...at]);
       expect(anonymous.code).not.toBe(0);
       expect(anonymous.out).toMatch(/unauthorized|permission/i);
-      const terminate = await runCli(cli!, ['workflow', 'terminate', ...at, '--tls=false', '--api-key', readerToken, '--workflow-id', workflowId, '--reason', 'authorization probe']);
+      const terminate = await runCli(cli!, ['workflow', 'terminate', ...at, '--api-key', readerToken, '--workflow-id', workflowId, '--reason', 'authorization probe']);
       expect(terminate.code).not.toBe(0);
       expect(terminate.out).toMatch(/unauthorized|permission/i);
     });

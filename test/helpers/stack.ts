@@ -1,5 +1,6 @@
 // A test's own slice of the real stack: a fresh database cloned from the migrated template, a
 // task queue of its own on the shared Temporal dev server, the API on port 0, and a worker.
+import { clientTlsEnv } from '../../temporal/cluster-tls';
 import type { DelivererTiming } from '../../activities/webhooks';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -84,6 +85,8 @@ export async function startTestStack(
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: inject('temporalAddress'),
+    // TEST_TEMPORAL=server: the real server's mTLS (a client certificate of its client CA).
+    ...(inject('temporalTls') ? clientTlsEnv(inject('temporalTls')!) : {}),
     TEMPORAL_TASK_QUEUE: taskQueue,
     DATA_DIR: dataDir,
     // Tests send bursts on purpose; the rate-limit tests turn the limiter on.

@@ -3,6 +3,7 @@
 // SIGNALS_PER_RUN signals, so nothing sent around the API can grow a run towards the size at which
 // the server would terminate it. Sent as an outsider would: a plain connection, no retries. Run on
 // the dev server here and on the real server by test/e2e/real-temporal.test.ts.
+import { temporalConnectionOptions } from '../../temporal/connection';
 import { Client, Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_SIZE_ERROR, SIGNALS_PER_RUN, UPDATE_PAYLOADS_IN_FLIGHT } from '../../temporal/limits';
@@ -20,7 +21,8 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { LOG_LEVEL: 'error' } });
   partner = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
   operator = await bearerActor(stack, { permissions: ['portfolio_intake:review'], operator: true });
-  connection = await Connection.connect({ address: stack.cfg.TEMPORAL_ADDRESS!, interceptors: [] });
+  // As an outsider would: no retries, no token (on the real server, past its mTLS with a client certificate).
+  connection = await Connection.connect({ ...temporalConnectionOptions(stack.cfg), interceptors: [] });
   outsider = new Client({ connection, namespace: stack.cfg.TEMPORAL_NAMESPACE });
 });
 afterAll(async () => {
