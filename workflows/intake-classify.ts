@@ -8,7 +8,7 @@
 import { proxyActivities, setHandler } from '@temporalio/workflow';
 import { classificationHash, classifyPayloadProblems, type ClassifyPayload } from '../lib/agents/vocabulary';
 import { proofProblem, type DecisionKeys } from '../lib/intake/decision-check';
-import type { IntakeStatus } from '../lib/intake/vocabulary';
+import { isFirstReview, type IntakeStatus } from '../lib/intake/vocabulary';
 import type { ClassificationActivities } from '../activities/types';
 import { classifyUpdate, REFUSAL_SEPARATOR } from './messages';
 
@@ -53,7 +53,7 @@ export function installClassify(c: { submissionId: string; status: () => IntakeS
       if (problem) refuse(problem.reason, problem.detail);
       const requests = taken.get(payload.by.actorId) ?? new Set<string>();
       if (requests.has(payload.requestId)) refuse('duplicate_request', 'this classification was taken already');
-      if (c.status() !== 'awaiting_review') refuse('invalid_transition', `the submission is ${c.status()}`);
+      if (!isFirstReview(c.status())) refuse('invalid_transition', `the submission is ${c.status()}`);
       if (requests.size >= MAX_CLASSIFICATIONS_PER_ACTOR) refuse('classification_limit', `this actor classified this submission ${MAX_CLASSIFICATIONS_PER_ACTOR} times in this run`);
     },
   });

@@ -5,7 +5,7 @@ import { ActivityFailure, allHandlersFinished, condition, continueAsNew, log, se
 import type { RowState } from '../activities/types';
 import { isWorking, reviewIn, transitionOf, WORK, type Transition, type Work, type TransitionFacts, type Trigger } from '../lib/intake/lifecycle';
 import { isDeciding, type DecidingStatus } from '../lib/intake/decisions';
-import type { ActorRef, IntakeStatus } from '../lib/intake/vocabulary';
+import { isFirstReview, type ActorRef, type IntakeStatus } from '../lib/intake/vocabulary';
 import { shapeHas, type Shape } from './compat';
 import { record } from './intake-activities';
 import { currentDetailsOf } from './intake-details';
@@ -77,7 +77,7 @@ export class IntakeRun {
     upsertSearchAttributes([
       { key: IntakeStatusKey, value: s.intakeStatus },
       { key: ReviewStatusKey, value: s.reviewStatus },
-      ...(s.intakeStatus === 'awaiting_review' ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
+      ...(isFirstReview(s.intakeStatus) ? [{ key: AwaitingSinceKey, value: new Date(Date.now()) }] : []),
     ]);
     this.details();
   }

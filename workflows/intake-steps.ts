@@ -10,7 +10,7 @@ import type { AcceptDecisionInput, WorkStepInput, WorkStepResult } from '../acti
 import type { IntakeActivities } from '../activities/registered';
 import { gaveUpOf, isWorking, OPEN, reviewIn, outcomeOf, stepOutcomes, transitionOf, WORK, type StepOutcomes, type Transition, type Work, type WorkingStatus } from '../lib/intake/lifecycle';
 import { DECIDING, decisionDetails, decisionFacts, decisionNote, decisionTrigger, isDeciding, type DecidingStatus } from '../lib/intake/decisions';
-import { SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
+import { isFirstReview, SYSTEM_ACTOR, type IntakeStatus } from '../lib/intake/vocabulary';
 import { TRANSITION_WRITER_PATCH } from './compat';
 import { acts, localActs, record } from './intake-activities';
 import type { Decision } from './intake-inbox';
@@ -262,7 +262,7 @@ export async function firstStep(run: IntakeRun): Promise<Next> {
     // The run that held the approval is gone: the approval is undone (recorded) and the decision asked again.
     const row = await record.settleStalledStep({ submissionId: run.submissionId, failed: undoApproval(run, resume.why) });
     run.takeRow(row);
-    return row.intakeStatus === 'awaiting_review' && row.verifiedSha256 ? { at: 'awaiting_review', sha256: row.verifiedSha256 } : done(run);
+    return isFirstReview(row.intakeStatus) && row.verifiedSha256 ? { at: row.intakeStatus, sha256: row.verifiedSha256 } : done(run);
   }
   if (resume?.intakeStatus === 'verifying') {
     run.inbox.upload = { requestId: `resume:${run.submissionId}`, by: resume.uploadedBy ?? { actorId: run.input.partnerActorId, credentialId: run.input.credentialId } };

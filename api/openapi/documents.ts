@@ -5,19 +5,8 @@ import { Problem, problems } from './components';
 import type { DocumentId, Route } from '../routing/route';
 import { operations, problemStatusesOf, type Operation } from './operations';
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../lib/intake/outbox';
+import { EVENT_DESCRIPTIONS, EVENT_TYPES } from '../../lib/intake/outbox';
 import { WebhookPayload } from './webhook-schemas';
-
-const WEBHOOK_DESCRIPTIONS: Record<(typeof EVENT_TYPES)[number], string> = {
-  'submission.staged': 'a submission was created and waits for its upload',
-  'submission.awaiting_review': 'the upload decoded as the declared image and waits for a human decision',
-  'submission.verification_failed': 'the upload was refused (failureReason says why)',
-  'submission.expired': 'no upload-complete arrived within the upload window',
-  'submission.rejected': 'an operator rejected it (rejectReason says why)',
-  'submission.promoted': 'an operator approved it and the verified bytes are a private draft',
-  'asset.published': 'an operator published the draft; publicAssetUrl is its image',
-  'asset.unpublished': 'an operator took the published asset down',
-};
 
 /** The intake document's 3.1 `webhooks`: one per event type, all with the same signed body. */
 function registerWebhooks(registry: OpenAPIRegistry) {
@@ -31,7 +20,7 @@ function registerWebhooks(registry: OpenAPIRegistry) {
       method: 'post',
       path: type,
       operationId: `webhook_${type.replace('.', '_')}`,
-      summary: WEBHOOK_DESCRIPTIONS[type],
+      summary: EVENT_DESCRIPTIONS[type],
       description:
         'Standard Webhooks (https://www.standardwebhooks.com/): verify the signature over the raw body with your whsec_ secret before trusting it. Delivered at least once, in order per submission, retried with exponential backoff for 24 hours on anything but a 2xx within 5 s; redirects are not followed.',
       tags: ['webhooks'],

@@ -7,7 +7,7 @@ import { status as grpcStatus } from '@grpc/grpc-js';
 import { ClassificationConflict, classificationOfRequest, findClassification, inScope, insertClassification } from '../../lib/agents/classifications';
 import { classificationHash } from '../../lib/agents/vocabulary';
 import type { Classification, ClassificationBody } from '../../lib/agents/answers';
-import type { IntakeStatus } from '../../lib/intake/vocabulary';
+import { isFirstReview, type IntakeStatus } from '../../lib/intake/vocabulary';
 import { classifyUpdate, REFUSAL_SEPARATOR } from '../../workflows/messages';
 import type { Actor } from '../auth/middleware';
 import { byActor } from '../auth/middleware';
@@ -52,7 +52,7 @@ export async function classify(deps: AppDeps, actor: Actor, submissionId: string
   const { intakeStatus: status, verifiedSha256 } = await statusInScope(deps, actor, submissionId);
   const by = { actorId: actor.actorId, credentialKind: actor.credential.kind, credentialId: actor.credential.id, organizationId: actor.organizationId };
   if (status === 'promoted_to_media_store') return proposal(deps, { submissionId, requestId, by, kind: 'proposal', body });
-  if (status !== 'awaiting_review' || !verifiedSha256)
+  if (!isFirstReview(status) || !verifiedSha256)
     throw new AppError('invalid_transition', `Only a submission awaiting review (a suggestion) or promoted (a proposal) takes a classification (status ${status}).`);
   await requireWorker(deps);
   // The proof that this API authenticated the classifier for this submission, request and body: the run takes nothing without it.

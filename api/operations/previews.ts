@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { isFinal } from '../../lib/intake/lifecycle';
 import { findSubmission } from '../../lib/intake/submissions';
+import { isFirstReview } from '../../lib/intake/vocabulary';
 import type { PreviewSize } from '../../lib/storage/types';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
@@ -36,7 +37,7 @@ export async function previewBytes(deps: AppDeps, submissionId: string, size: Pr
   if (!row) throw new AppError('not_found', 'No such submission.');
   if (!row.verifiedSha256) throw new AppError('not_found', 'This submission has no preview: its bytes were not verified.');
   // An agent's grant lasts only while the submission awaits review: previews stop with the review.
-  if (o.awaitingReview && row.intakeStatus !== 'awaiting_review') throw new AppError('preview_gone', `The submission no longer awaits review (status ${row.intakeStatus}): its agent preview is gone.`);
+  if (o.awaitingReview && !isFirstReview(row.intakeStatus)) throw new AppError('preview_gone', `The submission no longer awaits review (status ${row.intakeStatus}): its agent preview is gone.`);
   const bytes = await previewOf(deps, row.stagingKey, size, isFinal(row.intakeStatus));
   if (bytes) return bytes;
   if (isFinal(row.intakeStatus)) throw new AppError('not_found', 'The previews of a settled submission are deleted with its staged bytes once its retention passes.');

@@ -7,7 +7,7 @@ import type { Tx } from '../db';
 import type { AgentContext } from './answers';
 import { classificationsOf, inScope, type ClassifierScope } from './classifications';
 import { CONTENT_FLAGS, PLACEMENTS, STYLES, SUBJECTS } from './vocabulary';
-import type { IntakeStatus } from '../intake/vocabulary';
+import { isFirstReview, type IntakeStatus } from '../intake/vocabulary';
 import type { Permission } from '../identity/permissions';
 
 export const AGENT_INSTRUCTIONS =
@@ -86,7 +86,7 @@ export async function agentContext(
       sha256: s.verifiedSha256,
       awaitingSince: s.awaitingSince ? s.awaitingSince.toISOString() : null,
     },
-    preview: preview(s.verifiedSha256 !== null && s.intakeStatus === 'awaiting_review'),
+    preview: preview(s.verifiedSha256 !== null && isFirstReview(s.intakeStatus)),
     vocabularies: { styles: [...STYLES], placements: [...PLACEMENTS], subjects: [...SUBJECTS], contentFlags: [...CONTENT_FLAGS] },
     artist: {
       artistCanonicalId: s.artistCanonicalId,

@@ -2,6 +2,7 @@
 // not classified yet, oldest first, each leased to the claiming actor for a while so its replicas
 // do not classify one image twice. Different classifiers (actors) each get every submission.
 import type { Sql } from '../db';
+import { firstReviewStatuses } from '../intake/vocabulary';
 import { inScope, type ClassifierScope } from './classifications';
 
 export interface Claimed {
@@ -14,7 +15,7 @@ export async function claimForClassification(sql: Sql, a: ClassifierScope & { ac
   return sql.begin(async (tx) => {
     const free = await tx<{ submissionId: string; awaitingSince: Date }[]>`
       select s.submission_id, s.awaiting_since from submissions s
-      where s.intake_status = 'awaiting_review' and ${inScope(tx, a)}
+      where s.intake_status = any(${firstReviewStatuses}) and ${inScope(tx, a)}
         and not exists (select 1 from classifications c where c.submission_id = s.submission_id and c.actor_id = ${a.actorId})
         and not exists (select 1 from classification_leases l where l.submission_id = s.submission_id and l.actor_id = ${a.actorId} and l.leased_until > now())
       order by s.awaiting_since, s.submission_id

@@ -12,7 +12,7 @@
 // Pure (zod, ./vocabulary, ./signal-shapes): workflow code imports it.
 import { z } from 'zod';
 import { claimedOf, SIGNAL_LIMITS, type ShapeCheck } from './signal-shapes';
-import { heldStatuses, HELD_STATES, rejectReasonCodes, type HeldStatus, type IntakeStatus, type RejectReasonCode, type ReviewStatus } from './vocabulary';
+import { firstReviewStatuses, isDecidingStatus, heldStatuses, HELD_STATES, type FirstReviewStatus, rejectReasonCodes, type HeldStatus, type IntakeStatus, type RejectReasonCode, type ReviewStatus } from './vocabulary';
 
 /** Every human decision, in the order routes, triggers and counts list them. */
 export const DECISION_KINDS = ['approve', 'reject'] as const;
@@ -21,9 +21,9 @@ export type DecisionKind = (typeof DECISION_KINDS)[number];
 export const HELD_TRIGGERS = ['first_approval'] as const;
 export type HeldTrigger = (typeof HELD_TRIGGERS)[number];
 /** The states a decision is taken in: awaiting_review, and each state a held decision waits in for its second operator (vocabulary.ts HELD_STATES). */
-export type DecidingStatus = 'awaiting_review' | HeldStatus;
-export const DECIDING: readonly DecidingStatus[] = ['awaiting_review', ...heldStatuses];
-export const isDeciding = (s: IntakeStatus): s is DecidingStatus => (DECIDING as readonly IntakeStatus[]).includes(s);
+export type DecidingStatus = FirstReviewStatus | HeldStatus;
+export const DECIDING: readonly DecidingStatus[] = [...firstReviewStatuses, ...heldStatuses];
+export const isDeciding = (s: IntakeStatus): s is DecidingStatus => isDecidingStatus(s);
 
 // Payload parts: each refusal names the field and what was expected (the refusal record's detail).
 const say = (error: string) => ({ error });

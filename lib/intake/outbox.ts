@@ -3,41 +3,36 @@
 // wrote, so no transition commits without its event and no event exists without its transition.
 // lib/webhooks delivers what is written here.
 import type { Tx } from '../db';
-import { isWorking, type WorkingStatus } from './lifecycle';
-import { isHeldStatus, type HeldStatus, type IntakeStatus } from './vocabulary';
+import { intakeStatuses, STATUS_EVENTS, type IntakeStatus, type StatusEventType } from './vocabulary';
 
+/** What partners hear of the assets (their statuses' events come from the state table). */
+export const ASSET_EVENTS = {
+  'asset.published': 'an operator published the draft; publicAssetUrl is its image',
+  'asset.unpublished': 'an operator took the published asset down',
+} as const;
+
+/** Every event type: each status's (vocabulary.ts INTAKE_STATES `event`), then the assets'. */
 export const EVENT_TYPES = [
-  'submission.staged',
-  'submission.awaiting_review',
-  'submission.verification_failed',
-  'submission.expired',
-  'submission.rejected',
-  'submission.promoted',
-  'asset.published',
-  'asset.unpublished',
-] as const;
+  ...intakeStatuses.flatMap((s) => { const e = STATUS_EVENTS[s]; return e ? [e.type] : []; }),
+  ...(Object.keys(ASSET_EVENTS) as (keyof typeof ASSET_EVENTS)[]),
+] as [StatusEventType | keyof typeof ASSET_EVENTS, ...(StatusEventType | keyof typeof ASSET_EVENTS)[]];
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What the OpenAPI webhooks say of each event type. */
+export const EVENT_DESCRIPTIONS = {
+  ...Object.fromEntries(intakeStatuses.flatMap((s) => { const e = STATUS_EVENTS[s]; return e ? [[e.type, e.description]] : []; })),
+  ...ASSET_EVENTS,
+} as Record<EventType, string>;
 
 /** Raised when events were written (the dispatcher in the worker LISTENs; it also sweeps). */
 export const EVENTS_CHANNEL = 'webhook_events';
 
 /**
- * Every status but the work steps and the held states, total: a new status that is neither does not
- * compile until it names its event. Partners hear of no work step (lib/intake/lifecycle.ts WORK)
- * and of no held state (vocabulary.ts HELD_STATES: they keep seeing where the hold began).
+ * The event a transition into `status` causes (vocabulary.ts INTAKE_STATES `event`); none into a
+ * work step or a held state (test/unit/state-table.test.ts: every other state declares one).
  */
-const BY_STATUS: Record<Exclude<IntakeStatus, WorkingStatus | HeldStatus>, EventType> = {
-  staged: 'submission.staged',
-  awaiting_review: 'submission.awaiting_review',
-  verification_failed: 'submission.verification_failed',
-  expired: 'submission.expired',
-  rejected: 'submission.rejected',
-  promoted_to_media_store: 'submission.promoted',
-};
-
-/** The event a transition into `status` causes; none into a work step or a held state. */
 export function eventTypeOf(status: IntakeStatus): EventType | undefined {
-  return isWorking(status) || isHeldStatus(status) ? undefined : BY_STATUS[status];
+  return STATUS_EVENTS[status]?.type;
 }
 
 const newEventId = (tx: Tx) => tx`'msg_' || replace(gen_random_uuid()::text, '-', '')`;

@@ -5,7 +5,7 @@ import { Counter } from 'prom-client';
 import type { Tx } from '../db';
 import { EVENTS_CHANNEL, eventFromWrittenRow, eventTypeOf } from './outbox';
 import type { Transition } from './lifecycle';
-import type { IntakeStatus } from './vocabulary';
+import { isFirstReview, type IntakeStatus } from './vocabulary';
 
 /**
  * Transitions this process wrote, by the status entered: counted where they are written (the API
@@ -59,7 +59,7 @@ export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
         image_frames = coalesce(${f.image?.frames ?? null}::int, image_frames),
         image_orientation = coalesce(${f.image?.orientation ?? null}::int, image_orientation),
         second_review_reasons = coalesce(${f.secondReviewReasons ?? null}::text[], second_review_reasons),
-        awaiting_since = case when ${t.to}::text = 'awaiting_review' then coalesce(awaiting_since, now()) else awaiting_since end,
+        awaiting_since = case when ${isFirstReview(t.to)}::boolean then coalesce(awaiting_since, now()) else awaiting_since end,
         updated_at = now()
       where submission_id = ${t.submissionId} and intake_status = ${t.from}
       returning *

@@ -380,7 +380,7 @@ export interface components {
             url: string;
             description: string;
             /** @description the event types this endpoint receives */
-            eventTypes: ("submission.staged" | "submission.awaiting_review" | "submission.verification_failed" | "submission.expired" | "submission.rejected" | "submission.promoted" | "asset.published" | "asset.unpublished")[];
+            eventTypes: ("submission.staged" | "submission.awaiting_review" | "submission.promoted" | "submission.rejected" | "submission.verification_failed" | "submission.expired" | "asset.published" | "asset.unpublished")[];
             /** @description registered without eventTypes: every type, including types added later */
             allEventTypes: boolean;
             createdAt: string;
@@ -411,7 +411,7 @@ export interface components {
             /** @description the webhook-id header of every attempt */
             eventId: string;
             /** @enum {string} */
-            eventType: "submission.staged" | "submission.awaiting_review" | "submission.verification_failed" | "submission.expired" | "submission.rejected" | "submission.promoted" | "asset.published" | "asset.unpublished";
+            eventType: "submission.staged" | "submission.awaiting_review" | "submission.promoted" | "submission.rejected" | "submission.verification_failed" | "submission.expired" | "asset.published" | "asset.unpublished";
             submissionId: string;
             /** @enum {string} */
             status: "pending" | "delivering" | "succeeded" | "failed" | "cancelled";
@@ -1230,7 +1230,7 @@ export interface operations {
                     url: string;
                     description?: string;
                     /** @description only these types; omitted: every type, including types added later */
-                    eventTypes?: ("submission.staged" | "submission.awaiting_review" | "submission.verification_failed" | "submission.expired" | "submission.rejected" | "submission.promoted" | "asset.published" | "asset.unpublished")[];
+                    eventTypes?: ("submission.staged" | "submission.awaiting_review" | "submission.promoted" | "submission.rejected" | "submission.verification_failed" | "submission.expired" | "asset.published" | "asset.unpublished")[];
                 };
             };
         };

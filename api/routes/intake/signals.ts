@@ -3,7 +3,7 @@
 // Update operations (api/operations/decisions.ts).
 import type { z } from 'zod';
 import { DECISION_KINDS, DECISION_TABLE, type DecisionFields, type DecisionKind } from '../../../lib/intake/decisions';
-import { isHeldStatus } from '../../../lib/intake/vocabulary';
+import { isFirstReview, isHeldStatus } from '../../../lib/intake/vocabulary';
 import { uploadCompleteUpdate } from '../../../workflows/messages';
 import { defineRoute, type Route, type RouteContext } from '../../routing/route';
 import * as C from '../../openapi/components';
@@ -81,7 +81,7 @@ const GUARDS: { [K in DecisionKind]?: Guard<K> } = {
       if (first && (await isFirstDecider(deps.sql, first, actor().actorId))) throw sameOperator(first.at);
       return fields;
     }
-    if (row?.intakeStatus !== 'awaiting_review') return fields; // the decision route answers for any other state
+    if (!row || !isFirstReview(row.intakeStatus)) return fields; // the decision route answers for any other state
     const classifications = policy.contentFlagAtLeast === null ? [] : await classificationsOf(deps.sql, submissionId, { currentOnly: true });
     const reasons = secondReviewReasons(policy, { matches, classifications });
     // secondReview only when the policy asks for it: the payload of any other approval is as before.

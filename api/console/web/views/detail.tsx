@@ -1,7 +1,7 @@
 // One submission, as the reviewer decides it: the upright preview, what is known of it, the similar
 // images, its history, and the decision. Opening it claims it for CLAIM_SECONDS; leaving releases it.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { rejectReasonCodes, type RejectReasonCode } from '../../../../lib/intake/vocabulary';
+import { isDecidingStatus, rejectReasonCodes, type RejectReasonCode } from '../../../../lib/intake/vocabulary';
 import { api, must, previewUrl, type Match, type Me, type Schemas, type Submission } from '../api';
 import { bytes, upright, when, words } from '../format';
 import { go } from '../router';
@@ -106,7 +106,7 @@ export function Detail({ id, me }: { id: string; me: Me }) {
   if (!d) return <p class="muted">Loading…</p>;
   const blocked = claim !== null && !claim.mine;
   // A decision is taken while the submission awaits review, a first or a second one (the second-review policy).
-  const awaiting = d.intakeStatus === 'awaiting_review' || d.intakeStatus === 'awaiting_second_review';
+  const awaiting = isDecidingStatus(d.intakeStatus);
   const open = awaiting && !result;
   const second = d.secondReview;
   // The operator who approved first may reject, never approve again (409 second_operator_required).
