@@ -3,6 +3,7 @@
 // thumbnail images are decoded), p50 of 10 loads, beside the latency of the plain review-queue JSON
 // route (GET /review-queue?limit=50, operator bearer) in the same run.
 // Run: npm run bench:console [-- --submissions 5000 --loads 10]
+import { stateFlagsOf } from '../lib/intake/lifecycle';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import sharp from 'sharp';
@@ -31,13 +32,14 @@ try {
   // preview beside each staged key (distinct images, so no cache serves one for another).
   const run = crypto.randomBytes(3).toString('hex');
   process.stderr.write(`inserting ${N} submissions awaiting review ...\n`);
+  const flags = stateFlagsOf('awaiting_review');
   await stack.sql`
     insert into submissions (submission_id, tenant_id, artist_canonical_id, partner_actor_id, partner_organization_id, credential_id, source,
-      file_name, mime_type, size_bytes, title, rights_posture, consent_posture, staging_key, intake_status, review_status,
+      file_name, mime_type, size_bytes, title, rights_posture, consent_posture, staging_key, intake_status, is_open, is_undecided, is_deciding, review_status,
       verified_sha256, image_format, image_width, image_height, awaiting_since, created_at)
     select 'sub_c1_' || ${run} || '_' || i, 'bench-tenant', 'artist-bench-' || (i % 50), 'bench-partner', 'bench-tenant', 'bench-key', 'partner_api',
       'tattoo-' || i || '.jpg', 'image/jpeg', 200000 + i, 'Bench piece ' || i, 'artist_attested', 'client_consented',
-      'staging/sub_c1_' || ${run} || '_' || i, 'awaiting_review', 'review_required',
+      'staging/sub_c1_' || ${run} || '_' || i, 'awaiting_review', ${flags.isOpen}, ${flags.isUndecided}, ${flags.isDeciding}, 'review_required',
       encode(sha256(i::text::bytea), 'hex'), 'jpeg', 1600, 1200, now() - make_interval(secs => ${N} - i), now() - make_interval(secs => ${N} - i)
     from generate_series(1, ${N}) i`;
   const store = createObjectStore({ STORAGE_DRIVER: 'local', DATA_DIR: stack.dataDir });

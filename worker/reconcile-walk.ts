@@ -4,7 +4,6 @@
 // looked at once a round however many are open. A page costs one SQL query and one list query.
 import type { Client } from '@temporalio/client';
 import type { Sql } from '../lib/db';
-import { OPEN } from '../lib/intake/lifecycle';
 import { intakeWorkflowId } from '../workflows/messages';
 
 /** An open row's place in the walk. */
@@ -19,16 +18,13 @@ export interface OpenRow {
   young: boolean;
 }
 
-/** The open statuses as SQL literals (constants of the lifecycle, not input). */
-const OPEN_LITERALS = OPEN.map((s) => `'${s}'`).join(', ');
-
 /** At most `limit` open rows after `after`, oldest first. */
 export function openRowsAfter(sql: Sql, after: OpenRow | undefined, limit: number, graceSeconds: number): Promise<OpenRow[]> {
   return sql<OpenRow[]>`
     select submission_id, created_at::text as walk_at, created_at > now() - make_interval(secs => ${graceSeconds}) as young
     from submissions
-    -- the statuses written out (not a parameter), so the plan reads the partial index submissions_open_walk
-    where intake_status in (${sql.unsafe(OPEN_LITERALS)})
+    -- the flag the transition writer sets (lifecycle.ts stateFlagsOf): the plan reads the partial index submissions_open_walk
+    where is_open
       ${after ? sql`and (created_at, submission_id) > (${after.walkAt}::text::timestamptz, ${after.submissionId})` : sql``}
     order by created_at, submission_id
     limit ${limit}`;

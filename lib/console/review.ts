@@ -2,7 +2,7 @@
 // GET /review-queue and the console's), one submission's detail with its full event history, recent
 // decisions and the promoted drafts. SQL only.
 import type { Tx } from '../db';
-import { DECIDING, DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, type DecisionLabel } from '../intake/decisions';
+import { DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, type DecisionLabel } from '../intake/decisions';
 import { heldStatuses } from '../intake/vocabulary';
 import { DECISIONS } from '../intake/lifecycle';
 import { classificationsOf } from '../agents/classifications';
@@ -75,7 +75,7 @@ const asQueueItem = <T extends { artistProfileId: string | null; awaitingSince: 
 export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: QueueItem[]; total: number }> {
   const none = sql``;
   const where = sql`
-    s.intake_status = any(${[...DECIDING]})
+    s.is_deciding
     ${f.tenantId ? sql`and s.tenant_id = ${f.tenantId}` : none}
     ${f.partner ? sql`and (s.partner_actor_id = ${f.partner} or s.partner_organization_id = ${f.partner})` : none}
     ${f.minAgeMinutes ? sql`and s.awaiting_since <= now() - make_interval(mins => ${f.minAgeMinutes})` : none}`;
@@ -158,7 +158,7 @@ export async function queueFigures(sql: Tx): Promise<QueueFigures> {
   const [[q], rows] = await Promise.all([
     sql<{ n: number; age: number }[]>`
       select count(*)::int as n, coalesce(floor(extract(epoch from now() - min(awaiting_since))), 0)::int as age
-      from submissions where intake_status = any(${[...DECIDING]})`,
+      from submissions where is_deciding`,
     sql<{ status: string; n: number }[]>`select intake_status as status, count(*)::int as n from submissions group by 1`,
   ]);
   return { queueDepth: q?.n ?? 0, oldestAgeSeconds: q?.age ?? 0, byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])) };

@@ -9,14 +9,13 @@
 // `npm run console:types` then regenerates the console's types. The workflow runs it through
 // intake-steps.ts `work` with a WorkStepInput, and the compiler checks that its activity takes
 // that; partners hear of no work step (lib/intake/outbox.ts). The status column has no CHECK
-// constraint, so a new status needs no migration of its own; one is needed where a migration's
-// partial index lists the statuses of a set the step joins (the undecided ones: a step before the
-// decision), which test/unit/status-sets.test.ts points out. A run closed mid-step is resumed
+// constraint and the partial indexes read the flags the writers set (stateFlagsOf), so a new
+// status needs no migration (test/unit/status-sets.test.ts holds it so). A run closed mid-step is resumed
 // only for the states worker/reconciler.ts's RESUME_FROM names. The human decisions' rows (one per
 // kind from each state awaiting a decision, and the held rows of a second review) come from the
 // decision table (./decisions.ts), which a new decision is added to; nothing here changes for it. Pure: workflow code imports it.
 import type { ImageFacts } from '../media/vocabulary';
-import { DECIDING, DECISION_KINDS, DECISION_TABLE, heldOf, HELD_TRIGGERS, type DecidingStatus, type DecisionKind } from './decisions';
+import { DECIDING, DECISION_KINDS, DECISION_TABLE, heldOf, HELD_TRIGGERS, isDeciding, type DecidingStatus, type DecisionKind } from './decisions';
 import {
   HELD_STATES,
   intakeStatuses,
@@ -182,6 +181,20 @@ export const DECIDED = where((s) => reviewsIn.get(s)!.size > 0 && [...reviewsIn.
 
 /** Open statuses not yet decided: what an organization's quota of open submissions counts. */
 export const UNDECIDED = where((s) => OPEN.includes(s) && !DECIDED.includes(s));
+
+/**
+ * The flags the row carries beside its status (migrations/1700000036000_state-flags.sql): the
+ * partial indexes and the queries over the open, undecided and deciding sets read them, so the
+ * database lists no status. Every writer of intake_status sets them from here.
+ */
+export interface StateFlags {
+  isOpen: boolean;
+  isUndecided: boolean;
+  isDeciding: boolean;
+}
+export function stateFlagsOf(s: IntakeStatus): StateFlags {
+  return { isOpen: OPEN.includes(s), isUndecided: UNDECIDED.includes(s), isDeciding: isDeciding(s) };
+}
 
 /** What the row records beside the status; set once, never cleared. */
 export interface TransitionFacts {

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type postgres from 'postgres';
 import type { Sql, Tx } from '../db';
-import { DECIDED, transitionOf, UNDECIDED } from './lifecycle';
+import { DECIDED, stateFlagsOf, transitionOf } from './lifecycle';
 import { countTransition, eventFromWritten } from './transitions';
 import { EVENTS_CHANNEL, eventFromWrittenRow } from './outbox';
 import type { MimeType } from '../media/vocabulary';
@@ -95,9 +95,6 @@ class QuotaRefusal extends Error {
   }
 }
 
-/** The quota's statuses as SQL literals (constants of the lifecycle, not input). */
-const UNDECIDED_LITERALS = UNDECIDED.map((s) => `'${s}'`).join(', ');
-
 async function createIn(
   tx: postgres.TransactionSql,
   o: { by: ActorRef; body: SubmissionDeclaration; fingerprint: string; uploadWindowSeconds: number; quota: StagedQuota },
@@ -122,22 +119,23 @@ async function createIn(
   const [open] = await tx<{ n: number; bytes: number }[]>`
     select count(*)::int as n, coalesce(sum(size_bytes), 0)::float8 as bytes
     from submissions
-    -- the statuses written out (not a parameter), so the plan reads the partial index submissions_org_open
-    where partner_organization_id = ${o.quota.organizationId} and intake_status in (${tx.unsafe(UNDECIDED_LITERALS)})`;
+    -- the flag the transition writer sets (lifecycle.ts stateFlagsOf): the plan reads the partial index submissions_org_open
+    where partner_organization_id = ${o.quota.organizationId} and is_undecided`;
   if (open!.n + 1 > o.quota.maxStaged || open!.bytes + b.sizeBytes > o.quota.maxStagedBytes) throw new QuotaRefusal(open!.n, open!.bytes);
   const created = transitionOf({ intakeStatus: null, reviewStatus: 'review_required' }, 'create', { submissionId, by: o.by });
+  const flags = stateFlagsOf(created.to);
   // The row, its create event and the partners' `submission.staged` event in one statement, the
   // events written from the row.
   const [written] = await tx<(SubmissionRow & { raised: number })[]>`
     with written as (
       insert into submissions (submission_id, tenant_id, studio_canonical_id, artist_canonical_id, partner_actor_id, partner_organization_id,
         credential_id, source, source_message_id, file_name, mime_type, size_bytes, title, description, style_ids, placement, tags,
-        rights_posture, consent_posture, staging_key, intake_status, review_status, upload_deadline_at)
+        rights_posture, consent_posture, staging_key, intake_status, is_open, is_undecided, is_deciding, review_status, upload_deadline_at)
       values (${submissionId}, ${b.tenantId}, ${b.studioCanonicalId ?? null}, ${b.artistCanonicalId}, ${o.by.actorId}, ${o.quota.organizationId},
         ${o.by.credentialId},
         ${b.source}, ${b.sourceMessageId ?? null}, ${b.fileName}, ${b.mimeType}, ${b.sizeBytes}, ${b.title ?? null}, ${b.description ?? null},
         ${b.styleIds ?? []}, ${b.placement ?? null}, ${b.tags ?? []}, ${b.rightsPosture}, ${b.consentPosture}, ${stagingKeyOf(submissionId)},
-        ${created.to}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
+        ${created.to}, ${flags.isOpen}, ${flags.isUndecided}, ${flags.isDeciding}, ${created.reviewStatus}, now() + make_interval(secs => ${o.uploadWindowSeconds}))
       returning *
     ), event as (${eventFromWritten(tx, created)}),
     outbox as (${eventFromWrittenRow(tx, 'submission.staged')})

@@ -4,7 +4,7 @@
 import { Counter } from 'prom-client';
 import type { Tx } from '../db';
 import { EVENTS_CHANNEL, eventFromWrittenRow, eventTypeOf } from './outbox';
-import type { Transition } from './lifecycle';
+import { stateFlagsOf, type Transition } from './lifecycle';
 import { isFirstReview, type IntakeStatus } from './vocabulary';
 
 /**
@@ -44,10 +44,14 @@ export async function applyTransition(tx: Tx, t: Transition): Promise<boolean> {
   if (t.from === null) throw new Error('the create transition is written with the row (lib/intake/submissions.ts)');
   const f = t.facts;
   const type = eventTypeOf(t.to);
+  const flags = stateFlagsOf(t.to);
   const raised = await tx`
     with written as (
       update submissions set
         intake_status = ${t.to},
+        is_open = ${flags.isOpen},
+        is_undecided = ${flags.isUndecided},
+        is_deciding = ${flags.isDeciding},
         review_status = ${t.reviewStatus},
         verified_sha256 = coalesce(${f.sha256 ?? null}, verified_sha256),
         failure_code = coalesce(${f.failureCode ?? null}, failure_code),

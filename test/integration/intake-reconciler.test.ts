@@ -2,6 +2,7 @@
 // PostgreSQL, a bounded number per pass, so no closed run starves behind newer ones, and a
 // submission this Temporal never knew (a lost temporal.db, a new cluster) gets a fresh run from
 // the state its row records. Real Temporal dev servers and a real PostgreSQL.
+import { stateFlagsOf } from '../../lib/intake/lifecycle';
 import type { Client } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pathVariable } from '../../lib/config';
@@ -108,7 +109,10 @@ describe('an open row the reconciler cannot resume', () => {
       expect([approved.status, approved.body.data?.intakeStatus], JSON.stringify(approved.body)).toEqual([200, 'promoted_to_media_store']);
       const h = stack.api.deps.temporal.client.workflow.getHandle(intakeWorkflowId(id));
       await eventually(async () => (await h.describe()).status.name === 'COMPLETED', 20_000);
-      await stack.sql`update submissions set intake_status = 'awaiting_review', review_status = 'review_required' where submission_id = ${id}`;
+      // The whole row as it was (a restore): its status and the flags written with it.
+      const flags = stateFlagsOf('awaiting_review');
+      await stack.sql`update submissions set intake_status = 'awaiting_review', is_open = ${flags.isOpen}, is_undecided = ${flags.isUndecided}, is_deciding = ${flags.isDeciding},
+        review_status = 'review_required' where submission_id = ${id}`;
 
       expect(await worker.reconcile()).toEqual([]);
       expect(await worker.reconcile()).toEqual([]);

@@ -1,21 +1,17 @@
-// The partial indexes of the migrations list intake statuses by hand (SQL cannot import the
-// lifecycle): each list must equal the lifecycle set the queries filter on, or the plans the
-// indexes serve stop matching the queries.
+// The status sets the queries filter on, derived from the transition table; and the database's
+// part (issue 56 item 3): since migrations/1700000036000_state-flags.sql the partial indexes read
+// the flags the transition writer sets (lifecycle.ts stateFlagsOf), no migration after it lists
+// intake statuses in an index, and the audit tables carry no CHECK list of decisions.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DECIDED, DECISIONS, OPEN, PENDING, UNDECIDED } from '../../lib/intake/lifecycle';
+import { DECIDED, DECISIONS, OPEN, PENDING, stateFlagsOf, UNDECIDED } from '../../lib/intake/lifecycle';
 import { DECIDING } from '../../lib/intake/decisions';
-import type { IntakeStatus } from '../../lib/intake/vocabulary';
+import { intakeStatuses } from '../../lib/intake/vocabulary';
 
 const MIGRATIONS = path.join(__dirname, '../../migrations');
+const FLAGS_MIGRATION = '1700000036000_state-flags.sql';
 
-/** Which set each index's predicate stands for; an index that lists intake statuses must be named here. */
-const INDEX_SETS: Record<string, readonly IntakeStatus[]> = {
-  submissions_org_open: UNDECIDED,
-  submissions_open_walk: OPEN,
-  submissions_review_queue: DECIDING,
-};
 
 /** The last `create index NAME ... where intake_status in (...)` of each name in the up migrations (a later migration redefines an index): name, file, statuses. */
 function statusListIndexes(): { name: string; file: string; statuses: string[] }[] {
@@ -41,13 +37,31 @@ describe('the status sets, derived from the transition table', () => {
     expect(UNDECIDED).toEqual(['staged', 'verifying', 'awaiting_review', 'awaiting_second_review']);
   });
 
-  it('equal the status lists of the migrations’ partial indexes', () => {
+  it('the flags each status is written with are its membership of the sets', () => {
+    for (const st of intakeStatuses)
+      expect(stateFlagsOf(st), st).toEqual({ isOpen: OPEN.includes(st), isUndecided: UNDECIDED.includes(st), isDeciding: DECIDING.includes(st as never) });
+  });
+
+  it('the partial indexes read the flags: no migration since the flags lists intake statuses in an index, and none lists decisions in a CHECK', () => {
     const indexes = statusListIndexes();
-    expect(indexes.map((i) => i.name)).toContain('submissions_org_open');
-    for (const { name, file, statuses } of indexes) {
-      const set = INDEX_SETS[name];
-      expect(set, `${file}: index ${name} lists intake statuses; name its lifecycle set in INDEX_SETS`).toBeDefined();
-      expect([...statuses].sort(), `${file}: index ${name}`).toEqual([...set!].sort());
+    const since = (file: string) => file >= FLAGS_MIGRATION;
+    expect(indexes.filter((i) => since(i.file)), 'an index over a status set reads its flag (is_open, is_undecided, is_deciding)').toEqual([]);
+    // The last definition of each set's index reads its flag.
+    const flagIndexes = flagPredicates();
+    expect(flagIndexes).toEqual({ submissions_org_open: 'is_undecided', submissions_open_walk: 'is_open', submissions_review_queue: 'is_deciding' });
+    for (const file of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql') && since(f) && f !== FLAGS_MIGRATION)) {
+      const up = readFileSync(path.join(MIGRATIONS, file), 'utf8').split(/--\s*Down Migration/i)[0]!;
+      expect(up, `${file} lists decisions in a CHECK`).not.toMatch(/check\s*\(\s*decision\s+in/i);
     }
   });
 });
+
+/** The last `create index NAME ... where is_<flag>` of each name in the up migrations. */
+function flagPredicates(): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const file of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort()) {
+    const up = readFileSync(path.join(MIGRATIONS, file), 'utf8').split(/--\s*Down Migration/i)[0]!;
+    for (const m of up.matchAll(/create\s+index\s+(\w+)[^;]*?\bwhere\s+(is_\w+)\s*;/gi)) found[m[1]!] = m[2]!;
+  }
+  return found;
+}
