@@ -8,9 +8,9 @@
 // Handlers only check and record; the run's main body (portfolio-intake.ts) acts.
 import { condition, proxySinks, setDefaultSignalHandler, setHandler } from '@temporalio/workflow';
 import { checkDecision, proofProblem, type DecisionKeys } from '../lib/intake/decision-check';
-import { DECISION_KINDS, type DecisionKind } from '../lib/intake/decisions';
+import { checkUploadComplete, DECISION_KINDS, type DecisionKind } from '../lib/intake/decisions';
 import { accepts, acceptsDuringStep, type Trigger } from '../lib/intake/lifecycle';
-import { checkUploadComplete, problemsLine } from '../lib/intake/signal-shapes';
+import { problemsLine } from '../lib/intake/signal-shapes';
 import type { IntakeStatus } from '../lib/intake/vocabulary';
 import { installClassify } from './intake-classify';
 import { decisionUpdates, uploadCompleteUpdate, type Decision, type IntakeAnswer, type IntakeSinks, type RefusalNote, type UploadCompleteSignal } from './messages';

@@ -6,8 +6,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate, type Sinks } from '@temporalio/workflow';
 import type { ClassifyAnswer, ClassifyPayload } from '../lib/agents/vocabulary';
 import type { DecisionKeys } from '../lib/intake/decision-check';
-import { byKind, type DecidingStatus, type Decision, type DecisionKind, type DecisionPayload } from '../lib/intake/decisions';
-import type { UploadCompletePayload } from '../lib/intake/signal-shapes';
+import { byKind, type DecidingStatus, type Decision, type DecisionKind, type DecisionPayload, type UploadCompletePayload } from '../lib/intake/decisions';
 import type { ActorRef, IntakeStatus, IntakeView, SubmissionRef } from '../lib/intake/vocabulary';
 
 export interface IntakeInput extends SubmissionRef {

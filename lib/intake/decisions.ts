@@ -166,6 +166,17 @@ function problemsOf(error: z.ZodError): string[] {
   return [...new Set(lines)];
 }
 
+/**
+ * The upload-complete Update's payload, a zod schema like the decisions' (the request id, who the
+ * API says uploaded, and the API's proof of act `upload_complete`); unknown fields are let through.
+ */
+export const uploadCompletePayload = z.object({ ...common, proof }, say('expected an object'));
+export type UploadCompletePayload = z.output<typeof uploadCompletePayload>;
+export function checkUploadComplete(payload: unknown): ShapeCheck<UploadCompletePayload> {
+  const r = uploadCompletePayload.safeParse(payload);
+  return r.success ? { ok: true, value: payload as UploadCompletePayload } : { ok: false, problems: problemsOf(r.error), ...claimedOf(payload) };
+}
+
 /** A decision payload's shape check: its schema, with what a malformed payload still says of itself. */
 export function checkDecisionShape<K extends DecisionKind>(kind: K, payload: unknown): ShapeCheck<DecisionPayload<K>> {
   const r = DECISION_TABLE[kind].payload.safeParse(payload);

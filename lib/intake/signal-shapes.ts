@@ -1,10 +1,10 @@
-// The shape of the upload-complete payload and of a proof, checked in plain code before anything
-// records them, with the limits every message's check keeps (the decisions' payloads are zod
-// schemas in ./decisions.ts, within these limits). Anyone who can reach the Temporal frontend can
+// The limits every message's check keeps and a proof's shape for the classify Update's plain check
+// (the upload-complete and the decisions' payloads are zod schemas in ./decisions.ts, within these
+// limits). Anyone who can reach the Temporal frontend can
 // send an Update (the CLI, the Web UI, a script), so a payload is untrusted data until it passes:
 // a malformed one is never handed to an activity. Pure: workflow code imports it (no I/O, no
 // imports but ./vocabulary).
-import type { ActorRef, DecisionProof } from './vocabulary';
+import type { ActorRef } from './vocabulary';
 
 /** Longest id, notes and proof part a signal may carry (the API's own limits are smaller). */
 export const SIGNAL_LIMITS = { id: 200, notes: 4000, proofPart: 2048, seenMatches: 50, acceptedLabels: 10, label: 100, secondReviewReasons: 10 } as const;
@@ -25,20 +25,6 @@ export function claimedOf(s: unknown): { requestId: string | null; by: Partial<A
   };
 }
 
-function checkCommon(s: unknown, problems: string[]): s is Obj {
-  if (!isObj(s)) {
-    problems.push('payload: expected an object');
-    return false;
-  }
-  if (!isId(s.requestId)) problems.push(`requestId: expected a string of 1-${SIGNAL_LIMITS.id} characters`);
-  if (!isObj(s.by)) problems.push('by: expected an object with actorId and credentialId');
-  else {
-    if (!isId(s.by.actorId)) problems.push(`by.actorId: expected a string of 1-${SIGNAL_LIMITS.id} characters`);
-    if (!isId(s.by.credentialId)) problems.push(`by.credentialId: expected a string of 1-${SIGNAL_LIMITS.id} characters`);
-  }
-  return true;
-}
-
 /** A proof's shape, when there is one (the classify Update's check uses it too). */
 export function checkProof(s: Obj, problems: string[]) {
   const p = s.proof;
@@ -49,22 +35,6 @@ export function checkProof(s: Obj, problems: string[]) {
     const v = p[k];
     if (typeof v !== 'string' || v.length === 0 || v.length > SIGNAL_LIMITS.proofPart) problems.push(`proof.${k}: expected a non-empty string of at most ${SIGNAL_LIMITS.proofPart} characters`);
   }
-}
-
-function done<T>(s: unknown, problems: string[]): ShapeCheck<T> {
-  return problems.length ? { ok: false, problems, ...claimedOf(s) } : { ok: true, value: s as T };
-}
-
-export interface UploadCompletePayload {
-  requestId: string;
-  by: ActorRef;
-  /** The API's signature over this upload-complete (act `upload_complete`): the partner it authenticated. */
-  proof?: DecisionProof;
-}
-export function checkUploadComplete(s: unknown): ShapeCheck<UploadCompletePayload> {
-  const problems: string[] = [];
-  if (checkCommon(s, problems)) checkProof(s, problems);
-  return done(s, problems);
 }
 
 /** One line for the refusal record and the log: what was wrong, at most `max` characters. */

@@ -2,8 +2,7 @@
 // when the shape check refused it, and each can be sent (no payload shares or loops into another).
 import { describe, expect, it } from 'vitest';
 import { malformedPayloads } from '../../faults/resilience';
-import { checkDecisionShape } from '../../lib/intake/decisions';
-import { checkUploadComplete } from '../../lib/intake/signal-shapes';
+import { checkDecisionShape, checkUploadComplete } from '../../lib/intake/decisions';
 
 describe('malformedPayloads', () => {
   it.each([

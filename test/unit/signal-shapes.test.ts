@@ -1,8 +1,8 @@
 // The shape checks every intake Update passes before the workflow records it (lib/intake/signal-shapes.ts;
 // a decision's: its payload schema in lib/intake/decisions.ts).
 import { describe, expect, it } from 'vitest';
-import { checkDecisionShape } from '../../lib/intake/decisions';
-import { checkUploadComplete, problemsLine, SIGNAL_LIMITS } from '../../lib/intake/signal-shapes';
+import { checkDecisionShape, checkUploadComplete } from '../../lib/intake/decisions';
+import { problemsLine, SIGNAL_LIMITS } from '../../lib/intake/signal-shapes';
 
 const checkApprove = (p: unknown) => checkDecisionShape('approve', p);
 const checkReject = (p: unknown) => checkDecisionShape('reject', p);
