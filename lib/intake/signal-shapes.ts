@@ -6,8 +6,8 @@
 // imports but ./vocabulary).
 import type { ActorRef } from './vocabulary';
 
-/** Longest id, notes and proof part a signal may carry (the API's own limits are smaller). */
-export const SIGNAL_LIMITS = { id: 200, notes: 4000, proofPart: 2048, seenMatches: 50, acceptedLabels: 10, label: 100, secondReviewReasons: 10 } as const;
+/** Longest id, notes and proof part a signal may carry (the decision routes' review notes take the same limit: api/routes/intake/schemas.ts). */
+export const SIGNAL_LIMITS = { id: 200, notes: 2000, proofPart: 2048, seenMatches: 50, acceptedLabels: 10, label: 100, secondReviewReasons: 10 } as const;
 
 export type ShapeCheck<T> = { ok: true; value: T } | { ok: false; problems: string[]; requestId: string | null; by: Partial<ActorRef> };
 

@@ -2,7 +2,7 @@
 // a decision sent around the API with other labels than those signed does not match its proof.
 import { describe, expect, it } from 'vitest';
 import { detailsHash } from '../../lib/intake/decision-proof';
-import { checkDecisionShape, decisionDetails } from '../../lib/intake/decisions';
+import { checkDecisionShape, decisionDetails, DECISION_KINDS, DECISION_TABLE, type Decision, type DecisionKind } from '../../lib/intake/decisions';
 
 const checkApprove = (p: unknown) => checkDecisionShape('approve', p);
 
@@ -25,5 +25,39 @@ describe('accepted suggestions in the decision', () => {
     expect(decisionDetails({ kind: 'approve', signal: payload }).accepted).toEqual(accepted);
     expect(checkApprove({ ...payload, accepted: { ...accepted, approve: true } }).ok).toBe(false);
     expect(checkApprove({ ...payload, accepted: { ...accepted, styleIds: Array(11).fill('x') } }).ok).toBe(false);
+  });
+});
+
+/**
+ * Issue 56 item 2: nothing a decision carries is left unsigned. Every field of each decision's
+ * Update payload (beside the request id, the actor and the proof itself) changes the details hash
+ * its proof covers; a field added to a payload schema fails here until it is given a second value
+ * below, and then fails again unless decisions.ts `details` and decision-proof.ts `detailsHash` take it.
+ */
+const by = { actorId: 'op', credentialId: 'c' };
+const SAMPLES: { [K in DecisionKind]: { payload: Record<string, unknown>; other: Record<string, unknown> } } = {
+  approve: {
+    payload: { requestId: 'r1', by, reviewNotes: 'ok', seenMatches: ['sub_a'], accepted, secondReview: ['similar_images'] },
+    other: { reviewNotes: 'ok too', seenMatches: ['sub_b'], accepted: { ...accepted, tags: [] }, secondReview: ['content_flag'] },
+  },
+  reject: {
+    payload: { requestId: 'r1', by, reasonCode: 'duplicate', reviewNotes: 'seen before' },
+    other: { reasonCode: 'other', reviewNotes: 'seen elsewhere' },
+  },
+};
+
+describe('every field of a decision is signed', () => {
+  it.each(DECISION_KINDS)('%s: each payload field changes the hash its proof covers', (kind) => {
+    const shape = (DECISION_TABLE[kind].payload as unknown as { shape: Record<string, unknown> }).shape;
+    const fields = Object.keys(shape).filter((k) => !['requestId', 'by', 'proof'].includes(k));
+    const { payload, other } = SAMPLES[kind];
+    expect(Object.keys(other).sort(), `${kind}: give each payload field a second value`).toEqual(fields.sort());
+    expect(checkDecisionShape(kind, payload).ok).toBe(true);
+    const hash = (p: Record<string, unknown>) => detailsHash(decisionDetails({ kind, signal: p } as Decision));
+    for (const field of fields) {
+      const changed = { ...payload, [field]: other[field] };
+      expect(checkDecisionShape(kind, changed).ok, `${kind}.${field}`).toBe(true);
+      expect(hash(changed), `${kind}.${field} is not covered by the proof`).not.toBe(hash(payload));
+    }
   });
 });

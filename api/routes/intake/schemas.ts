@@ -7,6 +7,7 @@ import { limitParam } from '../../../lib/directory/params';
 import { consentPostures, partnerStatuses, rejectReasonCodes, type IntakeStatus, rightsPostures, submissionSources } from '../../../lib/intake/vocabulary';
 import { mimeTypes } from '../../../lib/media/vocabulary';
 import type { DecisionFields, DecisionKind } from '../../../lib/intake/decisions';
+import { SIGNAL_LIMITS } from '../../../lib/intake/signal-shapes';
 
 const id = trimmedText(200);
 
@@ -43,7 +44,7 @@ export const seenMatchesSchema = z
 
 const approveSchema = z
   .object({
-    reviewNotes: plainText(2000, 3),
+    reviewNotes: plainText(SIGNAL_LIMITS.notes, 3),
     seenMatches: seenMatchesSchema.optional(),
     acknowledgeMatches: z.boolean().optional().describe('the operator looked at the similar images flagged as another artist\'s work; the review console needs it to approve over one'),
     accepted: z
@@ -60,7 +61,7 @@ const approveSchema = z
   .strict();
 
 const rejectSchema = z
-  .object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: plainText(2000, 3) })
+  .object({ reasonCode: z.enum(rejectReasonCodes), reviewNotes: plainText(SIGNAL_LIMITS.notes, 3) })
   .strict();
 
 /**
