@@ -46,6 +46,11 @@ function warm(schema: z.ZodType, seen = new Set<unknown>()): void {
   const inner = [def.innerType, def.element, def.in, def.out, ...(Array.isArray(def.options) ? def.options : []), ...(def.shape ? Object.values(def.shape as object) : [])];
   for (const x of inner) if (x && typeof x === 'object' && '_zod' in x) warm(x as z.ZodType, seen);
 }
+const ours = { agents, identity, decisionCheck, decisions, historyBounds, lifecycle, signalShapes, vocabulary };
+const isSchema = (v: unknown): v is z.ZodType => typeof v === 'object' && v !== null && '_zod' in v;
 for (const kind of decisions.DECISION_KINDS) warm(decisions.DECISION_TABLE[kind].payload as unknown as z.ZodType);
+// Every schema a preloaded module exports (the upload-complete payload's among them): one left
+// cold would fail every workflow task that parses with it.
+for (const mod of Object.values(ours)) for (const v of Object.values(mod)) if (isSchema(v)) warm(v);
 
-export const PRELOADED = { ed25519, sha256, z, ours: { agents, identity, decisionCheck, decisions, historyBounds, lifecycle, signalShapes, vocabulary } };
+export const PRELOADED = { ed25519, sha256, z, ours };

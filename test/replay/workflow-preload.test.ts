@@ -47,10 +47,10 @@ describe('the workflow bundle preloads its libraries', () => {
       "const by = { actorId: 'op', credentialId: 'c' };",
       "const proof = { protected: 'a', payload: 'b', signature: 'c' };",
       "const results = [decisions.checkDecisionShape('approve', { requestId: 'r', by, reviewNotes: 'n', proof, seenMatches: ['m'], secondReview: ['x'] }).ok, decisions.checkDecisionShape('reject', { requestId: 'r', by, reasonCode: 'rights_unclear', proof }).ok, decisions.checkDecisionShape('approve', { requestId: 5 }).ok];",
-      "results.push(signalShapes.checkUploadComplete({ requestId: 'r', by, proof }).ok, lifecycle.accepts('awaiting_review', 'approve'), typeof agents.MODEL_WORD.test('m1'));",
+      "results.push(decisions.checkUploadComplete({ requestId: 'r', by, proof }).ok, decisions.checkUploadComplete({ requestId: 5 }).ok, signalShapes.problemsLine(['a']) === 'a', lifecycle.accepts('awaiting_review', 'approve'), typeof agents.MODEL_WORD.test('m1'));",
       'console.log(JSON.stringify(results));',
     ];
-    expect(inFreshProcess(script)).toEqual([true, true, false, true, true, 'boolean']);
+    expect(inFreshProcess(script)).toEqual([true, true, false, true, false, true, true, 'boolean']);
   });
 
   it('leaves zod with its global configuration set (jitless), so no run writes to the frozen module', () => {
