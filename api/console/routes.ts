@@ -125,8 +125,8 @@ export function consoleRoutes(): Route[] {
       ...review, method: 'get', path: `${BASE}/submissions/{submissionId}`, operationId: 'consoleSubmission', params: submissionIdParams,
       summary: 'One submission as the reviewer sees it, with its whole event history', problems: [404],
       ok: { 200: ['the submission', Detail] },
-      async handler({ deps, params }) {
-        const d = await submissionDetail(deps.sql, params.submissionId);
+      async handler({ deps, params, actor }) {
+        const d = await submissionDetail(deps.sql, params.submissionId, actor().actorId);
         if (!d) throw new AppError('not_found', 'No such submission.');
         return { data: d };
       },

@@ -3,7 +3,7 @@
 // the OpenAPI document. Times are ISO 8601 strings, as JSON carries them.
 import { z } from 'zod';
 import { consentPostures, intakeStatuses, reviewStatuses, rightsPostures } from '../intake/vocabulary';
-import { DECISION_LABELS, type DecisionLabel } from '../intake/decisions';
+import { DECISION_KINDS, DECISION_LABELS, type DecisionLabel } from '../intake/decisions';
 import { Classification } from '../agents/answers';
 import { CONTENT_FLAGS } from '../agents/vocabulary';
 
@@ -58,6 +58,17 @@ export const SubmissionDetail = QueueItem.extend({
   createdAt: iso,
   classifications: z.array(Classification).describe('the current machine classifications (one per classifier), newest first'),
   events: z.array(z.object({ at: iso, fromStatus: z.enum(intakeStatuses).nullable(), toStatus: z.enum(intakeStatuses), trigger: z.string(), actorId: z.string(), note: z.string().nullable() })),
+  decisions: z
+    .array(
+      z.object({
+        kind: z.enum(DECISION_KINDS),
+        action: z.string().describe('the button\'s words'),
+        tone: z.enum(['primary', 'danger']),
+        reasonCodes: z.array(z.string()).nullable().describe('the reason codes its body takes one of; null: none'),
+        refusedBecause: z.string().nullable().describe('why this operator cannot take it here (the second-review rule); null: they can'),
+      }),
+    )
+    .describe('the decisions its state takes (lib/intake/decisions.ts, in table order), as the console offers them to this operator; empty when none'),
 });
 export type SubmissionDetail = z.infer<typeof SubmissionDetail>;
 

@@ -4,7 +4,7 @@
 import type { Tx } from '../db';
 import { DECISION_KINDS, DECISION_LABELS, DECISION_TABLE, HELD_TRIGGERS, type DecisionLabel } from '../intake/decisions';
 import { heldStatuses } from '../intake/vocabulary';
-import { DECISIONS } from '../intake/lifecycle';
+import { accepts, DECISIONS } from '../intake/lifecycle';
 import { classificationsOf } from '../agents/classifications';
 import { FLAG_CONFIDENCE, isoOf, type DecisionCounts, type DraftRow, type QueueItem, type RecentDecision, type SubmissionDetail } from './answers';
 
@@ -96,7 +96,27 @@ export async function reviewQueue(sql: Tx, f: QueueFilters): Promise<{ items: Qu
   return { items: items.map(asQueueItem), total: count!.n };
 }
 
-export async function submissionDetail(sql: Tx, submissionId: string): Promise<SubmissionDetail | undefined> {
+/**
+ * The decisions a submission's state takes (the lifecycle's rows), as the console offers them to
+ * `viewer`: a held decision's first operator cannot take it again where it waits (the second-review
+ * rule; the API refuses it too: 409 second_operator_required).
+ */
+export function decisionsOffered(d: Pick<SubmissionDetail, 'intakeStatus' | 'secondReview'>, viewer: string): SubmissionDetail['decisions'] {
+  return DECISION_KINDS.filter((kind) => accepts(d.intakeStatus, kind)).map((kind) => {
+    const spec = DECISION_TABLE[kind];
+    const heldHere = spec.held?.to === d.intakeStatus;
+    const approvedFirst = heldHere && d.secondReview?.firstApprovedBy === viewer;
+    return {
+      kind,
+      action: heldHere ? `${spec.console.action} (second operator)` : spec.console.action,
+      tone: spec.console.tone,
+      reasonCodes: spec.console.reasonCodes ? [...spec.console.reasonCodes] : null,
+      refusedBecause: approvedFirst ? `you ${spec.label} it first: another operator takes this decision` : null,
+    };
+  });
+}
+
+export async function submissionDetail(sql: Tx, submissionId: string, viewer: string): Promise<SubmissionDetail | undefined> {
   const [d] = await sql<DetailRow[]>`
     select s.submission_id, s.file_name, s.title, s.partner_actor_id, s.partner_organization_id, s.tenant_id, s.artist_canonical_id,
       ${evidenceOf(sql)} as artist_evidence,
@@ -114,7 +134,8 @@ export async function submissionDetail(sql: Tx, submissionId: string): Promise<S
   const events = await sql<Dated<SubmissionDetail['events'][number], 'at'>[]>`
     select at, from_status, to_status, trigger, actor_id, note from intake_events where submission_id = ${submissionId} order by at, id`;
   const classifications = await classificationsOf(sql, submissionId, { currentOnly: true });
-  return { ...asQueueItem(d), createdAt: isoOf(d.createdAt), classifications, events: events.map((e) => ({ ...e, at: isoOf(e.at) })) };
+  const item = asQueueItem(d);
+  return { ...item, createdAt: isoOf(d.createdAt), classifications, events: events.map((e) => ({ ...e, at: isoOf(e.at) })), decisions: decisionsOffered(item, viewer) };
 }
 
 /** A decision event's console label: its trigger (the decision's kind) looked up in the decision table. */

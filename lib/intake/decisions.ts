@@ -87,6 +87,12 @@ export interface DecisionSpec<P extends z.ZodType = z.ZodType> {
   refused(status: IntakeStatus): string;
   /** What the console calls a decision of this kind (recent decisions, counts): past tense. */
   label: string;
+  /**
+   * Its action in the review console (the detail answer lists the decisions a state takes, and the
+   * console draws one button each): the button's words, its tone, and the reason codes the operator
+   * picks from when its body takes one. Every decision body takes the operator's notes.
+   */
+  console: { action: string; tone: 'primary' | 'danger'; reasonCodes?: readonly string[] };
 }
 
 /** The schema is not inferred through the table's `satisfies`: each kind's functions see their own payload. */
@@ -114,6 +120,7 @@ export const DECISION_TABLE = {
     },
     refused: undecidable,
     label: 'approved',
+    console: { action: 'Approve', tone: 'primary' },
   }),
   reject: decision({
     payload: z.object({ ...common, reasonCode: z.enum(rejectReasonCodes, say(`expected one of ${rejectReasonCodes.join(', ')}`)), reviewNotes: notes.optional(), proof }, say('expected an object')),
@@ -129,6 +136,7 @@ export const DECISION_TABLE = {
     },
     refused: undecidable,
     label: 'rejected',
+    console: { action: 'Reject', tone: 'danger', reasonCodes: rejectReasonCodes },
   }),
 } as const satisfies Record<DecisionKind, DecisionSpec<any>>;
 

@@ -137,7 +137,7 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     await alicePage.keyboard.press('Enter'); // the first row is selected: open it from the keyboard
     await alicePage.locator('[data-testid="detail"]').waitFor();
     await alicePage.locator('textarea[name="notes"]').fill('Consent form missing.');
-    await alicePage.locator('select[name="reason"]').selectOption('consent_missing');
+    await alicePage.locator('select[name="reason-reject"]').selectOption('consent_missing');
     await alicePage.locator('button.danger').click();
     await alicePage.locator('[data-testid="result"]').waitFor({ timeout: 30_000 });
     expect(await alicePage.locator('[data-testid="status"]').textContent()).toBe('rejected');

@@ -209,7 +209,7 @@ describe('the agent lane', () => {
     expect((await classify(id, other, labels({ contentFlags: [{ id: 'nudity', confidence: 0.91 }, { id: 'face_visible', confidence: 0.5 }, { id: 'low_quality', confidence: 0.49 }] }))).status).toBe(201);
     item = (await reviewQueue(stack.sql, { page: 1, limit: 100 })).items.find((i) => i.submissionId === id)!;
     expect(item.contentFlags).toEqual([{ id: 'nudity', confidence: 0.91, actorId: other.actorId }, { id: 'face_visible', confidence: 0.5, actorId: other.actorId }]);
-    const detail = (await submissionDetail(stack.sql, id))!;
+    const detail = (await submissionDetail(stack.sql, id, 'an-operator'))!;
     expect(detail.classifications.map((c) => c.actorId).sort()).toEqual([classifier.actorId, other.actorId].sort());
   }, 60_000);
 

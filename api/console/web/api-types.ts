@@ -944,6 +944,19 @@ export interface components {
                     actorId: string;
                     note: string | null;
                 }[];
+                /** @description the decisions its state takes (lib/intake/decisions.ts, in table order), as the console offers them to this operator; empty when none */
+                decisions: {
+                    /** @enum {string} */
+                    kind: "approve" | "reject";
+                    /** @description the button's words */
+                    action: string;
+                    /** @enum {string} */
+                    tone: "primary" | "danger";
+                    /** @description the reason codes its body takes one of; null: none */
+                    reasonCodes: string[] | null;
+                    /** @description why this operator cannot take it here (the second-review rule); null: they can */
+                    refusedBecause: string | null;
+                }[];
             };
         };
         ConsoleClaim: {

@@ -1,7 +1,6 @@
 // One submission, as the reviewer decides it: the upright preview, what is known of it, the similar
 // images, its history, and the decision. Opening it claims it for CLAIM_SECONDS; leaving releases it.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { isDecidingStatus, rejectReasonCodes, type RejectReasonCode } from '../../../../lib/intake/vocabulary';
 import { api, must, previewUrl, type Match, type Me, type Schemas, type Submission } from '../api';
 import { bytes, upright, when, words } from '../format';
 import { go } from '../router';
@@ -23,6 +22,8 @@ export function reasonWords(r: string): string {
   return r;
 }
 
+type Offered = Submission['decisions'][number];
+
 export function Detail({ id, me }: { id: string; me: Me }) {
   const [d, setD] = useState<Submission | null>(null);
   const [matches, setMatches] = useState<Match[]>([]);
@@ -30,7 +31,8 @@ export function Detail({ id, me }: { id: string; me: Me }) {
   const [accepted, setAccepted] = useState<Accepted | null>(null);
   const [claim, setClaim] = useState<Claim | null>(null);
   const [notes, setNotes] = useState('');
-  const [reason, setReason] = useState<RejectReasonCode>('rights_unclear');
+  /** The reason code picked for each decision that takes one (its first code until one is picked). */
+  const [reasons, setReasons] = useState<Record<string, string>>({});
   const [result, setResult] = useState<Settled['data'] | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -68,23 +70,21 @@ export function Detail({ id, me }: { id: string; me: Me }) {
       void api.DELETE('/console/api/submissions/{submissionId}/claim', path).catch(() => undefined);
     };
   }, [id]);
-  const decide = async (kind: 'approve' | 'reject') => {
+  /** One decision as the detail answer offers it (d.decisions): the notes, its reason code when it takes one, and approve's own parts. */
+  const decide = async (offered: Offered) => {
     setError('');
     setBusy(true);
     try {
-      const r =
-        kind === 'approve'
-          ? await must(
-              api.POST('/api/private/portfolio-intake/v1/submissions/{submissionId}/approve', {
-                ...path,
-                body: {
-                  reviewNotes: notes,
-                  ...(matches.length ? { seenMatches: matches.map((m) => m.id), acknowledgeMatches: acknowledged } : {}),
-                  ...(accepted ? { accepted } : {}),
-                },
-              }),
-            )
-          : await must(api.POST('/api/private/portfolio-intake/v1/submissions/{submissionId}/reject', { ...path, body: { reasonCode: reason, reviewNotes: notes } }));
+      const body = {
+        reviewNotes: notes,
+        ...(offered.reasonCodes ? { reasonCode: reasons[offered.kind] ?? offered.reasonCodes[0] } : {}),
+        // What the operator saw and took of the machine's suggestions: approve's own fields.
+        ...(offered.kind === 'approve' && matches.length ? { seenMatches: matches.map((m) => m.id), acknowledgeMatches: acknowledged } : {}),
+        ...(offered.kind === 'approve' && accepted ? { accepted } : {}),
+      };
+      // Each decision's route is …/{submissionId}/<kind> (the typed client names them one by one).
+      const route = `/api/private/portfolio-intake/v1/submissions/{submissionId}/${offered.kind}` as '/api/private/portfolio-intake/v1/submissions/{submissionId}/reject';
+      const r = await must(api.POST(route, { ...path, body: body as never }));
       setResult(r.data);
       // What the decision wrote (its history line, the review status): read again, not left as opened.
       setD((await must(api.GET('/console/api/submissions/{submissionId}', path))).data);
@@ -105,12 +105,11 @@ export function Detail({ id, me }: { id: string; me: Me }) {
     );
   if (!d) return <p class="muted">Loading…</p>;
   const blocked = claim !== null && !claim.mine;
-  // A decision is taken while the submission awaits review, a first or a second one (the second-review policy).
-  const awaiting = isDecidingStatus(d.intakeStatus);
-  const open = awaiting && !result;
+  // The decisions its state takes, as the API offers them to this operator (none: nothing to decide here).
+  const open = d.decisions.length > 0 && !result;
   const second = d.secondReview;
   // The operator who approved first may reject, never approve again (409 second_operator_required).
-  const approvedFirst = second !== null && second.firstApprovedBy === me.actorId;
+  const approvedFirst = d.decisions.some((o) => o.refusedBecause !== null);
   const notesLength = notes.trim().length;
   return (
     <section class="detail" data-testid="detail">
@@ -204,20 +203,30 @@ export function Detail({ id, me }: { id: string; me: Me }) {
               </label>
             )}
             <div class="actions">
-              <button class="primary" type="button" disabled={blocked || busy || approvedFirst} onClick={() => void decide('approve')}>
-                {second ? 'Approve (second operator)' : 'Approve'}
-              </button>
-              <label for="reason">Reject because</label>
-              <select id="reason" name="reason" value={reason} onChange={(e) => setReason((e.target as HTMLSelectElement).value as RejectReasonCode)}>
-                {rejectReasonCodes.map((r) => (
-                  <option key={r} value={r}>
-                    {words(r)}
-                  </option>
-                ))}
-              </select>
-              <button class="danger" type="button" disabled={blocked || busy} onClick={() => void decide('reject')}>
-                Reject
-              </button>
+              {d.decisions.map((o) => (
+                <span key={o.kind} class="action">
+                  {o.reasonCodes && (
+                    <>
+                      <label for={`reason-${o.kind}`}>{o.action} because</label>
+                      <select
+                        id={`reason-${o.kind}`}
+                        name={`reason-${o.kind}`}
+                        value={reasons[o.kind] ?? o.reasonCodes[0]}
+                        onChange={(e) => setReasons({ ...reasons, [o.kind]: (e.target as HTMLSelectElement).value })}
+                      >
+                        {o.reasonCodes.map((r) => (
+                          <option key={r} value={r}>
+                            {words(r)}
+                          </option>
+                        ))}
+                      </select>
+                    </>
+                  )}
+                  <button class={o.tone} type="button" data-decision={o.kind} title={o.refusedBecause ?? undefined} disabled={blocked || busy || o.refusedBecause !== null} onClick={() => void decide(o)}>
+                    {o.action}
+                  </button>
+                </span>
+              ))}
             </div>
           </form>
         )}
