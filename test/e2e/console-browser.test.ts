@@ -138,6 +138,9 @@ describe.skipIf(!haveChromium)('the review console in headless Chromium', () => 
     await alicePage.locator('[data-testid="detail"]').waitFor();
     await alicePage.locator('textarea[name="notes"]').fill('Consent form missing.');
     await alicePage.locator('select[name="reason-reject"]').selectOption('consent_missing');
+    // The decisions the state takes, drawn from what the detail answer offers (one button each).
+    expect(await alicePage.locator('.actions button').evaluateAll((bs) => bs.map((b) => [b.getAttribute('data-decision'), b.textContent]))).toEqual([['approve', 'Approve'], ['reject', 'Reject']]);
+    await alicePage.screenshot({ path: path.join(import.meta.dirname, '../../.data/tmp/console-decide.png'), fullPage: true });
     await alicePage.locator('button.danger').click();
     await alicePage.locator('[data-testid="result"]').waitFor({ timeout: 30_000 });
     expect(await alicePage.locator('[data-testid="status"]').textContent()).toBe('rejected');
