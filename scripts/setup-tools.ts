@@ -7,6 +7,7 @@
 // - chromium: Debian's package (apt-get, when missing and root), for the docs page's browser test.
 // - haproxy: Debian's package (apt-get, when missing and root), in front of the API replicas.
 // - pgbouncer: Debian's package (apt-get, when missing and root), between the processes and PostgreSQL (--pooler).
+// - promtool: Debian's prometheus package (apt-get, when missing and root), for the alert rules' tests.
 // - tantivy (PyPI), the search engine the R10 benchmark compares GET /search with (bench only).
 // - temporal-server: the real Temporal server, pinned, built with `go install` (GOTOOLCHAIN from the
 //   Go module proxy) into .tools/temporal-server-<version>/ once; `npm start -- --temporal server` and
@@ -21,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { childEnv, loadConfigOrExit, pathVariable, PROJECT_ROOT, stackConfigSchema } from '../lib/config';
 import { CHROMIUM_PATH } from './tools/chromium';
 import { findHaproxy, HAPROXY_PATH } from './tools/haproxy';
+import { findPromtool, PROMTOOL_PATH } from './tools/promtool';
 import { ensureTemporalServer, TEMPORAL_SERVER_VERSION, UI_SERVER_VERSION } from './tools/temporal-server';
 import { findPgbouncer, PGBOUNCER_PATH } from './tools/pgbouncer';
 import { FAKE_GCS_WHEEL, FAKE_GCS_WHEEL_VERSION, GCS_TOOLS_DIR, fakeGcsServerInstalled, fakeGcsServerPath } from './tools/fake-gcs';
@@ -139,6 +141,8 @@ function setupTemporalServer(): Outcome {
     throw new InstallError((err as Error).message, []);
   }
 }
+/** Debian's Prometheus package, for its promtool: the alert rules' checks and unit tests (ops/prometheus). */
+const setupPromtool = (): Outcome => aptPackage('prometheus', { found: findPromtool(), path: PROMTOOL_PATH, why: 'the alert rules\' tests need promtool' });
 /** Debian's PgBouncer, between the processes and PostgreSQL (`npm start -- --pooler`, the pooled replica e2e test). */
 const setupPgbouncer = (): Outcome => aptPackage('pgbouncer', { found: findPgbouncer(), path: PGBOUNCER_PATH, why: '--pooler and its test need it' });
 
@@ -149,6 +153,7 @@ const TOOLS: Record<string, Tool> = {
   chromium: { label: 'chromium', required: false, setup: setupChromium },
   haproxy: { label: 'haproxy', required: false, setup: setupHaproxy },
   pgbouncer: { label: 'pgbouncer', required: false, setup: setupPgbouncer },
+  promtool: { label: 'promtool (prometheus)', required: false, setup: setupPromtool },
   tantivy: { label: 'tantivy (bench R10)', required: false, setup: setupTantivy },
   'temporal-server': { label: 'temporal server (real)', required: false, setup: setupTemporalServer },
   opensearch: { label: 'opensearch', required: false, setup: installOpenSearch },

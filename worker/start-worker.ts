@@ -12,6 +12,7 @@ import { databaseUrlOf, webhookPolicyOf, type WorkerConfig } from '../lib/config
 import { createSql } from '../lib/db';
 import { createDecisionVerifier } from '../lib/intake/decision-proof';
 import { transitionsWritten } from '../lib/intake/transitions';
+import { deliveryAttempts } from '../lib/webhooks/deliveries';
 import type { Logger } from '../lib/logger';
 import { createObjectStore } from '../lib/storage';
 import { loadWebhookSecretBox } from '../lib/webhooks/secret-box';
@@ -102,6 +103,7 @@ export async function startWorker(cfg: WorkerConfig, log: Logger, opts: StartWor
     const webhookTaskQueue = cfg.WEBHOOK_TASK_QUEUE ?? defaultWebhookTaskQueue(cfg.TEMPORAL_TASK_QUEUE);
     const registry = new Registry();
     registry.registerMetric(transitionsWritten); // the transitions this worker writes
+    registry.registerMetric(deliveryAttempts); // the webhook attempts it makes
     const decisions = await createDecisionVerifier(cfg);
     const refusals = createRefusalSink({ sql, log, registry });
     closers.push(() => refusals.drained());

@@ -7,6 +7,7 @@ import { queueFigures } from '../../lib/console/review';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Sql } from '../../lib/db';
 import { transitionsWritten } from '../../lib/intake/transitions';
+import { deliveryBacklog } from '../../lib/webhooks/deliveries';
 import { feedLag } from '../../lib/search-engine/indexer';
 
 export interface ApiMetrics {
@@ -56,26 +57,36 @@ export function createApiMetrics(sql: Sql, o: { searchFeed?: boolean } = {}): Ap
   const byStatus = new Gauge({ name: 'intake_submissions', help: 'Submissions by intake status', labelNames: ['status'], registers: [registry] });
   const searchAnswers = new Counter({ name: 'search_backend_answers_total', help: 'GET /search answers with SEARCH_BACKEND=opensearch, by backend (opensearch, postgres-fallback)', labelNames: ['backend'], registers: [registry] });
   const searchLag = new Gauge({ name: 'search_index_lag_seconds', help: 'Age of the oldest search_documents change not yet in OpenSearch (0 when none)', registers: [registry] });
+  const webhookOpen = new Gauge({ name: 'webhook_deliveries_open', help: 'Webhook deliveries not yet ended (pending or delivering)', registers: [registry] });
+  const webhookAge = new Gauge({ name: 'webhook_oldest_open_delivery_age_seconds', help: 'Age of the oldest webhook delivery not yet ended (0 when none)', registers: [registry] });
   const searchPending = new Gauge({ name: 'search_index_pending_changes', help: 'search_documents changes not yet in OpenSearch (counted up to 100,000)', registers: [registry] });
+  /** One group of figures read from PostgreSQL: on a failure the scrape counts it and the figures keep their last values. */
+  const read = async (fill: () => Promise<void>) => {
+    try {
+      await fill();
+    } catch {
+      scrapeErrors.inc();
+    }
+  };
   const refresh = async () => {
-    if (o.searchFeed) {
-      try {
+    if (o.searchFeed)
+      await read(async () => {
         const lag = await feedLag(sql);
         searchLag.set(lag.lagSeconds);
         searchPending.set(lag.pending);
-      } catch {
-        scrapeErrors.inc();
-      }
-    }
-    try {
+      });
+    await read(async () => {
+      const b = await deliveryBacklog(sql);
+      webhookOpen.set(b.open);
+      webhookAge.set(b.oldestAgeSeconds);
+    });
+    await read(async () => {
       const f = await queueFigures(sql);
       queueDepth.set(f.queueDepth);
       queueAge.set(f.oldestAgeSeconds);
       byStatus.reset();
       for (const [status, n] of Object.entries(f.byStatus)) byStatus.set({ status }, n);
-    } catch {
-      scrapeErrors.inc(); // the figures keep their last values
-    }
+    });
   };
   return {
     registry,

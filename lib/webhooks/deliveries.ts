@@ -1,5 +1,6 @@
 // One delivery: what to send, its attempts and how it ended, the endpoint's delivery log, and a
 // redelivery on request.
+import { Counter } from 'prom-client';
 import type { Tx } from '../db';
 import { EVENTS_CHANNEL, type EventType } from '../intake/outbox';
 import { eventSelect, partnerEvent, type EventRow, type PartnerEvent } from './feed';
@@ -32,6 +33,26 @@ export async function deliveryToSend(sql: Tx, deliveryId: string, publicBaseUrl:
 }
 
 /**
+ * Delivery attempts this process made, by outcome: sent (2xx), retry (failed, another is scheduled)
+ * or failed (the delivery ended failed: refused target or retry window over). The worker's /metrics
+ * registers it; the WebhookDeliveriesFailing alert reads it (ops/prometheus/alerts.yml).
+ */
+export const deliveryAttempts = new Counter({
+  name: 'webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts this process made, by outcome (sent, retry, failed: the delivery gave up)',
+  labelNames: ['outcome'],
+  registers: [],
+});
+
+/** The backlog the API's /metrics reports at each scrape: open deliveries and the age of the oldest. */
+export async function deliveryBacklog(sql: Tx): Promise<{ open: number; oldestAgeSeconds: number }> {
+  const [r] = await sql<{ open: number; age: number }[]>`
+    select count(*)::int as open, coalesce(floor(extract(epoch from now() - min(created_at))), 0)::int as age
+    from webhook_deliveries where status in ('pending', 'delivering')`;
+  return { open: r?.open ?? 0, oldestAgeSeconds: r?.age ?? 0 };
+}
+
+/**
  * One attempt's outcome, in one statement: the log row, the delivery's last answer and either its
  * next retry, or (`final`) its end: succeeded when the attempt did, else failed with `final` as the reason.
  */
@@ -51,6 +72,7 @@ export async function recordAttempt(
     )
     insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms)
     select delivery_id, attempts, ${o.statusCode}, ${o.error}, ${o.durationMs} from d`;
+  deliveryAttempts.inc({ outcome: o.ok ? 'sent' : ends ? 'failed' : 'retry' });
 }
 
 export interface DeliveryLogRow {

@@ -129,6 +129,10 @@ describe('rate limits, quotas and metrics', () => {
     expect(Number(valueOf(m, 'intake_review_queue_depth')?.value)).toBe(awaiting);
     expect(Number(valueOf(m, 'intake_review_queue_oldest_age_seconds')?.value)).toBeGreaterThanOrEqual(0);
     expect(Number(valueOf(m, 'intake_submissions', { status: 'awaiting_review' })?.value)).toBe(awaiting);
+    // The webhook backlog, as PostgreSQL has it at the scrape (the alerts' WebhookBacklogOld reads the age).
+    const [open] = await stack.sql<{ n: number }[]>`select count(*)::int as n from webhook_deliveries where status in ('pending', 'delivering')`;
+    expect(Number(valueOf(m, 'webhook_deliveries_open')?.value)).toBe(open!.n);
+    expect(Number(valueOf(m, 'webhook_oldest_open_delivery_age_seconds')?.value)).toBeGreaterThanOrEqual(0);
     // (the parser keeps a histogram's buckets but not its labels: those are read from the sample lines)
     expect(m.get('http_request_duration_seconds')!.type).toBe('HISTOGRAM');
     const created = new RegExp(`^http_request_duration_seconds_count\\{method="POST",route="${INTAKE}/submissions",status="201"\\} (\\d+)$`, 'm').exec(m.text);

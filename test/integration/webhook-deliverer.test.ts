@@ -7,6 +7,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { createTemporalClient } from '../../temporal/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Receiver } from '../../bench/lib/webhook-receiver';
+import { deliveryAttempts } from '../../lib/webhooks/deliveries';
 import { webhookEndpointWorkflowId } from '../../workflows/messages';
 import { apiKeyActor, type TestCredential } from '../helpers/auth';
 import { call, INTAKE, jpegBytes, putUpload, submissionBody } from '../helpers/intake';
@@ -119,8 +120,13 @@ describe('the endpoint deliverer', () => {
     const p = await apiKeyActor(stack, { permissions: ['portfolio_intake:stage'] });
     const { receiver } = await subscribed(p);
     receiver.failNext(1000);
+    // The worker (in this process) counts its attempts by outcome: what WebhookDeliveriesFailing reads.
+    const attempts = async (outcome: string) => (await deliveryAttempts.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    const before = { failed: await attempts('failed'), retry: await attempts('retry') };
     const id = await intake(p);
     await eventually(async () => (await stack.sql`select 1 from webhook_deliveries where submission_id = ${id} and status = 'failed'`).length === 2, 40_000);
+    expect((await attempts('failed')) - before.failed).toBe(2);
+    expect((await attempts('retry')) - before.retry).toBeGreaterThanOrEqual(8);
     const rows = await stack.sql<{ type: string; attempts: number; lastStatusCode: number; lastError: string; firstAttemptAt: Date; completedAt: Date }[]>`
       select e.event_type as type, d.attempts, d.last_status_code, d.last_error, d.first_attempt_at, d.completed_at
       from webhook_deliveries d join webhook_events e using (event_id) where d.submission_id = ${id} order by d.seq`;
