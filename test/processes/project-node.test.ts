@@ -53,4 +53,19 @@ describe('the project Node', () => {
     expect(wrongNodeReason('25.0.0')).toBeUndefined();
     expect(wrongNodeReason('20.20.2')).toMatch(/^Node 20\.20\.2 is not the project's Node \(24 LTS/);
   });
+
+  it("docs/deploy.md's systemd units start the pinned Node (node_modules/.bin/node), never the host's, and their check accepts it", () => {
+    const deploy = fs.readFileSync(path.join(PROJECT_ROOT, 'docs', 'deploy.md'), 'utf8');
+    const starts = [...deploy.matchAll(/^ExecStart(?:Pre)?=(.+)$/gm)].map((m) => m[1]!);
+    const nodeStarts = starts.filter((l) => /\bnode\b/.test(l));
+    expect(nodeStarts.length).toBeGreaterThanOrEqual(5);
+    for (const l of nodeStarts) {
+      expect(l, l).toContain('/opt/intake/node_modules/.bin/node ');
+      expect(l, l).not.toMatch(/\/usr\/bin\/node\b/);
+    }
+    // The ExecStartPre check, run by the pinned Node here: it passes (exit 0).
+    const check = nodeStarts.find((l) => l.includes(' -e '))!;
+    const script = /-e "(.+)"$/.exec(check)![1]!;
+    expect(spawnSync(pinned, ['-e', script]).status).toBe(0);
+  });
 });
