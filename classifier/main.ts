@@ -18,6 +18,19 @@ const schema = z.object({
   CLASSIFIER_ONCE: z.enum(['true', 'false']).default('false'),
 });
 
+const USAGE = `usage: npm run classifier
+
+The reference classifier: claims submissions awaiting review, judges each preview on the CPU and
+posts a classification (docs/agents.md). It takes no options; its environment:
+  CLASSIFIER_API_URL   where the API is (default http://127.0.0.1:3000)
+  CLASSIFIER_API_KEY   required: a key mapped with agent_context:read and portfolio_intake:classify
+  CLASSIFIER_BATCH     submissions claimed at a time, 1-20 (default 5)
+  CLASSIFIER_IDLE_MS   the wait when the queue is empty (default 2000)
+  CLASSIFIER_ONCE      true: stop when the queue is empty (default false)
+
+options:
+  -h, --help  this text`;
+
 function config() {
   const c = loadConfigOrExit(schema);
   return { url: c.CLASSIFIER_API_URL, key: c.CLASSIFIER_API_KEY, batch: c.CLASSIFIER_BATCH, idleMs: c.CLASSIFIER_IDLE_MS, once: c.CLASSIFIER_ONCE === 'true' };
@@ -72,6 +85,16 @@ export async function run(cfg: Cfg, stopped: () => boolean = () => false, say: (
 }
 
 if (process.argv[1] && /classifier[\\/]main\.(ts|js)$/.test(process.argv[1])) {
+  // --help before the configuration: it says what the configuration is. The classifier takes no options.
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (args.length) {
+    console.error(`unknown option '${args[0]}'\n\n${USAGE}`);
+    process.exit(64); // EX_USAGE
+  }
   const cfg = config();
   let stop = false;
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => (stop = true));

@@ -66,10 +66,13 @@ const CASES: Case[] = [
   mistake('search (no command)', 'scripts/search.ts', [], /give one command: reindex, compare, index, drain or status/),
   mistake('search --batch 0', 'scripts/search.ts', ['drain', '--batch', '0', '--url', 'http://127.0.0.1:1'], /--batch must be a whole number from 1 to 10000/),
   mistake('project --bogus', 'scripts/project-draft.ts', ['--bogus'], /--bogus/),
+  // The classifier answers --help before it reads its configuration (CLASSIFIER_API_KEY).
+  helpCase('classifier --help', 'classifier/main.ts', ['--help'], ['help']),
+  mistake('classifier --bogus', 'classifier/main.ts', ['--bogus'], /--bogus/),
   // --help and mistakes answer before anything is installed.
   helpCase('setup --help', 'scripts/setup-tools.ts', ['--help'], declaredOptions(read('scripts/setup-tools.ts'))),
   mistake('setup --bogus', 'scripts/setup-tools.ts', ['--bogus'], /unknown option '--bogus'/i),
-  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, haproxy, pgbouncer, tantivy, temporal-server, opensearch \(not: nothing\)/),
+  mistake('setup --only nothing', 'scripts/setup-tools.ts', ['--only', 'nothing'], /--only takes temporal, gcs, schemathesis, chromium, haproxy, pgbouncer, promtool, tantivy, temporal-server, opensearch \(not: nothing\)/),
 ];
 
 describe('operator CLIs: --help and usage mistakes', () => {
