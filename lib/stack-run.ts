@@ -7,7 +7,7 @@ import path from 'node:path';
 export const RUN_FILE = 'stack.json';
 
 /** The pieces the launcher supervises. */
-export type StackPart = 'api' | 'worker' | 'webhooks' | 'temporal' | 'postgres' | 'haproxy' | 'pgbouncer';
+export type StackPart = 'api' | 'worker' | 'webhooks' | 'temporal' | 'postgres' | 'haproxy' | 'pgbouncer' | 'opensearch';
 
 export interface RunFile {
   launcherPid: number;
@@ -19,6 +19,8 @@ export interface RunFile {
   /** With mTLS (the real server's default): on-call's client certificate, the CA and the frontend's name (paths). */
   temporalTls?: { ca: string; cert: string; key: string; serverName: string };
   uiUrl: string | undefined;
+  /** With `--search opensearch`: the node's HTTP URL (`npm run search` connects there); its pid is pids.opensearch. */
+  searchUrl?: string;
   pids: Partial<Record<StackPart, number>>;
   /** With `--replicas N`: each replica's API origin and pids (apiUrl above is HAProxy's). */
   replicas?: { apiUrl: string; api: number | undefined; worker: number | undefined }[];

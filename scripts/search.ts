@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parseCli, usageOf } from '../lib/cli';
 import { databaseUrlOf, loadConfigOrExit, toolConfigSchema } from '../lib/config';
 import { searchEngineFields } from '../lib/config/schema';
+import { readRunFile } from '../lib/stack-run';
 import { createSql } from '../lib/db';
 import type { EngineConfig } from '../lib/search-engine/client';
 import { compare } from '../lib/search-engine/compare';
@@ -15,9 +16,9 @@ const ABOUT = `Commands:
   drain     drain the change log once, until it is empty, and exit
   status    the change log's pending changes and lag
 
-DATABASE_URL (or the embedded stack's) and SEARCH_OPENSEARCH_URL (or --url) say where.`;
+DATABASE_URL (or the embedded stack's) and SEARCH_OPENSEARCH_URL (or --url; else the running stack's node, from DATA_DIR/stack.json) say where.`;
 const OPTIONS = {
-  url: { type: 'string', description: 'OpenSearch base URL (default: SEARCH_OPENSEARCH_URL)' },
+  url: { type: 'string', description: 'OpenSearch base URL (default: SEARCH_OPENSEARCH_URL, else the running stack\'s node)' },
   batch: { type: 'string', default: '500', description: 'index, drain: changes per batch (one transaction and one _bulk each)' },
   sample: { type: 'string', default: '500', description: 'compare: documents sampled on each side' },
   shards: { type: 'string', description: 'reindex: primary shards (default: SEARCH_OPENSEARCH_SHARDS)' },
@@ -33,10 +34,11 @@ if (!command || !['reindex', 'compare', 'index', 'drain', 'status'].includes(com
 
 const cfg = loadConfigOrExit(toolConfigSchema);
 const search = loadConfigOrExit(z.object(searchEngineFields));
-const url = values.url ?? search.SEARCH_OPENSEARCH_URL;
+// The running stack's node (`npm start -- --search opensearch` names it in DATA_DIR/stack.json), unless told.
+const url = values.url ?? search.SEARCH_OPENSEARCH_URL ?? readRunFile(cfg.DATA_DIR)?.searchUrl;
 const batch = Number(values.batch);
 if (!Number.isInteger(batch) || batch < 1 || batch > 10_000) fail('--batch must be a whole number from 1 to 10000');
-if (!url) fail('no OpenSearch: set SEARCH_OPENSEARCH_URL or give --url');
+if (!url) fail('no OpenSearch: set SEARCH_OPENSEARCH_URL, give --url, or start the stack with npm start -- --search opensearch');
 const engine: EngineConfig = { url: url!.replace(/\/$/, ''), alias: search.SEARCH_OPENSEARCH_ALIAS, timeoutMs: 60_000 };
 const sql = createSql(databaseUrlOf(cfg), { max: 4 });
 try {

@@ -122,6 +122,8 @@ export interface StackOptions {
   supervise?: SuperviseSpec;
   /** Write DATA_DIR/stack.json (ports, URLs, pids) and keep it current; stop() removes it while it is this launcher's. */
   runFile?: boolean;
+  /** A search node the caller supervises (`npm start -- --search opensearch`): named in the run file. */
+  searchNode?: { url: string; pid(): number | undefined } | undefined;
 }
 
 export interface Stack {
@@ -614,7 +616,8 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
           temporalAddress,
           ...(clusterTls ? { temporalTls: clientTlsOf(clusterTls, 'on-call') } : {}),
           uiUrl,
-          pids: { api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: daemons.haproxy?.pid, pgbouncer: daemons.pgbouncer?.pid },
+          ...(o.searchNode ? { searchUrl: o.searchNode.url } : {}),
+          pids: { opensearch: o.searchNode?.pid(), api: procs.api?.child.pid, worker: procs.worker?.child.pid, webhooks: procs.webhooks?.child.pid, temporal: temporal?.process.pid, postgres: pg?.pid(), haproxy: daemons.haproxy?.pid, pgbouncer: daemons.pgbouncer?.pid },
           ...(replicas > 1
             ? {
                 replicas: Array.from({ length: replicas }, (_, i) => ({

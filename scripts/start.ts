@@ -85,9 +85,9 @@ const say = (msg: string) => console.log(`[stack] ${msg}`);
 const abort = new AbortController();
 let launching: Promise<Stack> | undefined;
 let stopping = false;
-let searchNode: { url: string; stop(): Promise<void> } | undefined;
+let searchNode: Awaited<ReturnType<typeof superviseOpenSearch>> | undefined;
 /** OpenSearch's start: a stop meanwhile aborts it (abort.signal) and waits for the node to be gone. */
-let searchStarting: Promise<{ url: string; stop(): Promise<void> }> | undefined;
+let searchStarting: ReturnType<typeof superviseOpenSearch> | undefined;
 
 async function stopAll(code: number): Promise<never> {
   if (stopping) process.exit(code);
@@ -162,6 +162,7 @@ try {
     // each; only Ctrl-C (or SIGTERM to this launcher) stops the stack.
     supervise: { say },
     runFile: true,
+    searchNode,
   });
   const stack = await launching;
   const apiUrl = stack.apiUrl!;

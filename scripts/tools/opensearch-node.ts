@@ -208,6 +208,8 @@ export async function superviseOpenSearch(o: OpenSearchNodeOptions & { httpPort:
   watch(node);
   return {
     url: node.url,
+    /** The node's JVM now (a restart starts another). */
+    pid: () => node.pid,
     async stop() {
       stopping = true;
       stopped.abort();

@@ -6,7 +6,9 @@
 // leaves no OpenSearch JVM running, the first or the restarted one, checked by pid.
 // test/e2e/start-opensearch-sigterm.test.ts stops one with SIGTERM while a restart is under way.
 import { describe, expect, it } from 'vitest';
+import { readRunFile } from '../../lib/stack-run';
 import { OPENSEARCH_RUNS } from '../helpers/opensearch';
+import { runScript } from '../helpers/run-script';
 import { eventually } from '../helpers/eventually';
 import { allGone, jvmPids, running, search, oneStackPerFile } from './start-opensearch-suite';
 
@@ -20,6 +22,12 @@ describe.skipIf(!OPENSEARCH_RUNS)('npm start -- --search opensearch', () => {
     expect(pids).toHaveLength(1);
     expect(((await (await fetch(`${stack().searchUrl}/_cluster/health`)).json()) as { status: string }).status).toMatch(/green|yellow/);
     expect((await fetch(`${stack().apiUrl}/api/v1/health/ready`)).status).toBe(200);
+    // stack.json names the node (the README says it lists everything), and the search tool finds it there.
+    const run = readRunFile(stack().dataDir)!;
+    expect(run.searchUrl).toBe(stack().searchUrl);
+    expect(run.pids.opensearch).toBe(pids[0]);
+    const status = await runScript('scripts/search.ts', ['status'], { DATA_DIR: stack().dataDir });
+    expect(status.code, status.stderr).toBe(0);
   });
 
   it('/search is answered by the engine (X-Search-Backend: opensearch), the demo directory indexed through the change log', async () => {
