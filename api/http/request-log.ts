@@ -29,17 +29,34 @@ type Level = 'silent' | 'info' | 'warn' | 'error';
 
 /**
  * 500s are errors (the error handler logs the cause beside); other 5xx we chose (503 while a
- * dependency is away) and 4xx are warnings. A successful liveness or readiness probe is not
- * logged (orchestrators send one every few seconds); a failing one is info: a stack starting up
- * answers 503 for a while, and that is not something to be warned about.
+ * dependency is away) and 4xx are warnings. Probes (every few seconds from every orchestrator, and
+ * from the launcher while the stack starts) are logged only when their answer changes: the first
+ * failure after this process was ready, and the recovery after it; a process that was never ready
+ * yet (starting up, answering 503 for a while) logs none.
  */
-function levelOf(req: Request, status: number, probe: boolean): Level {
-  if (probe) return status < 400 ? 'silent' : 'info';
+function levelOf(status: number): Level {
   if (status >= 500) return status === 500 ? 'error' : 'warn';
   return status >= 400 ? 'warn' : 'info';
 }
 
+/** Per process: has it answered ready yet, and what did each probe answer last. */
+export function probeLogState() {
+  let everReady = false;
+  const last = new Map<string, number>();
+  return (path: string, status: number): Level => {
+    const before = last.get(path);
+    last.set(path, status);
+    if (status < 400) {
+      const recovered = everReady && before !== undefined && before >= 400;
+      everReady = true;
+      return recovered ? 'info' : 'silent';
+    }
+    return everReady && before !== status ? 'info' : 'silent';
+  };
+}
+
 export function requestLog(log: Logger, onFinish?: (req: Request, res: Response, seconds: number) => void): RequestHandler {
+  const probeLevel = probeLogState();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const given = req.headers['x-request-id'];
@@ -51,7 +68,7 @@ export function requestLog(log: Logger, onFinish?: (req: Request, res: Response,
       const probe = req.method === 'GET' && isProbe(req);
       // Probes arrive every few seconds from every orchestrator: neither logged when fine nor timed.
       if (!probe) onFinish?.(req, res, seconds);
-      const level = levelOf(req, res.statusCode, probe);
+      const level = probe ? probeLevel(pathOf(req), res.statusCode) : levelOf(res.statusCode);
       if (level === 'silent' || !log.isLevelEnabled(level)) return;
       log[level](
         { requestId: id, req: { method: req.method, path: pathOf(req), ip: req.ip }, res: { statusCode: res.statusCode }, responseTime: Math.round(seconds * 1e5) / 100 },
