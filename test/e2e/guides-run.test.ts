@@ -27,7 +27,7 @@ import { blocksOf, defaultPortLines, GUIDES } from '../helpers/guide-blocks';
 
 const DEFAULT_PORTS = [EMBEDDED_DEFAULTS.apiPort, EMBEDDED_DEFAULTS.temporalAddress.split(':').map(Number)[1]!, EMBEDDED_DEFAULTS.temporalUiPort, EMBEDDED_DEFAULTS.postgresPort, 9464];
 /** What a newcomer's fresh shell does not have: every variable that would point a tool somewhere. */
-const UNSET = ['DATA_DIR', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'PUBLIC_BASE_URL', 'LEGACY_DATA_URL', 'NODE_ENV', 'OPERATOR_TOKEN', 'CLASSIFIER_API_URL', 'CLASSIFIER_API_KEY'];
+const UNSET = ['API', 'KEY', 'TOKEN', 'B', 'RECV', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_DIRECT_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'PUBLIC_BASE_URL', 'LEGACY_DATA_URL', 'NODE_ENV', 'OPERATOR_TOKEN', 'CLASSIFIER_API_URL', 'CLASSIFIER_API_KEY'];
 /** Before each run: curl fails on an HTTP error answer (the guides' curl -s would print it and carry on). */
 const PRELUDE = 'set -e -o pipefail\ncurl() { command curl --fail-with-body "$@"; }\n';
 
