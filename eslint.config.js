@@ -51,10 +51,18 @@ export default tseslint.config(
     },
   },
   {
-    // The intake vocabulary and the upload-complete check are bundled into workflow code: pure, no imports but the vocabulary and the media's words.
-    files: ['lib/intake/vocabulary.ts', 'lib/intake/signal-shapes.ts'],
+    // The intake vocabulary is bundled into workflow code: pure, no imports but the media's words.
+    files: ['lib/intake/vocabulary.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./vocabulary$|\\.\\./media/vocabulary$).*', message: 'Pure module: it may import only ./vocabulary and ../media/vocabulary.' }] }],
+      'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
+    },
+  },
+  {
+    // The Update checks' shared parts (limits, the proof's shape, zod refusals as lines), bundled into workflow code: pure, zod and the vocabulary only.
+    files: ['lib/intake/signal-shapes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!zod$|\\./vocabulary$).*', message: 'Pure module: zod and ./vocabulary only.' }] }],
       'no-restricted-globals': ['error', 'process', 'setTimeout', 'setInterval', 'fetch', 'require'],
     },
   },
@@ -91,8 +99,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!\\.\\./directory/vocabulary$|\\.\\./intake/(vocabulary|signal-shapes|decision-check)$).*',
-              message: 'Pure module: it may import only ../directory/vocabulary and ../intake/{vocabulary,signal-shapes,decision-check}.',
+              regex: '^(?!zod$|\\.\\./directory/vocabulary$|\\.\\./intake/(vocabulary|signal-shapes|decision-check)$).*',
+              message: 'Pure module: it may import only zod, ../directory/vocabulary and ../intake/{vocabulary,signal-shapes,decision-check}.',
             },
           ],
         },

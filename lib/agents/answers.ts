@@ -3,35 +3,14 @@
 // every level: an unknown field (`approved`, `actor`, `permissions`, ...) is a 400, never ignored.
 import { z } from 'zod';
 import { intakeStatuses } from '../intake/vocabulary';
-import { CLASSIFICATION_LIMITS, CONTENT_FLAGS, isRationale, MODEL_WORD, PLACEMENTS, STYLES, SUBJECTS } from './vocabulary';
+import { classificationSchema, CONTENT_FLAGS, PLACEMENTS, STYLES, SUBJECTS } from './vocabulary';
 
 const iso = z.string().describe('ISO 8601');
 const confidence = z.number().min(0).max(1).describe('0 (a guess) to 1 (certain)');
+/** A label as an answer carries it. */
 const scored = <T extends readonly [string, ...string[]]>(ids: T) => z.object({ id: z.enum(ids), confidence }).strict();
-const unique = (xs: { id: string }[]) => new Set(xs.map((x) => x.id)).size === xs.length;
-const scoredList = <T extends readonly [string, ...string[]]>(ids: T, max: number) =>
-  z.array(scored(ids)).max(max).refine(unique, 'an id appears twice');
-// Ends are trimmed before the checks: what is recorded (and signed) is the trimmed text.
-const modelWord = (max: number) => z.string().trim().min(1).max(max).regex(MODEL_WORD, 'letters, digits, spaces and . _ : / @ + -');
-
-export const ClassificationLabels = z
-  .object({
-    styles: scoredList(STYLES, CLASSIFICATION_LIMITS.styles).describe('style ids of the directory'),
-    placement: scored(PLACEMENTS).nullable().describe('null: the classifier cannot tell'),
-    subjects: scoredList(SUBJECTS, CLASSIFICATION_LIMITS.subjects),
-    contentFlags: scoredList(CONTENT_FLAGS, CONTENT_FLAGS.length).describe('what an operator should look at; a flag absent is not a judgement that it does not apply'),
-  })
-  .strict();
-
-export const ClassificationBody = ClassificationLabels.extend({
-  model: z.object({ name: modelWord(CLASSIFICATION_LIMITS.modelName), version: modelWord(CLASSIFICATION_LIMITS.modelVersion) }).strict(),
-  rationale: z
-    .string()
-    .trim()
-    .max(CLASSIFICATION_LIMITS.rationale)
-    .refine(isRationale, 'must not contain markup, bidi or other control characters (tab and line break are fine)')
-    .describe('a short reason, shown to operators as the classifier\u2019s words (ends trimmed; no markup, no bidi or control characters)'),
-}).strict();
+/** The route's body: the classification's one schema (lib/agents/vocabulary.ts), trimming the model words and the rationale. */
+export const ClassificationBody = classificationSchema({ trim: true });
 export type ClassificationBody = z.infer<typeof ClassificationBody>;
 
 export const classificationKinds = ['suggestion', 'proposal'] as const;

@@ -2,9 +2,10 @@
 // of a classification, checked in plain code: the workflow's Update validator runs it on whatever
 // reaches the run (anyone who can reach Temporal can send an Update), and the route's zod schema
 // (lib/agents/answers.ts) is held to the same limits by a unit test. Pure: workflow code imports it.
+import { z } from 'zod';
 import { STYLES } from '../directory/vocabulary';
 import { sha256Hex } from '../intake/decision-check';
-import { checkProof } from '../intake/signal-shapes';
+import { problemsOf, proofShape, say } from '../intake/signal-shapes';
 import type { DecisionProof } from '../intake/vocabulary';
 
 export { STYLES };
@@ -84,62 +85,66 @@ export function classificationHash(b: ClassificationBody): string {
 /** A classification's answer: recorded, or refused by the worker's re-check of the actor (nothing recorded). */
 export type ClassifyAnswer = { recorded: true; classificationId: string } | { recorded: false; reason: string };
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isText = (v: unknown, max: number, min = 1): v is string => typeof v === 'string' && v.length >= min && v.length <= max && !v.includes('\u0000');
+const unique = (xs: { id: string }[]) => new Set(xs.map((x) => x.id)).size === xs.length;
 
-function onlyKeys(o: Obj, keys: readonly string[], at: string, problems: string[]) {
-  for (const k of Object.keys(o)) if (!keys.includes(k)) problems.push(`${at}${k}: unknown field`);
+/**
+ * The classification body's one schema, strict at every level (an unknown field anywhere is refused).
+ * `trim` is the route's (lib/agents/answers.ts ClassificationBody): the model words and the
+ * rationale are trimmed before the checks, and what is recorded and signed is the trimmed text.
+ * Without it, the classify Update's check (a payload recorded as sent): untrimmed text is refused.
+ */
+export function classificationSchema(o: { trim: boolean }) {
+  const CONFIDENCE = 'expected a number in [0, 1]';
+  const confidence = z.number(say(CONFIDENCE)).min(0, say(CONFIDENCE)).max(1, say(CONFIDENCE)).describe('0 (a guess) to 1 (certain)');
+  const scored = <T extends readonly [string, ...string[]]>(ids: T) =>
+    z.strictObject({ id: z.enum(ids, say('not in the vocabulary')), confidence }, say('expected {id, confidence}'));
+  const scoredList = <T extends readonly [string, ...string[]]>(ids: T, max: number) =>
+    z.array(scored(ids), say('expected an array')).max(max, say(`at most ${max}`)).refine(unique, say('an id appears twice'));
+  const text = (error: string) => (o.trim ? z.string(say(error)).trim() : z.string(say(error)));
+  const MODEL = 'letters, digits, spaces and . _ : / @ + -';
+  // The route's variant carries the pattern (the OpenAPI documents show it); the Update's is a
+  // refinement: its schema sits frozen in the workflow thread's preloaded modules, where zod's regex
+  // check (it resets the pattern's lastIndex) cannot run.
+  const modelWord = (max: number, what: string) => {
+    const word = text(`expected ${what}`).min(1, say(`expected ${what}`)).max(max, say(`expected ${what}`));
+    return o.trim ? word.regex(MODEL_WORD, say(`expected ${what} (${MODEL})`)) : word.refine((v) => MODEL_WORD.test(v), say(`expected ${what} (${MODEL})`));
+  };
+  const RATIONALE = `expected text of at most ${CLASSIFICATION_LIMITS.rationale} characters, trimmed, without markup, bidi or other control characters (tab and line break are fine)`;
+  return z.strictObject(
+    {
+      styles: scoredList(STYLES, CLASSIFICATION_LIMITS.styles).describe('style ids of the directory'),
+      placement: scored(PLACEMENTS).nullable().describe('null: the classifier cannot tell'),
+      subjects: scoredList(SUBJECTS, CLASSIFICATION_LIMITS.subjects),
+      contentFlags: scoredList(CONTENT_FLAGS, CONTENT_FLAGS.length).describe('what an operator should look at; a flag absent is not a judgement that it does not apply'),
+      model: z.strictObject({ name: modelWord(CLASSIFICATION_LIMITS.modelName, 'a model name'), version: modelWord(CLASSIFICATION_LIMITS.modelVersion, 'a version') }, say('expected {name, version}')),
+      rationale: text(RATIONALE)
+        .max(CLASSIFICATION_LIMITS.rationale, say(RATIONALE))
+        .refine(isRationale, say(RATIONALE))
+        .describe('a short reason, shown to operators as the classifier\u2019s words (ends trimmed; no markup, no bidi or control characters)'),
+    },
+    say('expected an object'),
+  );
 }
 
-function scored(v: unknown, vocabulary: readonly string[], at: string, problems: string[]) {
-  if (!isObj(v)) return problems.push(`${at}: expected {id, confidence}`);
-  onlyKeys(v, ['id', 'confidence'], `${at}.`, problems);
-  if (typeof v.id !== 'string' || !vocabulary.includes(v.id)) problems.push(`${at}.id: not in the vocabulary`);
-  if (typeof v.confidence !== 'number' || !Number.isFinite(v.confidence) || v.confidence < 0 || v.confidence > 1) problems.push(`${at}.confidence: expected a number in [0, 1]`);
+/** The body as the classify Update records it (no trimming: untrimmed text is refused). */
+const storedClassification = classificationSchema({ trim: false });
+const ACTOR_ID = 'expected an id';
+const actorId = z.string(say(ACTOR_ID)).min(1, say(ACTOR_ID)).max(CLASSIFICATION_LIMITS.actorId, say(ACTOR_ID));
+/** The classify Update's payload: the body as the API validated it, the request id, the actor it authenticated and its proof; nothing else. */
+export const classifyPayload = storedClassification.extend({
+  requestId: z.string(say('expected an id')).min(1, say('expected an id')).max(CLASSIFICATION_LIMITS.requestId, say('expected an id')),
+  by: z.strictObject({ actorId, credentialId: actorId }, say('expected {actorId, credentialId}')),
+  proof: proofShape,
+});
+
+/** The problems of a classification body as the Update records it (empty: it is one). */
+export function classificationProblems(b: unknown): string[] {
+  const r = storedClassification.safeParse(b);
+  return r.success ? [] : problemsOf(r.error);
 }
 
-function scoredList(v: unknown, vocabulary: readonly string[], max: number, at: string, problems: string[]) {
-  if (!Array.isArray(v)) return problems.push(`${at}: expected an array`);
-  if (v.length > max) return problems.push(`${at}: at most ${max}`);
-  v.forEach((x, i) => scored(x, vocabulary, `${at}[${i}]`, problems));
-  const ids = v.map((x) => (isObj(x) ? x.id : undefined));
-  if (new Set(ids).size !== ids.length) problems.push(`${at}: an id appears twice`);
-}
-
-const BODY_KEYS = ['styles', 'placement', 'subjects', 'contentFlags', 'model', 'rationale'] as const;
-
-/** The problems of a classification body (empty: it is one). Strict: an unknown field anywhere is a problem. */
-export function classificationProblems(b: unknown, extraKeys: readonly string[] = []): string[] {
-  const problems: string[] = [];
-  if (!isObj(b)) return ['payload: expected an object'];
-  onlyKeys(b, [...BODY_KEYS, ...extraKeys], '', problems);
-  scoredList(b.styles, STYLES, CLASSIFICATION_LIMITS.styles, 'styles', problems);
-  if (b.placement !== null) scored(b.placement, PLACEMENTS, 'placement', problems);
-  scoredList(b.subjects, SUBJECTS, CLASSIFICATION_LIMITS.subjects, 'subjects', problems);
-  scoredList(b.contentFlags, CONTENT_FLAGS, CONTENT_FLAGS.length, 'contentFlags', problems);
-  if (!isObj(b.model)) problems.push('model: expected {name, version}');
-  else {
-    onlyKeys(b.model, ['name', 'version'], 'model.', problems);
-    if (!isText(b.model.name, CLASSIFICATION_LIMITS.modelName) || !MODEL_WORD.test(b.model.name)) problems.push('model.name: expected a model name');
-    if (!isText(b.model.version, CLASSIFICATION_LIMITS.modelVersion) || !MODEL_WORD.test(b.model.version)) problems.push('model.version: expected a version');
-  }
-  if (!isText(b.rationale, CLASSIFICATION_LIMITS.rationale, 0) || !isRationale(b.rationale))
-    problems.push(`rationale: expected text of at most ${CLASSIFICATION_LIMITS.rationale} characters, trimmed, without markup or control characters`);
-  return problems;
-}
-
-/** The Update payload's problems: the body's, the request id's and the actor's. */
+/** The Update payload's problems: the body's, the request id's, the actor's and the proof's. */
 export function classifyPayloadProblems(p: unknown): string[] {
-  if (!isObj(p)) return ['payload: expected an object'];
-  const problems = classificationProblems(p, ['requestId', 'by', 'proof']);
-  checkProof(p, problems);
-  if (!isText(p.requestId, CLASSIFICATION_LIMITS.requestId)) problems.push('requestId: expected an id');
-  if (!isObj(p.by)) problems.push('by: expected {actorId, credentialId}');
-  else {
-    onlyKeys(p.by, ['actorId', 'credentialId'], 'by.', problems);
-    if (!isText(p.by.actorId, CLASSIFICATION_LIMITS.actorId)) problems.push('by.actorId: expected an id');
-    if (!isText(p.by.credentialId, CLASSIFICATION_LIMITS.actorId)) problems.push('by.credentialId: expected an id');
-  }
-  return problems;
+  const r = classifyPayload.safeParse(p);
+  return r.success ? [] : problemsOf(r.error);
 }

@@ -11,7 +11,7 @@
 // lifecycle rows, routes, refusal texts and records, proof checks and console counts follow.
 // Pure (zod, ./vocabulary, ./signal-shapes): workflow code imports it.
 import { z } from 'zod';
-import { claimedOf, SIGNAL_LIMITS, type ShapeCheck } from './signal-shapes';
+import { claimedOf, problemsOf, proofShape, say, SIGNAL_LIMITS, type ShapeCheck } from './signal-shapes';
 import { firstReviewStatuses, isDecidingStatus, heldStatuses, HELD_STATES, type FirstReviewStatus, rejectReasonCodes, type HeldStatus, type IntakeStatus, type RejectReasonCode, type ReviewStatus } from './vocabulary';
 
 /** Every human decision, in the order routes, triggers and counts list them. */
@@ -26,16 +26,12 @@ export const DECIDING: readonly DecidingStatus[] = [...firstReviewStatuses, ...h
 export const isDeciding = (s: IntakeStatus): s is DecidingStatus => isDecidingStatus(s);
 
 // Payload parts: each refusal names the field and what was expected (the refusal record's detail).
-const say = (error: string) => ({ error });
 const ID = `expected a string of 1-${SIGNAL_LIMITS.id} characters`;
 const id = z.string(say(ID)).min(1, say(ID)).max(SIGNAL_LIMITS.id, say(ID));
 const by = z.object({ actorId: id, credentialId: id }, say('expected an object with actorId and credentialId'));
 const NOTES = `expected a string of at most ${SIGNAL_LIMITS.notes} characters`;
 const notes = z.string(say(NOTES)).max(SIGNAL_LIMITS.notes, say(NOTES));
-const PART = `expected a non-empty string of at most ${SIGNAL_LIMITS.proofPart} characters`;
-const part = z.string(say(PART)).min(1, say(PART)).max(SIGNAL_LIMITS.proofPart, say(PART));
-// A missing proof is a well-formed decision the worker refuses (proof_missing).
-const proof = z.object({ protected: part, payload: part, signature: part }, say('expected an object with protected, payload and signature')).optional();
+const proof = proofShape;
 const SEEN = `expected at most ${SIGNAL_LIMITS.seenMatches} ids`;
 const seenMatches = z.array(z.string(say(SEEN)).min(1, say(SEEN)).max(SIGNAL_LIMITS.id, say(SEEN)), say(SEEN)).max(SIGNAL_LIMITS.seenMatches, say(SEEN));
 const LABELS = `expected at most ${SIGNAL_LIMITS.acceptedLabels} ids`;
@@ -163,16 +159,6 @@ export function byKind<T>(f: (kind: DecisionKind) => T): Record<DecisionKind, T>
 const specOf = (kind: DecisionKind) => DECISION_TABLE[kind] as DecisionSpec<z.ZodType<DecisionPayload>>;
 
 /** The problems of a zod refusal, as lines `field: what was expected`. */
-function problemsOf(error: z.ZodError): string[] {
-  const lines = error.issues.flatMap((i) => {
-    // An array's items answer as the array (its message says what an item must be).
-    const item = i.path.findIndex((p) => typeof p === 'number');
-    const at = (item < 0 ? i.path : i.path.slice(0, item)).join('.') || 'payload';
-    if (i.code === 'unrecognized_keys') return i.keys.map((k) => `${at}.${k}: unknown field`);
-    return [`${at}: ${i.message}`];
-  });
-  return [...new Set(lines)];
-}
 
 /**
  * The upload-complete Update's payload, a zod schema like the decisions' (the request id, who the

@@ -3,7 +3,8 @@
 // limits). Anyone who can reach the Temporal frontend can
 // send an Update (the CLI, the Web UI, a script), so a payload is untrusted data until it passes:
 // a malformed one is never handed to an activity. Pure: workflow code imports it (no I/O, no
-// imports but ./vocabulary).
+// imports but zod and ./vocabulary).
+import { z } from 'zod';
 import type { ActorRef } from './vocabulary';
 
 /** Longest id, notes and proof part a signal may carry (the decision routes' review notes take the same limit: api/routes/intake/schemas.ts). */
@@ -25,16 +26,24 @@ export function claimedOf(s: unknown): { requestId: string | null; by: Partial<A
   };
 }
 
-/** A proof's shape, when there is one (the classify Update's check uses it too). */
-export function checkProof(s: Obj, problems: string[]) {
-  const p = s.proof;
-  // A missing proof is a well-formed decision the worker refuses (proof_missing), as before.
-  if (p === undefined) return;
-  if (!isObj(p)) return void problems.push('proof: expected an object with protected, payload and signature');
-  for (const k of ['protected', 'payload', 'signature'] as const) {
-    const v = p[k];
-    if (typeof v !== 'string' || v.length === 0 || v.length > SIGNAL_LIMITS.proofPart) problems.push(`proof.${k}: expected a non-empty string of at most ${SIGNAL_LIMITS.proofPart} characters`);
-  }
+// The message parts every Update's check shares (the decisions', upload-complete's, classify's):
+// each refusal names the field and what was expected (the refusal record's detail).
+export const say = (error: string) => ({ error });
+const PART = `expected a non-empty string of at most ${SIGNAL_LIMITS.proofPart} characters`;
+const part = z.string(say(PART)).min(1, say(PART)).max(SIGNAL_LIMITS.proofPart, say(PART));
+/** A proof's shape; a missing proof is a well-formed message the worker refuses (proof_missing). */
+export const proofShape = z.object({ protected: part, payload: part, signature: part }, say('expected an object with protected, payload and signature')).optional();
+
+/** A zod refusal as the refusal record's lines: `field: what was expected`, an unknown field named as such. */
+export function problemsOf(error: z.ZodError): string[] {
+  const lines = error.issues.flatMap((i) => {
+    // An array's items answer as the array (its message says what an item must be).
+    const item = i.path.findIndex((p) => typeof p === 'number');
+    const at = (item < 0 ? i.path : i.path.slice(0, item)).join('.');
+    if (i.code === 'unrecognized_keys') return i.keys.map((k) => `${at ? `${at}.` : ''}${k}: unknown field`);
+    return [`${at || 'payload'}: ${i.message}`];
+  });
+  return [...new Set(lines)];
 }
 
 /** One line for the refusal record and the log: what was wrong, at most `max` characters. */

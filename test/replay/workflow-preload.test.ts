@@ -47,10 +47,12 @@ describe('the workflow bundle preloads its libraries', () => {
       "const by = { actorId: 'op', credentialId: 'c' };",
       "const proof = { protected: 'a', payload: 'b', signature: 'c' };",
       "const results = [decisions.checkDecisionShape('approve', { requestId: 'r', by, reviewNotes: 'n', proof, seenMatches: ['m'], secondReview: ['x'] }).ok, decisions.checkDecisionShape('reject', { requestId: 'r', by, reasonCode: 'rights_unclear', proof }).ok, decisions.checkDecisionShape('approve', { requestId: 5 }).ok];",
+      "const classification = { styles: [{ id: 'blackwork', confidence: 0.8 }], placement: null, subjects: [], contentFlags: [], model: { name: 'nsfwjs 4', version: '4.4.0' }, rationale: 'dense fill' };",
+      "results.push(agents.classifyPayloadProblems({ ...classification, requestId: 'r', by, proof }).length === 0, agents.classifyPayloadProblems({ ...classification, requestId: 'r', by, model: { name: ' x', version: '1' } }).length === 1);",
       "results.push(decisions.checkUploadComplete({ requestId: 'r', by, proof }).ok, decisions.checkUploadComplete({ requestId: 5 }).ok, signalShapes.problemsLine(['a']) === 'a', lifecycle.accepts('awaiting_review', 'approve'), typeof agents.MODEL_WORD.test('m1'));",
       'console.log(JSON.stringify(results));',
     ];
-    expect(inFreshProcess(script)).toEqual([true, true, false, true, false, true, true, 'boolean']);
+    expect(inFreshProcess(script)).toEqual([true, true, false, true, true, true, false, true, true, 'boolean']);
   });
 
   it('leaves zod with its global configuration set (jitless), so no run writes to the frozen module', () => {

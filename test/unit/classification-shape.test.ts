@@ -1,6 +1,7 @@
-// The classification is checked twice: by the route's zod schema (lib/agents/answers.ts, which the
-// documents describe) and by the workflow validator's plain check (lib/agents/vocabulary.ts, what
-// a payload sent straight to Temporal meets). Both must take and refuse the same bodies.
+// The classification is checked twice from one zod schema (lib/agents/vocabulary.ts
+// classificationSchema, issue 56 item 2): by the route (lib/agents/answers.ts, trimming, which the
+// documents describe) and by the workflow validator (what a payload sent straight to Temporal
+// meets, recorded as sent). Both must take and refuse the same bodies.
 import { describe, expect, it } from 'vitest';
 import { ClassificationBody } from '../../lib/agents/answers';
 import { classificationHash, classificationProblems, classifyPayloadProblems, CLASSIFICATION_LIMITS, CONTENT_FLAGS, STYLES } from '../../lib/agents/vocabulary';
@@ -61,7 +62,7 @@ describe('the two classification checks agree', () => {
   it('the route trims the ends of the rationale and the model words; the workflow refuses them untrimmed', () => {
     const parsed = ClassificationBody.parse({ ...ok, model: { name: ' nsfwjs  ', version: '4.4.0 ' }, rationale: '  dense fill \n' });
     expect([parsed.model, parsed.rationale]).toEqual([{ name: 'nsfwjs', version: '4.4.0' }, 'dense fill']);
-    expect(classificationProblems({ ...ok, model: { name: 'nsfwjs ', version: '4.4.0' } })).toEqual(['model.name: expected a model name']);
+    expect(classificationProblems({ ...ok, model: { name: 'nsfwjs ', version: '4.4.0' } })).toEqual(['model.name: expected a model name (letters, digits, spaces and . _ : / @ + -)']);
     expect(classificationProblems({ ...ok, rationale: 'dense fill ' })).toHaveLength(1);
   });
 
