@@ -30,6 +30,35 @@ export function openRowsAfter(sql: Sql, after: OpenRow | undefined, limit: numbe
     limit ${limit}`;
 }
 
+/**
+ * Running intake runs whose submissions are final in PostgreSQL: what a Temporal the stack left and
+ * came back to still holds (its runs waited for decisions taken on another one), final for two
+ * minutes at least. At most `limit`
+ * runs looked at, 100 rows read at a time.
+ */
+export async function staleRuns(client: Client, sql: Sql, limit: number): Promise<{ submissionId: string; runId: string; intakeStatus: string }[]> {
+  const stale: { submissionId: string; runId: string; intakeStatus: string }[] = [];
+  let batch: { submissionId: string; runId: string }[] = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    // Final for two minutes at least: a run finishing its last task after its final transition is not stale.
+    const rows = await sql<{ submissionId: string; intakeStatus: string; isOpen: boolean }[]>`
+      select submission_id, intake_status, is_open from submissions
+      where submission_id = any(${batch.map((b) => b.submissionId)}) and updated_at < now() - interval '2 minutes'`;
+    const final = new Map(rows.filter((r) => !r.isOpen).map((r) => [r.submissionId, r.intakeStatus]));
+    for (const b of batch) if (final.has(b.submissionId)) stale.push({ ...b, intakeStatus: final.get(b.submissionId)! });
+    batch = [];
+  };
+  let looked = 0;
+  for await (const run of client.workflow.list({ query: `WorkflowType = 'portfolioIntake' AND ExecutionStatus = 'Running'`, pageSize: 100 })) {
+    batch.push({ submissionId: run.workflowId.slice(ID_PREFIX.length), runId: run.runId });
+    if (batch.length >= 100) await flush();
+    if (++looked >= limit) break;
+  }
+  await flush();
+  return stale;
+}
+
 /** Ids that go into a visibility query as they are; any other is described on its own. */
 const QUOTABLE = /^[\w.:-]+$/;
 const ID_PREFIX = intakeWorkflowId('');

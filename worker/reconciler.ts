@@ -16,7 +16,7 @@ import { applyTransition } from '../lib/intake/transitions';
 import type { Logger } from '../lib/logger';
 import { startIntakeRun } from '../temporal/intake-start';
 import { intakeWorkflowId, type IntakeResume } from '../workflows/messages';
-import { openRowsAfter, runningAmong, type OpenRow } from './reconcile-walk';
+import { openRowsAfter, runningAmong, staleRuns, type OpenRow } from './reconcile-walk';
 
 /**
  * Resumptions of one submission after which a new run is not expected to help (something keeps
@@ -27,6 +27,8 @@ import { openRowsAfter, runningAmong, type OpenRow } from './reconcile-walk';
 export const MAX_RESUMPTIONS = 3;
 /** Open rows per visibility query (its `WorkflowId IN (...)` list). */
 const PAGE = 100;
+/** Running runs the first pass after a worker start looks at for stale ones (their rows final). */
+const STALE_SWEEP_LIMIT = 20_000;
 /** How closed runs are named in intake_resumptions.closed_as when Temporal has no run of the id. */
 const NOT_FOUND = 'not_found';
 /** Closed as these, a run gives way to a new one (the reuse policy ALLOW_DUPLICATE_FAILED_ONLY agrees). */
@@ -99,7 +101,7 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
   const graceSeconds = o.graceSeconds ?? 60;
   const counted = new Counter({
     name: 'intake_runs_resumed_total',
-    help: 'Open submissions whose workflow run was gone (terminated, failed, timed out, cancelled, or not_found: unknown to this Temporal), by how the run closed and what the reconciler did (resumed: a new run took over; ended: the row was ended in a recorded state after repeated closing; not_resumable: left open, for the reason given).',
+    help: 'Open submissions whose workflow run was gone (terminated, failed, timed out, cancelled, or not_found: unknown to this Temporal), by how the run closed and what the reconciler did (resumed: a new run took over; ended: the row was ended in a recorded state after repeated closing; not_resumable: left open, for the reason given; stale_terminated: a run still running for a submission final in PostgreSQL, terminated at the worker\'s start).',
     labelNames: ['closed_as', 'outcome', 'reason'] as const,
     registers: o.registry ? [o.registry] : [],
   });
@@ -182,6 +184,7 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
 
   /** The next open rows, at most rowsPerPass: those without a running run are reconciled. */
   async function pass(): Promise<string[]> {
+    await sweepStaleRuns();
     const done: string[] = [];
     const tally = { looked: 0, resumed: 0, ended: 0, not_resumable: 0, left: 0, failed: 0 };
     for (let budget = o.rowsPerPass; budget > 0; ) {
@@ -207,6 +210,27 @@ export function startReconciler(o: ReconcilerOptions): Reconciler {
     }
     if (done.length || tally.not_resumable || tally.failed) o.log.info(tally, `reconciler pass: ${tally.looked} open submissions looked at, ${tally.resumed} resumed, ${tally.ended} ended, ${tally.not_resumable} not resumable, ${tally.failed} failed`);
     return done;
+  }
+
+  /**
+   * Once per worker start (a switch of Temporal restarts the workers): the runs this Temporal still
+   * holds for submissions already final in PostgreSQL (decided while the stack ran on another one)
+   * are terminated, so no stale run waits for a decision or shows in on-call's queries.
+   */
+  let staleSwept = false;
+  async function sweepStaleRuns(): Promise<void> {
+    if (staleSwept) return;
+    const stale = await staleRuns(o.client, o.sql, STALE_SWEEP_LIMIT);
+    for (const r of stale) {
+      try {
+        await o.client.workflow.getHandle(intakeWorkflowId(r.submissionId), r.runId).terminate(`stale run: the submission is ${r.intakeStatus} in PostgreSQL (decided while the stack ran on another Temporal)`);
+        counted.inc({ closed_as: 'running', outcome: 'stale_terminated', reason: 'row_final' });
+        o.log.warn({ submissionId: r.submissionId, runId: r.runId, intakeStatus: r.intakeStatus }, 'stale run terminated: its submission is final in PostgreSQL');
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err; // it ended meanwhile
+      }
+    }
+    staleSwept = true;
   }
 
   let running: Promise<unknown> = Promise.resolve();

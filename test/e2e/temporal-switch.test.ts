@@ -9,6 +9,8 @@ import { startBenchStack, type BenchStack } from '../../bench/lib/stack';
 import { books, waitStatus } from '../../faults/books';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, type Reply } from '../../faults/client';
 import { tempStackDir } from '../../scripts/stack';
+import { stackTemporalClient } from '../../temporal/connection';
+import { intakeWorkflowId } from '../../workflows/messages';
 import { realServerOrSkip } from './real-temporal-suite';
 
 const bin = realServerOrSkip('a stack switched between the dev server and the real server');
@@ -72,6 +74,8 @@ if (bin) {
       expect(await put(b2c.upload.url, b2c.upload.headers, BYTES)).toBe(200);
       await age(s, [b1c.id, b2c.id]);
       const resumedOnServer = (await s.sql<{ n: number }[]>`select count(*)::int as n from intake_resumptions where closed_as = 'not_found'`)[0]!.n;
+      // Decided a while before the way back (the stale-run sweep leaves rows final for under two minutes alone).
+      await s.sql`update submissions set updated_at = updated_at - interval '10 minutes' where submission_id = any(${[a1, a2, a3, a4]})`;
       await s.stop();
 
       // 3. Back on the dev server: its runs of step 1 are stale (their rows are decided), the runs of step 2 unknown.
@@ -85,6 +89,21 @@ if (bin) {
         expect([late.status, late.body.code]).toEqual([409, 'invalid_transition']);
 
         const ids = [a1, a2, a3, a4, b1c.id, b2c.id];
+        // The dev server's runs of step 1 waited for decisions taken on the real server: the worker
+        // terminated them at its start (on-call's queries list no stale run as awaiting review).
+        const { client, connection } = stackTemporalClient(s);
+        try {
+          const statusOf = async (id: string) => (await client.workflow.getHandle(intakeWorkflowId(id)).describe()).status.name;
+          let statuses: string[] = [];
+          for (let i = 0; i < 60; i++) {
+            statuses = await Promise.all([a3, a4, a1, a2].map(statusOf));
+            if (statuses.every((x) => x === 'TERMINATED')) break;
+            await new Promise((r) => setTimeout(r, 500));
+          }
+          expect(statuses).toEqual(['TERMINATED', 'TERMINATED', 'TERMINATED', 'TERMINATED']);
+        } finally {
+          await connection.close();
+        }
         const b = await books(s, ids);
         expect(b.statuses).toEqual({ [a1]: 'promoted_to_media_store', [a2]: 'promoted_to_media_store', [a3]: 'promoted_to_media_store', [a4]: 'rejected', [b1c.id]: 'promoted_to_media_store', [b2c.id]: 'promoted_to_media_store' });
         expect([b.promoted, b.draftRows, b.duplicateDrafts, b.duplicateEvents, b.orphanObjects]).toEqual([5, 5, 0, 0, 0]);
