@@ -118,6 +118,8 @@ describe('every guide, verbatim, twice, on a stack on non-default ports beside o
   let other: BenchStack | undefined;
   let launcher: ChildProcess | undefined;
   let launcherOut = '';
+  /** The project root's entries once the stack is up: what a guide must leave as it found. */
+  let rootEntries: string[] = [];
   let launcherExited: Promise<number | null> | undefined;
 
   beforeAll(async () => {
@@ -149,6 +151,7 @@ describe('every guide, verbatim, twice, on a stack on non-default ports beside o
     other = bench;
     // Starting touched none of the default ports.
     expect(relays.flatMap((r) => r.touches)).toEqual([]);
+    rootEntries = fs.readdirSync(clone).sort();
   }, 300_000);
 
   afterAll(async () => {
@@ -199,6 +202,8 @@ describe('every guide, verbatim, twice, on a stack on non-default ports beside o
       expect(r.code, `${file}, run ${run}, exited ${r.code}:\n${r.output.slice(-4000)}`).toBe(0);
     }
     expect(launcher!.exitCode).toBeNull();
+    // Its scratch files went to .data/guide: nothing new in the project root.
+    expect(fs.readdirSync(clone).sort(), `${file} left files in the project root`).toEqual(rootEntries);
   }, 600_000);
 
   it("README.md once more after the cutover guide filled the directory: its publish step keeps the walk-through's own artist", async () => {
