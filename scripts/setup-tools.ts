@@ -132,7 +132,7 @@ const setupChromium = (): Outcome =>
 /** Debian's HAProxy, in front of the API replicas (`npm start -- --replicas N`, the replica e2e test). */
 const setupHaproxy = (): Outcome => aptPackage('haproxy', { found: findHaproxy(), path: HAPROXY_PATH, why: 'replicas and their test need it' });
 
-/** The real Temporal server, pinned, built with `go install` once (about 10 min on 2 cores) and reused. */
+/** The real Temporal server, pinned, built with `go install` once (about 10 min on 2 idle cores, 20+ on a busy machine) and reused. */
 function setupTemporalServer(): Outcome {
   try {
     const { bin, built } = ensureTemporalServer((line) => process.stdout.write(`\n  ${line}`));

@@ -30,7 +30,7 @@ const { values: args } = parseCli(
       temporal: {
         type: 'string',
         default: 'dev',
-        description: 'dev: the Temporal dev server (SQLite file); server: the real Temporal server, pinned, with PostgreSQL persistence and SQL visibility (npm run setup -- --only temporal-server builds it once, about 10 min)',
+        description: 'dev: the Temporal dev server (SQLite file); server: the real Temporal server, pinned, with PostgreSQL persistence and SQL visibility (npm run setup -- --only temporal-server builds it once: about 10 min on 2 idle cores, 20+ on a busy machine)',
       },
       pooler: {
         type: 'boolean',
@@ -62,7 +62,7 @@ if (args.temporal !== 'dev' && args.temporal !== 'server') {
 /** The real server's binaries, built by `npm run setup -- --only temporal-server`. */
 const realServer = args.temporal === 'server' ? temporalServerAt(TEMPORAL_SERVER_DIR) : undefined;
 if (args.temporal === 'server' && !realServer) {
-  console.error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; run npm run setup -- --only temporal-server first (about 10 min)`);
+  console.error(`--temporal server: no build in ${TEMPORAL_SERVER_DIR}; run npm run setup -- --only temporal-server first (about 10 min on 2 idle cores, 20+ on a busy machine)`);
   process.exit(69);
 }
 if (args.search !== 'postgres' && args.search !== 'opensearch') {

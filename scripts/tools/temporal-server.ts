@@ -2,7 +2,8 @@
 // go.temporal.io/server, and the Web UI's server built from github.com/temporalio/ui-server, with
 // `go install` (the Go module proxy is reachable here; release downloads are not). The server's
 // module needs a newer Go than Debian's, so GOTOOLCHAIN names the one the go command fetches from
-// the proxy. Built once into .tools/temporal-server-<version>/ (about 10 minutes on 2 cores) and
+// the proxy. Built once into .tools/temporal-server-<version>/ (about 10 minutes on 2 idle cores, 20 or more
+// on a busy machine; it says every 30 s that it still builds) and
 // reused; TEMPORAL_SERVER_DIR points at a build made elsewhere.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,12 +42,17 @@ export function findGo(): string | undefined {
   return undefined;
 }
 
+/**
+ * `go install`, saying every 30 s that it still builds (it prints nothing for minutes on its own):
+ * the heartbeat lines go to stdout as they come, go's own stderr is kept for a failure's message.
+ */
 function goInstall(go: string, pkg: string, gobin: string, log: (line: string) => void): void {
   log(`go install ${pkg} (GOTOOLCHAIN=${GO_TOOLCHAIN})`);
-  const r = spawnSync(go, ['install', pkg], {
+  const heartbeat = 'GO="$1"; PKG="$2"; "$GO" install "$PKG" & pid=$!; t=0; while kill -0 $pid 2>/dev/null; do sleep 5; t=$((t+5)); if [ $((t % 30)) -eq 0 ] && kill -0 $pid 2>/dev/null; then echo "  still building $PKG: $((t / 60)) min $((t % 60)) s"; fi; done; wait $pid';
+  const r = spawnSync('bash', ['-c', heartbeat, 'go-install', go, pkg], {
     encoding: 'utf8',
     env: { PATH: pathVariable() ?? '', HOME: os.homedir(), GOTOOLCHAIN: GO_TOOLCHAIN, GOBIN: gobin, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'inherit', 'pipe'],
     timeout: 45 * 60_000,
   });
   if (r.status !== 0) throw new Error(`go install ${pkg} failed: ${`${r.stderr ?? ''}`.trim().split('\n').slice(-5).join(' | ')}`);
