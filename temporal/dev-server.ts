@@ -33,7 +33,8 @@ export interface DevServerOptions {
 export function devServerArgs(o: DevServerOptions): string[] {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--log-level', 'warn'];
   args.push('--namespace', o.namespace ?? 'default');
-  if (o.uiPort !== undefined) args.push('--ui-port', String(o.uiPort), ...(o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []));
+  // The Web UI fetches no outside newsfeed: the stack reaches nothing beyond this machine on its own.
+  if (o.uiPort !== undefined) args.push('--ui-port', String(o.uiPort), '--ui-disable-news-fetch', ...(o.uiCodecEndpoint ? ['--ui-codec-endpoint', o.uiCodecEndpoint] : []));
   else args.push('--headless');
   if (o.dbFile) {
     // File SQLite with default pragmas is an order of magnitude slower; WAL + NORMAL keeps it durable enough for dev.

@@ -282,6 +282,8 @@ export async function startRealServer(o: RealServerOptions): Promise<DevServer> 
           'host: "127.0.0.1"',
           `port: ${o.uiPort}`,
           'enableUi: true',
+          // No outside newsfeed: the stack reaches nothing beyond this machine on its own.
+          'disableNewsFetch: true',
           `defaultNamespace: ${yamlString(namespace)}`,
           // The API's codec endpoint decodes payloads for the operator signed in to the console.
           ...(o.uiCodecEndpoint ? ['codec:', `  endpoint: ${yamlString(o.uiCodecEndpoint)}`, '  includeCredentials: true'] : []),

@@ -52,6 +52,8 @@ describe('the door limits', () => {
       expect(args).toContain(`--dynamic-config-value ${key}=${value}`);
       expect(DYNAMIC_CONFIG).toContain(`${key}:\n  - value: ${value}\n`);
     }
+    // With its Web UI, the dev server's UI fetches no outside newsfeed (it asked newsfeed.temporal.io with client and cluster ids).
+    expect(devServerArgs({ cliPath: 'temporal', port: 7233, uiPort: 8233 })).toContain('--ui-disable-news-fetch');
     expect(Object.keys(DOOR_LIMITS)).toEqual(expect.arrayContaining(['limit.blobSize.error', 'limit.blobSize.warn', 'history.maximumSignalsPerExecution', 'history.maxInFlightUpdatePayloads', 'limit.historySize.error', 'limit.historyCount.error']));
   });
 });
