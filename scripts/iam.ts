@@ -61,7 +61,7 @@ const COMMANDS = {
       capabilities: { type: 'string', arg: 'c', help: 'internal capabilities (portfolio_intake:stage_cross_tenant, only with --service)' },
       'artist-scope': { type: 'string', arg: 'a,b', help: ARTIST_SCOPE_HELP },
       'studio-scope': { type: 'string', arg: 'a,b', help: 'studio ids the actor is limited to (default: none, i.e. no studio limit)' },
-      label: { type: 'string', arg: 'text', help: 'free-text label stored with the key (default: empty)' },
+      label: { type: 'string', arg: 'text', help: 'free-text label stored with the key, shown in the portal (default: "npm run iam: <its permissions>")' },
       actor: { type: 'string', arg: 'id', help: 'actor id of the mapping (default: partner-<keyId>); an existing actor id is re-pointed to the new key' },
       role: { type: 'string', arg: 'role', help: 'role of the mapping (default: partner)' },
       service: { type: 'boolean', help: 'an approved service actor, not a self-service partner key' },
@@ -267,7 +267,8 @@ async function run(name: CommandName, values: Values, positionals: string[]): Pr
       case 'create-key': {
         const { keyId, key, actorId } = await createMappedApiKey(sql, {
           organizationId: str(values, 'org')!,
-          label: str(values, 'label') ?? '',
+          // A key is never nameless in the portal: without --label it is named by what it may do.
+          label: str(values, 'label') ?? `npm run iam: ${perms.join(', ')}`,
           mapping: {
             actorId: str(values, 'actor'),
             role: str(values, 'role') ?? 'partner',

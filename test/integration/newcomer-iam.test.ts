@@ -72,6 +72,11 @@ describe('iam create-key: the key and its mapping together or not at all', () =>
     const actor = await findActiveActor(sql, identity);
     expect(actor).toMatchObject({ actorId: `partner-${keyId}`, organizationId: 'acme', permissions: ['portfolio_intake:stage', 'search:read'], artistScope: ['artist-1'], selfService: true });
     expect(await count('api_keys')).toBe(1);
+    expect((await sql<{ label: string }[]>`select label from api_keys where key_id = ${keyId}`)[0]!.label).toBe('guide');
+    // Without --label a key is still named in the portal: by what it may do.
+    const unnamed = await iam(['create-key', '--org', 'acme', '--permissions', 'portfolio_intake:stage'], { DATABASE_URL: db.url });
+    const unnamedId = /key id:\s+(\S+)/.exec(unnamed.stdout)![1]!;
+    expect((await sql<{ label: string }[]>`select label from api_keys where key_id = ${unnamedId}`)[0]!.label).toBe('npm run iam: portfolio_intake:stage');
   });
 
   it("the README's create-key example makes a key that stages for the artist it names; one without --artist-scope stages for no artist of a new organization", async () => {
