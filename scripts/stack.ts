@@ -22,7 +22,7 @@ import { findHaproxy, haproxyConfig } from './tools/haproxy';
 import { findPgbouncer, pgbouncerConfig, pgbouncerUsers } from './tools/pgbouncer';
 import { waitPort } from '../lib/net/wait-port';
 import { DevServerExitedError, startDevServer, type DevServer, type DevServerOptions } from '../temporal/dev-server';
-import { startRealServer, type RealServerBinaries, type RealServerOptions } from '../temporal/real-server';
+import { serverPort, startRealServer, type RealServerBinaries, type RealServerOptions } from '../temporal/real-server';
 import { TEMPORAL_CODEC_BASE } from '../api/routing/bases';
 import { loadOrCreateTemporalSigningKey, temporalKeyFileOf } from '../temporal/tokens';
 import { clientTlsEnv, clientTlsOf, providedClusterTls, type ClusterTls, type TemporalClientTls } from '../temporal/cluster-tls';
@@ -486,10 +486,9 @@ export async function launchStack(o: StackOptions): Promise<Stack> {
         bin: t.bin,
         postgres: { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) },
         dir: t.dir,
-        port: t.port ?? (await freePort()),
+        port: t.port ?? (await serverPort()),
         uiPort: t.uiPort,
         uiCodecEndpoint,
-        freePort,
         ...(temporalAuth === 'jwt' ? { auth: { key: loadOrCreateTemporalSigningKey(o.dataDir) } } : {}),
         ...(clusterTls ? { tls: clusterTls } : {}),
       };

@@ -34,12 +34,11 @@ export interface RealServerOptions {
   databases?: { main: string; visibility: string };
   /** Where its configuration and logs go. */
   dir: string;
-  /** The frontend's gRPC port; the other services take free ports from `freePort`. */
+  /** The frontend's gRPC port (serverPort() when the caller has none); the other services take their own from serverPort(). */
   port: number;
   uiPort?: number | undefined;
   /** The API's codec endpoint for the Web UI (sent with the operator's cookie: includeCredentials). */
   uiCodecEndpoint?: string | undefined;
-  freePort: () => Promise<number>;
   namespace?: string;
   log?: (line: string) => void;
   readyTimeoutMs?: number;
@@ -91,10 +90,14 @@ export function setupSchemas(o: RealServerOptions): void {
 const yamlString = (s: string) => JSON.stringify(s);
 
 /**
- * A free loopback port below 32768: the cluster membership table keeps ports in a smallint, so an
- * ephemeral port (what binding port 0 gives, 32768 and up here) stops the server at its start.
+ * A free loopback port below 32768, for every port of the server. The cluster membership table
+ * keeps ports in a smallint, so an ephemeral port (what binding port 0 gives, 32768 and up here)
+ * stops the server at its start; and the server binds its ports seconds after they are picked, so a
+ * port from the ephemeral range could meanwhile be handed to another process binding port 0 (a
+ * stack beside this one picking its API port: it then never started). Random in 20000-31999,
+ * checked free when picked.
  */
-export async function membershipPort(): Promise<number> {
+export async function serverPort(): Promise<number> {
   for (let i = 0; i < 200; i++) {
     const port = 20000 + Math.floor(Math.random() * 12000);
     const free = await new Promise<boolean>((resolve) => {
@@ -104,7 +107,7 @@ export async function membershipPort(): Promise<number> {
     });
     if (free) return port;
   }
-  throw new Error('no free loopback port below 32768 for the Temporal server\'s membership');
+  throw new Error('no free loopback port below 32768 for the Temporal server');
 }
 
 /** The server's configuration: one process runs every service on loopback, persistence and visibility in PostgreSQL. */
@@ -127,7 +130,7 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
     `  ${name}:`,
     '    rpc:',
     `      grpcPort: ${grpcPort}`,
-    `      membershipPort: ${await membershipPort()}`,
+    `      membershipPort: ${await serverPort()}`,
     '      bindOnLocalHost: true',
     ...extra,
   ];
@@ -151,13 +154,13 @@ export async function serverConfig(o: RealServerOptions): Promise<string> {
     ...(o.auth ? authorizationConfig(o.dir).map((line) => `  ${line}`) : []),
     ...(o.tls ? serverTlsConfig(o.tls).map((line) => `  ${line}`) : []),
     'services:',
-    ...(await service('frontend', o.port, [`      httpPort: ${await o.freePort()}`])),
+    ...(await service('frontend', o.port, [`      httpPort: ${await serverPort()}`])),
     // With an authorizer, the door of the server's own worker service (real-server-auth.ts startArgs),
     // gRPC only: its HTTP port would serve the public frontend's certificate to internode callers.
-    ...(o.auth || o.tls ? await service('internal-frontend', await o.freePort()) : []),
-    ...(await service('matching', await o.freePort())),
-    ...(await service('history', await o.freePort())),
-    ...(await service('worker', await o.freePort())),
+    ...(o.auth || o.tls ? await service('internal-frontend', await serverPort()) : []),
+    ...(await service('matching', await serverPort())),
+    ...(await service('history', await serverPort())),
+    ...(await service('worker', await serverPort())),
     'clusterMetadata:',
     '  enableGlobalNamespace: false',
     '  failoverVersionIncrement: 10',

@@ -3,7 +3,7 @@
 // processes), on free loopback ports in a throwaway folder, plus real credentials. The pieces are
 // started, killed and started again by the one stack launcher (scripts/stack.ts); stop() ends
 // everything it started.
-import type { RealServerBinaries } from '../../temporal/real-server';
+import { serverPort, type RealServerBinaries } from '../../temporal/real-server';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createSql, type Sql } from '../../lib/db';
@@ -12,7 +12,6 @@ import { upsertMapping } from '../../lib/identity/actors';
 import { createApiKey } from '../../lib/identity/api-keys';
 import { issueLocalToken, loadOrCreateSigningKey } from '../../lib/identity/local-keys';
 import type { Permission } from '../../lib/identity/permissions';
-import { freePort } from '../../lib/net/free-port';
 import { launchStack, tempStackDir, type Stack, type TemporalAuth } from '../../scripts/stack';
 import type { TemporalClientTls } from '../../temporal/cluster-tls';
 
@@ -109,7 +108,7 @@ export async function startBenchStack(o: BenchStackOptions = {}): Promise<BenchS
       dataDir,
       postgres: { embedded: { dir: path.join(dir, 'pg') } },
       temporal: o.realTemporal
-        ? { server: { bin: o.realTemporal, dir: path.join(dir, 'temporal-server'), auth: o.temporalAuth ?? 'none', ...(o.temporalUi ? { uiPort: await freePort() } : {}) } }
+        ? { server: { bin: o.realTemporal, dir: path.join(dir, 'temporal-server'), auth: o.temporalAuth ?? 'none', ...(o.temporalUi ? { uiPort: await serverPort() } : {}) } }
         : { embedded: { dbFile: path.join(dir, 'temporal.db') } },
       processes: {
         // Benches measure orchestration and reads, not the limiter: limits off unless asked for.

@@ -163,6 +163,9 @@ if (bin) {
 
     it('the launcher made the local CA set with private keys, and every service of the cluster listens', () => {
       expect(Object.keys(ports).sort()).toEqual(['frontend', 'history', 'internal-frontend', 'matching', 'worker']);
+      // Below the ephemeral range (temporal/real-server.ts serverPort): a port picked seconds before the
+      // server binds it is never one another process gets by binding port 0 meanwhile.
+      for (const p of Object.values(ports)) for (const port of [p.grpc, p.membership, p.http]) if (port !== undefined) expect(port).toBeLessThan(32768);
       for (const file of fs.readdirSync(tlsDir()).filter((f) => f.endsWith('.key'))) expect(fs.statSync(path.join(tlsDir(), file)).mode & 0o077, file).toBe(0);
       expect(s.temporalTls).toEqual(clientTlsOf(clusterTlsAt(tlsDir()), 'on-call'));
     });
