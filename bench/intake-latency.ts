@@ -12,6 +12,7 @@ import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
 import { stackTemporalClient } from '../temporal/connection';
+import { isFirstReview } from '../lib/intake/vocabulary';
 
 const { values } = parseCli('Intake latency: create to awaiting_review and promoted, p50/p95.', 'npm run bench:intake --', {
   options: {
@@ -74,7 +75,7 @@ async function oneIntake(s: BenchStack, i: number, measure: boolean, bytes: Buff
   const upload = created.body.data.upload as { url: string; headers: Record<string, string> };
   await timed(m('put'), upload.url, { method: 'PUT', headers: upload.headers, body: bytes }, [200]);
   const done = await timed(m('uploadComplete'), `${s.apiUrl}${INTAKE}/submissions/${id}/upload-complete`, json(s.partner.headers, 'POST'), [200]);
-  if (done.body.data.intakeStatus !== 'awaiting_review') throw new Error(`${id}: ${done.body.data.intakeStatus}`);
+  if (!isFirstReview(done.body.data.intakeStatus)) throw new Error(`${id}: ${done.body.data.intakeStatus}`);
   await timed(m('status'), `${s.apiUrl}${INTAKE}/submissions/${id}`, { headers: s.partner.headers }, [200]);
   if (i % REJECT_EVERY === REJECT_EVERY - 1) {
     await timed(m('reject'), `${s.apiUrl}${INTAKE}/submissions/${id}/reject`, json(s.operator.headers, 'POST', { reasonCode: 'quality_insufficient', reviewNotes: 'Too blurry to publish.' }), [200]);

@@ -21,6 +21,7 @@ import { TEMPORAL_SERVER_DIR, temporalServerAt } from '../scripts/tools/temporal
 import { boundedLoad, round, summarize } from './lib/stats';
 import { printTable, writeResults } from './lib/results';
 import { cpuByGroup, cpuSpent, threadCpuMs } from './lib/process-cpu';
+import { isFirstReview } from '../lib/intake/vocabulary';
 
 const { values } = parseCli('R5-R7: intakes/s, history events and upload-complete latency against a bare workflow of the same shape.', 'npm run bench:temporal --', {
   options: {
@@ -68,7 +69,7 @@ async function intake(s: BenchStack, bytes: Buffer, key: string): Promise<{ id: 
   steps.create!.push(tPut - t0);
   steps.put!.push(t - tPut);
   let state = (await call(s, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, s.partner.headers)).data.intakeStatus;
-  while (state !== 'awaiting_review') {
+  while (!isFirstReview(state)) {
     if (state === 'verification_failed') throw new Error(`${id} failed verification`);
     await new Promise((r) => setTimeout(r, POLL_MS));
     state = (await call(s, 'GET', `${INTAKE}/submissions/${id}`, s.partner.headers)).data.intakeStatus;

@@ -17,6 +17,7 @@ import { printTable, writeResults } from './lib/results';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { startReceiver } from './lib/webhook-receiver';
+import { isFirstReview } from '../lib/intake/vocabulary';
 
 const { values } = parseCli('W2: upload-complete -> awaiting_review p50 with a slow webhook receiver attached / without, one run.', 'npm run bench:w2 --', {
   options: {
@@ -43,7 +44,7 @@ async function verifyMs(s: BenchStack, bytes: Buffer, key: string): Promise<numb
   await (await fetch(created.data.upload.url, { method: 'PUT', headers: created.data.upload.headers, body: bytes })).arrayBuffer();
   const t0 = performance.now();
   let state = (await call(s, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, s.partner.headers)).data.intakeStatus;
-  for (let i = 0; i < 6000 && state !== 'awaiting_review'; i++) {
+  for (let i = 0; i < 6000 && !isFirstReview(state); i++) {
     if (state === 'verification_failed') throw new Error(`${id} failed verification`);
     await new Promise((r) => setTimeout(r, 10));
     state = (await call(s, 'GET', `${INTAKE}/submissions/${id}`, s.partner.headers)).data.intakeStatus;

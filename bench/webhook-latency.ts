@@ -12,6 +12,7 @@ import { printTable, writeResults } from './lib/results';
 import { startBenchStack, type BenchStack } from './lib/stack';
 import { boundedLoad, round, summarize } from './lib/stats';
 import { startReceiver } from './lib/webhook-receiver';
+import { isFirstReview } from '../lib/intake/vocabulary';
 
 const { values } = parseCli('W1: transition (event row) -> verified webhook receipt, p50/p95, against the bare signal -> activity round trip.', 'npm run bench:webhooks --', {
   options: {
@@ -35,7 +36,7 @@ async function intake(s: BenchStack, bytes: Buffer, key: string): Promise<string
   const put = await fetch(created.data.upload.url, { method: 'PUT', headers: created.data.upload.headers, body: bytes });
   await put.arrayBuffer();
   let state = (await call(s, 'POST', `${INTAKE}/submissions/${id}/upload-complete`, s.partner.headers)).data.intakeStatus;
-  for (let i = 0; i < 600 && state !== 'awaiting_review'; i++) {
+  for (let i = 0; i < 600 && !isFirstReview(state); i++) {
     if (state === 'verification_failed') throw new Error(`${id} failed verification`);
     await new Promise((r) => setTimeout(r, 50));
     state = (await call(s, 'GET', `${INTAKE}/submissions/${id}`, s.partner.headers)).data.intakeStatus;

@@ -4,6 +4,7 @@
 import type { BenchStack } from '../bench/lib/stack';
 import { approve, complete, INTAKE, retrying, send, type Reply } from './client';
 import { sleep } from './harness';
+import { isFirstReview } from '../lib/intake/vocabulary';
 
 /**
  * upload-complete, poll the status over HTTP until verification is over, approve what awaits review.
@@ -21,7 +22,7 @@ export async function completeAndApprove(s: BenchStack, id: string): Promise<voi
     if (status !== 'staged' && status !== 'verifying') break;
     await sleep(250);
   }
-  if (status === 'awaiting_review') await approveAsDocumented(s, id);
+  if (isFirstReview(status)) await approveAsDocumented(s, id);
 }
 
 /** Approve as docs/errors.md tells an operator (see `asDocumented`). */

@@ -18,6 +18,7 @@ import { books, waitFinal, waitStatus } from './books';
 import { approve, complete, create, createBody, INTAKE, jpeg, put, retrying, send, staged, type Reply } from './client';
 import { notPromoted, sleep, withStack, type Scenario } from './harness';
 import { stackTemporalClient } from '../temporal/connection';
+import { isFirstReview } from '../lib/intake/vocabulary';
 
 const FINAL = new Set(['promoted_to_media_store', 'rejected', 'verification_failed', 'expired']);
 
@@ -38,7 +39,7 @@ export async function drive(s: BenchStack, id: string, answers: number[], deadli
   while (Date.now() < deadline) {
     st = await statusOf(s, id);
     if (FINAL.has(st)) return st;
-    const call = st === 'staged' ? () => complete(s, id) : st === 'awaiting_review' ? () => approve(s, id) : undefined;
+    const call = st === 'staged' ? () => complete(s, id) : isFirstReview(st) ? () => approve(s, id) : undefined;
     if (call) answers.push((await retrying(() => call().catch(() => ({ status: 503 }) as Reply), 60_000)).status);
     await sleep(300);
   }

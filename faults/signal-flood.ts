@@ -14,6 +14,7 @@ import { DEMO_ARTIST } from '../scripts/stack-hooks';
 import { intakeWorkflowId } from '../workflows/messages';
 import { malformedPayloads } from './resilience';
 import { stackTemporalClient } from '../temporal/connection';
+import { isFirstReview } from '../lib/intake/vocabulary';
 
 const INTAKE = '/api/private/portfolio-intake/v1';
 
@@ -99,7 +100,7 @@ async function stageForReview(): Promise<string> {
   if (done.status >= 300) throw new Error(`upload-complete: ${done.status} ${JSON.stringify(done.body).slice(0, 300)}`);
   for (const until = Date.now() + 60_000; Date.now() < until; await sleep(250)) {
     const st = (await call('GET', `${INTAKE}/submissions/${id}`)).body?.data?.intakeStatus;
-    if (st === 'awaiting_review') return id;
+    if (isFirstReview(st)) return id;
   }
   throw new Error(`submission ${id} not awaiting_review within 60 s`);
 }

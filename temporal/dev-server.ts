@@ -90,6 +90,11 @@ export async function startDevServer(o: DevServerOptions): Promise<DevServer> {
  * Poll the gRPC health of a Temporal frontend until it answers SERVING and, unless `namespace` is
  * null (a server that registers it afterwards), serves that namespace.
  */
+/** A launcher's own connection options: a token (explicit TLS then, plain unless a certificate is given) and/or its client certificate. */
+export function launcherAccess(access: { apiKey?: string | undefined; tls?: TLSConfig | undefined }): { apiKey?: string; tls?: TLSConfig | false } {
+  return { ...(access.apiKey ? { apiKey: access.apiKey } : {}), ...(access.apiKey || access.tls ? { tls: access.tls ?? false } : {}) };
+}
+
 export async function waitForTemporal(
   address: string,
   timeoutMs: number,
@@ -104,7 +109,7 @@ export async function waitForTemporal(
     const why = failed();
     if (why) throw new DevServerExitedError(why);
     try {
-      const conn = await Connection.connect({ address, connectTimeout: 1000, ...(access.apiKey ? { apiKey: access.apiKey } : {}), ...(access.apiKey || access.tls ? { tls: access.tls ?? false } : {}) });
+      const conn = await Connection.connect({ address, connectTimeout: 1000, ...launcherAccess(access) });
       try {
         const res = await conn.healthService.check({}, );
         if (res.status === 1) {

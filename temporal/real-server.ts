@@ -11,7 +11,7 @@ import { Connection, type TLSConfig } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { childEnv } from '../lib/config';
 import { withPrivateUmask } from '../lib/umask';
-import { DevServerExitedError, waitForTemporal, type DevServer } from './dev-server';
+import { DevServerExitedError, launcherAccess, waitForTemporal, type DevServer } from './dev-server';
 import { dynamicConfigLimits } from './limits';
 import { SEARCH_ATTRIBUTES } from './search-attributes';
 import { clientTlsOf, sdkTlsOf, serverTlsConfig, type ClusterTls } from './cluster-tls';
@@ -200,7 +200,7 @@ export const DYNAMIC_CONFIG = [
 
 /** Create the namespace and the search attributes the service filters on (idempotent). */
 async function registerNamespace(address: string, namespace: string, access: { apiKey?: string | undefined; tls?: TLSConfig | undefined }): Promise<void> {
-  const conn = await Connection.connect({ address, ...(access.apiKey ? { apiKey: access.apiKey } : {}), ...(access.apiKey || access.tls ? { tls: access.tls ?? false } : {}) });
+  const conn = await Connection.connect({ address, ...launcherAccess(access) });
   try {
     try {
       await conn.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('3 days') });
